@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from './constants.ts';
+import { verificationTypeSchema } from './verification-types.ts';
+
+/**
+ * Every call of SPEC §7: method, path, request and response schemas, written once. The server
+ * validates requests against them (and responses in tests); the SPA's client is typed from them.
+ * Request field names keep SPEC's spelling (Username, ReturnUrl …) because they are the wire format.
+ */
+
+const email = z.string().trim().max(320, 'too long');
+/** A code travels in a URL; its shape is checked by the domain, which answers "invalid" for junk. */
+const verificationCode = z.string().min(1, 'required').max(256, 'too long');
+/** A URL or path chosen by the browser; the server validates it as a redirect target (DESIGN §2). */
+const urlish = z.string().max(2048, 'too long');
+/** Login passwords are capped so hashing cost is bounded; resets enforce the tighter policy maximum. */
+const loginPassword = z.string().min(1, 'required').max(1024, 'too long');
+
+export const getResourceQuery = z.object({
+  requestedLanguageCode: z.string().max(64, 'too long').optional(),
+});
+
+export const logoutRequest = z.strictObject({ logoutId: z.string().min(1, 'required').max(512, 'too long') });
+export const logoutResponse = z.object({
+  username: z.string(),
+  postLogoutRedirectUri: z.string().nullable(),
+});
+
+export const forgotPasswordRequest = z.strictObject({
+  email: email.min(1, 'required'),
+  returnUrl: urlish.nullish(),
+  locationSearch: urlish.nullish(),
+});
+/** SPEC §7: the response is not read; it is identical for every input (DESIGN §2). */
+export const forgotPasswordResponse = z.strictObject({});
+
+export const checkVerificationRequest = z.strictObject({
+  verificationCode,
+  verificationType: verificationTypeSchema,
+});
+export const checkVerificationResponse = z.object({
+  isValid: z.boolean(),
+  userName: z.string().nullable(),
+});
+
+export const resetPasswordRequest = z.strictObject({
+  verificationCode,
+  verificationType: verificationTypeSchema,
+  newPassword: z
+    .string()
+    .min(1, 'required')
+    .max(PASSWORD_MAX_LENGTH * 4, 'too long'),
+  redirectUrl: urlish.nullish(),
+});
+export const resetPasswordResponse = z.object({
+  success: z.boolean(),
+  redirectUrl: z.string().nullable(),
+  policyViolation: z.boolean(),
+  historyViolation: z.boolean(),
+});
+
+export const unlockUserRequest = z.strictObject({ verificationCode, redirectUrl: urlish.nullish() });
+export const unlockUserResponse = z.object({
+  success: z.boolean(),
+  userName: z.string().nullable(),
+  linkExpired: z.boolean(),
+  redirectUrl: z.string().nullable().optional(),
+});
+
+export const verifyNewEmailRequest = z.strictObject({ verificationCode, redirectUrl: urlish.nullish() });
+export const verifyNewEmailResponse = z.object({
+  success: z.boolean(),
+  userFirstName: z.string().nullable(),
+  redirectUrl: z.string().nullable(),
+});
+
+export const loginRequest = z.strictObject({
+  Username: email.min(1, 'required'),
+  Password: loginPassword,
+  ReturnUrl: urlish.nullish(),
+});
+export const loginResponse = z.object({
+  isAuthenticated: z.boolean(),
+  redirectUrl: z.string().nullable(),
+  verificationType: verificationTypeSchema,
+  verificationCode: z.string().nullable(),
+});
+
+export const checkUsernameRequest = z.strictObject({
+  Username: email.min(1, 'required'),
+  ReturnUrl: urlish.nullish(),
+});
+export const checkUsernameResponse = z.object({
+  userHasExternalIdentityProvider: z.boolean(),
+  returnUrl: z.string().nullable(),
+  externalIdentityProviderGuid: z.string().nullable(),
+});
+
+export const redirectToExternalIdentityProviderQuery = z.object({
+  returnUrl: urlish,
+  externalIdentityProviderGuid: z.uuid(),
+  login_hint: email.optional(),
+});
+
+/** The JSON calls of SPEC §7 that the SPA makes with POST, by the path it uses. */
+export const postCalls = {
+  logout: { path: '/api/Logout', request: logoutRequest, response: logoutResponse },
+  forgotPassword: {
+    path: '/api/forgotpassword',
+    request: forgotPasswordRequest,
+    response: forgotPasswordResponse,
+  },
+  checkVerification: {
+    path: '/api/CheckVerification',
+    request: checkVerificationRequest,
+    response: checkVerificationResponse,
+  },
+  resetPassword: {
+    path: '/api/ResetPassword',
+    request: resetPasswordRequest,
+    response: resetPasswordResponse,
+  },
+  unlockUser: { path: '/api/UnlockUser', request: unlockUserRequest, response: unlockUserResponse },
+  verifyNewEmail: {
+    path: '/api/VerifyNewEmail',
+    request: verifyNewEmailRequest,
+    response: verifyNewEmailResponse,
+  },
+  login: { path: '/api/login', request: loginRequest, response: loginResponse },
+  checkUsername: {
+    path: '/api/CheckUsername',
+    request: checkUsernameRequest,
+    response: checkUsernameResponse,
+  },
+} as const;
+
+export type PostCallName = keyof typeof postCalls;
+export type CallRequest<N extends PostCallName> = z.input<(typeof postCalls)[N]['request']>;
+export type CallResponse<N extends PostCallName> = z.output<(typeof postCalls)[N]['response']>;
+
+/** GET calls of SPEC §7. */
+export const getCalls = {
+  getResource: { path: '/api/i18n/getresource', query: getResourceQuery },
+  getCsrfToken: { path: '/api/getcsrftoken' },
+  redirectToExternalIdentityProvider: {
+    path: '/api/RedirectToExternalIdentityProvider',
+    query: redirectToExternalIdentityProviderQuery,
+  },
+} as const;

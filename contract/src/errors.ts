@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The closed set of error codes the service answers (STYLE §2). Each knows its HTTP status;
+ * the SPA maps codes to screens and texts, never to English strings.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  csrf_rejected: 403,
+  cross_site_rejected: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** Body of every error answer. `field` names the offending input for bad_request. */
+export const errorBodySchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  field: z.string().optional(),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+
+/**
+ * Keys of the localised text resource (SPEC §1), defined once. Every language must provide every key
+ * with a non-empty value. Placeholders in braces are filled by the SPA: {userName}, {userFirstName},
+ * {host}, {length}, {product}, {phone}, {email}, {date}.
+ * The comment beside each key says what the text is for, not its wording.
+ */
+export const LOCALIZED_TEXT_KEYS = [
+  // Sign-in
+  'loginWelcome', // heading of the sign-in page, may use {product}
+  'loginIntro', // one line under the heading: sign in with your e-mail address
+  'wrongPasswordOrUnknownUser', // header after a failed login
+  'emailPlaceholder',
+  'emailLabel', // accessible label of the e-mail field
+  'passwordPlaceholder',
+  'passwordLabel',
+  'confirmPasswordPlaceholder',
+  'confirmPasswordLabel',
+  'newPasswordLabel',
+  'showPassword', // accessible name of the show/hide toggle, hidden state
+  'hidePassword', // accessible name of the toggle, shown state
+  'nextLabel',
+  'loginLabel',
+  'backLabel', // accessible name of the back button on step 2
+  'forgotPasswordLabel', // footer link to the forgot-password page
+  'rememberedPasswordLabel', // link back to sign-in from the forgot-password page
+  'goToLoginLabel',
+  'resetLabel', // button of the reset form
+  'sendLabel', // button of the forgot-password form
+  'signingIn', // announced while a sign-in request is in flight
+  'redirecting', // announced before a delayed redirect
+  // Sign-out
+  'logoff', // heading of the sign-out page
+  'logoffGreeting', // caption with {userName}
+  // Forgot / reset password
+  'forgotPassword', // heading of the forgot-password page
+  'forgotPasswordIntro', // what the form does
+  'thankYou', // heading after the request
+  'checkYourEmail', // message after the request
+  'resetPassword', // heading of the reset page
+  'resetPasswordIntro',
+  'expiredPasswordReset', // heading when the password expired (type 2)
+  'expiredPasswordResetIntro',
+  'setFirstPassword', // heading for an invitation (type 6)
+  'resetPasswordSuccess', // caption after a successful reset
+  'expiredPasswordResetSuccess', // caption after a successful expired-password reset
+  'passwordPolicyHeading',
+  'passwordLengthRequirement', // with {length}
+  'passwordDigitRequirement',
+  'passwordLowercaseRequirement',
+  'passwordUppercaseRequirement',
+  'passwordSpecialRequirement',
+  'passwordsMustMatch',
+  'requirementMet', // accessible state of a met requirement / valid field
+  'requirementNotMet',
+  'passwordPolicyViolation',
+  'passwordHistoryViolation',
+  // Expired link
+  'passwordLinkExpired', // heading
+  'passwordLinkExpiredText',
+  // Locked / unlock
+  'lockedAfterTooManyFailedAttempts', // heading
+  'lockedAfterTooManyFailedAttemptsText',
+  'unlockSuccessful', // caption with {userName}
+  'unlockLinkExpired',
+  'unlockInProgress',
+  // Verify new e-mail
+  'newEmailVerified', // caption with {userFirstName}
+  'verifyingEmail',
+  // Errors
+  'errorTitle', // "We're sorry!"
+  'somethingWentWrong', // "Something went wrong."
+  // Fallback landing page
+  'fallbackWelcome',
+  'incorrectAccess',
+  'incorrectAccessSuggestion1', // with {host}
+  'incorrectAccessSuggestion2',
+  'incorrectAccessSuggestion3',
+  // Greetings (time of day) with {userName}
+  'greetingMorning',
+  'greetingDay',
+  'greetingEvening',
+  // Footer and dialogs
+  'helpLabel',
+  'helpIntro',
+  'imprintLabel',
+  'dataPolicyLabel',
+  'closeLabel',
+  'backTo', // "Back to {product}"
+  'usingPhone', // with {phone}
+  'usingEmail', // with {email}
+  'footerNavigationLabel',
+  'loading',
+  // Imprint
+  'imprintIntroduction1',
+  'imprintIntroduction2',
+  'imprintAddress',
+  'imprintCompany',
+  'imprintCommercialRegister',
+  'imprintVat',
+  'imprintFax',
+  'imprintTelephone',
+  'imprintWeb',
+  'imprintEmail',
+  'imprintLegalRepresentative',
+  'imprintDataProtectionOfficial',
+  'imprintLegalHint', // with {host}
+  'imprintUsedComponents', // heading of the open-source notice
+  'imprintUsedComponentsIntro',
+  'imprintComponentName',
+  'imprintComponentVersion',
+  'imprintComponentLicense',
+] as const;
+
+/**
+ * Keys whose values come from the site configuration (SITE_FILE), the same in every language:
+ * product name in two parts, help contact and imprint details (SPEC §1).
+ */
+export const SITE_TEXT_KEYS = [
+  'productNamePart1',
+  'productNamePart2',
+  'sitePhone',
+  'siteEmail',
+  'siteAddress',
+  'siteCompany',
+  'siteCommercialRegister',
+  'siteVat',
+  'siteFax',
+  'siteTelephone',
+  'siteWeb',
+  'siteLegalRepresentative',
+  'siteDataProtectionOfficial',
+] as const;
+
+export type LocalizedTextKey = (typeof LOCALIZED_TEXT_KEYS)[number];
+export type SiteTextKey = (typeof SITE_TEXT_KEYS)[number];
+export type TextKey = LocalizedTextKey | SiteTextKey;
+
+export const TEXT_KEYS: readonly TextKey[] = [...LOCALIZED_TEXT_KEYS, ...SITE_TEXT_KEYS];
+
+/** One language's texts: every localised key, each a non-empty string. */
+export type LanguageTexts = Readonly<Record<LocalizedTextKey, string>>;
+/** Site values of SITE_FILE. */
+export type SiteTexts = Readonly<Record<SiteTextKey, string>>;
+
+/** Languages the resource is written in; lookup is by primary subtag with English as fallback. */
+export const LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const nonEmpty = z.string().min(1);
+
+export const textResourceSchema = z.strictObject(
+  Object.fromEntries(TEXT_KEYS.map((key) => [key, nonEmpty])) as Record<TextKey, typeof nonEmpty>,
+);
+
+/** Response of GET api/i18n/getresource. */
+export type TextResource = z.infer<typeof textResourceSchema>;
+
+export const siteTextsSchema = z.strictObject(
+  Object.fromEntries(SITE_TEXT_KEYS.map((key) => [key, nonEmpty])) as Record<SiteTextKey, typeof nonEmpty>,
+);
+
+/** Primary subtag of a BCP 47 tag mapped to a supported language; English when unsupported. */
+export function languageFor(tag: string | undefined | null): Language {
+  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  return (LANGUAGES as readonly string[]).includes(primary ?? '') ? (primary as Language) : 'en';
+}
+
+/** Fills {name} placeholders; unknown placeholders are left as they are. */
+export function fillText(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
+}
