@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+
+/**
+ * argon2id parameters: one of OWASP's equal-strength rows, chosen by measurement on the target
+ * hardware (bench/argon2-params.ts; the choice and the figures are in BENCHMARKS.md).
+ */
+export const ARGON2_PARAMETERS = {
+  algorithm: Algorithm.Argon2id,
+  memoryCost: 12_288,
+  timeCost: 3,
+  parallelism: 1,
+} as const;
+
+/**
+ * Verified when an account is unknown or has no password, so a wrong e-mail costs exactly what a
+ * wrong password costs and timing does not tell accounts apart (DESIGN §2 Login). Made with the
+ * current parameters from a random secret, so it can never match and never drifts from them.
+ */
+let dummyHash: Promise<string> | undefined;
+function theDummyHash(): Promise<string> {
+  dummyHash ??= hash(randomBytes(32).toString('base64url'), ARGON2_PARAMETERS);
+  return dummyHash;
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  return hash(password.normalize('NFC'), ARGON2_PARAMETERS);
+}
+
+/**
+ * Checks `password` against `storedHash`; with no stored hash the dummy is verified and the answer is
+ * always false. Never throws on a malformed stored hash (treated as a mismatch).
+ */
+export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+  const candidate = password.normalize('NFC');
+  try {
+    const matches = await verify(storedHash ?? (await theDummyHash()), candidate);
+    return storedHash !== null && matches;
+  } catch {
+    return false;
+  }
+}
+
+/** True when a stored hash was made with other parameters than today's, so login re-hashes it. */
+export function needsRehash(storedHash: string): boolean {
+  const { memoryCost, timeCost, parallelism } = ARGON2_PARAMETERS;
+  return !storedHash.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`);
+}
