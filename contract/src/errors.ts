@@ -6,10 +6,15 @@ import { z } from 'zod';
  */
 export const ERROR_STATUS = {
   bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
   csrf_rejected: 403,
   cross_site_rejected: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The sign-in's OIDC interaction is gone (expired, or not this browser's); the relying party must start again. */
+  interaction_expired: 409,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
