@@ -14,6 +14,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'emailPlaceholder',
   'emailLabel', // accessible label of the e-mail field
   'passwordPlaceholder',
+  'newPasswordPlaceholder',
   'passwordLabel',
   'confirmPasswordPlaceholder',
   'confirmPasswordLabel',
@@ -86,6 +87,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'helpIntro',
   'imprintLabel',
   'dataPolicyLabel',
+  'dataPolicyDated', // "As of {date}" above the data policy
   'closeLabel',
   'backTo', // "Back to {product}"
   'usingPhone', // with {phone}

@@ -1,0 +1,131 @@
+import type { LanguageTexts } from '@keycard/contract';
+
+/**
+ * German texts of the resource (SPEC §1), formal address ("Sie"). Placeholders are filled by the SPA.
+ * Security wording: failed sign-in and forgot-password answers never say whether an account exists.
+ */
+export const de: LanguageTexts = {
+  // Sign-in
+  loginWelcome: 'Willkommen bei {product}',
+  loginIntro: 'Melden Sie sich mit Ihrer E-Mail-Adresse an.',
+  wrongPasswordOrUnknownUser:
+    'E-Mail-Adresse oder Passwort ist nicht korrekt. Bitte versuchen Sie es erneut.',
+  emailPlaceholder: 'E-Mail-Adresse',
+  emailLabel: 'E-Mail-Adresse',
+  passwordPlaceholder: 'Passwort',
+  newPasswordPlaceholder: 'Neues Passwort',
+  passwordLabel: 'Passwort',
+  confirmPasswordPlaceholder: 'Neues Passwort wiederholen',
+  confirmPasswordLabel: 'Neues Passwort wiederholen',
+  newPasswordLabel: 'Neues Passwort',
+  showPassword: 'Passwort anzeigen',
+  hidePassword: 'Passwort verbergen',
+  nextLabel: 'Weiter',
+  loginLabel: 'Anmelden',
+  backLabel: 'Zurück zur E-Mail-Adresse',
+  forgotPasswordLabel: 'Passwort vergessen?',
+  rememberedPasswordLabel: 'Passwort wieder eingefallen? Zur Anmeldung',
+  goToLoginLabel: 'Zur Anmeldung',
+  resetLabel: 'Passwort speichern',
+  sendLabel: 'Link senden',
+  signingIn: 'Sie werden angemeldet …',
+  redirecting: 'Sie werden gleich weitergeleitet …',
+  // Sign-out
+  logoff: 'Abgemeldet',
+  logoffGreeting: 'Auf Wiedersehen, {userName}. Sie wurden erfolgreich abgemeldet.',
+  // Forgot / reset password
+  forgotPassword: 'Passwort vergessen?',
+  forgotPasswordIntro:
+    'Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen dann einen Link, mit dem Sie ein neues Passwort festlegen können.',
+  thankYou: 'Vielen Dank',
+  checkYourEmail:
+    'Falls für diese Adresse ein Konto besteht, haben wir eine E-Mail mit einem Link zum Zurücksetzen Ihres Passworts dorthin gesendet. Bitte sehen Sie in Ihrem Posteingang und im Spam-Ordner nach. Der Link ist nur für begrenzte Zeit gültig.',
+  resetPassword: 'Neues Passwort festlegen',
+  resetPasswordIntro:
+    'Geben Sie Ihr neues Passwort zweimal ein. Es muss alle unten aufgeführten Anforderungen erfüllen.',
+  expiredPasswordReset: 'Ihr Passwort ist abgelaufen',
+  expiredPasswordResetIntro:
+    'Bitte legen Sie zu Ihrer Sicherheit ein neues Passwort fest, bevor Sie fortfahren. Es muss alle unten aufgeführten Anforderungen erfüllen.',
+  setFirstPassword: 'Passwort festlegen',
+  resetPasswordSuccess: 'Ihr neues Passwort wurde gespeichert. Sie können sich ab sofort damit anmelden.',
+  expiredPasswordResetSuccess:
+    'Ihr neues Passwort wurde gespeichert. Bitte melden Sie sich mit dem neuen Passwort erneut an.',
+  passwordPolicyHeading: 'Ihr Passwort muss Folgendes enthalten:',
+  passwordLengthRequirement: 'Mindestens {length} Zeichen',
+  passwordDigitRequirement: 'Mindestens eine Ziffer (0–9)',
+  passwordLowercaseRequirement: 'Mindestens einen Kleinbuchstaben',
+  passwordUppercaseRequirement: 'Mindestens einen Großbuchstaben',
+  passwordSpecialRequirement:
+    'Mindestens ein Zeichen, das weder Buchstabe noch Ziffer ist, zum Beispiel ! ? # oder %',
+  passwordsMustMatch: 'Die beiden Passwörter müssen übereinstimmen.',
+  requirementMet: 'Anforderung erfüllt',
+  requirementNotMet: 'Anforderung nicht erfüllt',
+  passwordPolicyViolation:
+    'Dieses Passwort erfüllt die Passwortanforderungen nicht oder ist zu leicht zu erraten. Bitte wählen Sie ein anderes.',
+  passwordHistoryViolation:
+    'Dieses Passwort haben Sie bereits verwendet. Bitte wählen Sie ein Passwort, das Sie in letzter Zeit nicht genutzt haben.',
+  // Expired link
+  passwordLinkExpired: 'Dieser Link ist abgelaufen',
+  passwordLinkExpiredText:
+    'Zu Ihrer Sicherheit ist jeder Passwort-Link nur einmal und nur für begrenzte Zeit gültig. Fordern Sie einen neuen Link an oder melden Sie sich an, falls Ihnen Ihr Passwort wieder eingefallen ist.',
+  // Locked / unlock
+  lockedAfterTooManyFailedAttempts: 'Anmeldung vorübergehend gesperrt',
+  lockedAfterTooManyFailedAttemptsText:
+    'Nach zu vielen erfolglosen Anmeldeversuchen haben wir die Anmeldung für dieses Konto zu seinem Schutz gesperrt. Falls für diese Adresse ein Konto besteht, haben wir eine E-Mail mit einem Link zum Entsperren dorthin gesendet. Sie können Ihr Passwort auch zurücksetzen.',
+  unlockSuccessful: '{userName}, Ihr Konto wurde entsperrt. Sie können sich wieder anmelden.',
+  unlockLinkExpired:
+    'Dieser Link zum Entsperren ist abgelaufen oder wurde durch einen neueren ersetzt. Setzen Sie Ihr Passwort zurück, um wieder Zugang zu Ihrem Konto zu erhalten.',
+  unlockInProgress: 'Ihr Konto wird entsperrt …',
+  // Verify new e-mail
+  newEmailVerified: 'Vielen Dank, {userFirstName}. Ihre neue E-Mail-Adresse wurde bestätigt.',
+  verifyingEmail: 'Ihre neue E-Mail-Adresse wird bestätigt …',
+  // Errors
+  errorTitle: 'Es tut uns leid!',
+  somethingWentWrong: 'Etwas ist schiefgelaufen.',
+  // Fallback landing page
+  fallbackWelcome: 'Willkommen',
+  incorrectAccess:
+    'Über die aufgerufene Seite gelangen Sie nicht in diesen Dienst. Folgendes können Sie tun:',
+  incorrectAccessSuggestion1: 'Prüfen Sie, ob die Adresse in Ihrem Browser mit {host} beginnt.',
+  incorrectAccessSuggestion2:
+    'Wenn Sie einem Link aus einer E-Mail gefolgt sind, verwenden Sie den Link aus der neuesten Nachricht. Ältere Links sind nach einiger Zeit nicht mehr gültig.',
+  incorrectAccessSuggestion3:
+    'Öffnen Sie die Anwendung, die Sie nutzen möchten, und melden Sie sich von dort aus an. Sie werden automatisch hierher weitergeleitet.',
+  // Greetings (time of day)
+  greetingMorning: 'Guten Morgen, {userName}!',
+  greetingDay: 'Guten Tag, {userName}!',
+  greetingEvening: 'Guten Abend, {userName}!',
+  // Footer and dialogs
+  helpLabel: 'Hilfe',
+  helpIntro: 'Sie benötigen Hilfe bei der Anmeldung? Unser Support-Team hilft Ihnen gern weiter.',
+  imprintLabel: 'Impressum',
+  dataPolicyLabel: 'Datenschutz',
+  dataPolicyDated: 'Stand: {date}',
+  closeLabel: 'Schließen',
+  backTo: 'Zurück zu {product}',
+  usingPhone: 'Telefonisch: {phone}',
+  usingEmail: 'Per E-Mail: {email}',
+  footerNavigationLabel: 'Hilfe und rechtliche Hinweise',
+  loading: 'Wird geladen …',
+  // Imprint
+  imprintIntroduction1: 'Dieser Anmeldedienst wird von dem unten genannten Unternehmen angeboten.',
+  imprintIntroduction2: 'Angaben gemäß den gesetzlichen Informationspflichten:',
+  imprintAddress: 'Anschrift',
+  imprintCompany: 'Unternehmen',
+  imprintCommercialRegister: 'Handelsregister',
+  imprintVat: 'Umsatzsteuer-Identifikationsnummer',
+  imprintFax: 'Fax',
+  imprintTelephone: 'Telefon',
+  imprintWeb: 'Internet',
+  imprintEmail: 'E-Mail',
+  imprintLegalRepresentative: 'Vertreten durch',
+  imprintDataProtectionOfficial: 'Datenschutzbeauftragter',
+  imprintLegalHint:
+    'Dieses Impressum gilt für {host} und alle darunterliegenden Seiten. Wir prüfen die Inhalte dieser Seiten mit Sorgfalt, übernehmen jedoch keine Haftung für die Inhalte externer Websites, auf die wir verlinken; für diese sind ausschließlich deren Betreiber verantwortlich.',
+  imprintUsedComponents: 'Open-Source-Komponenten',
+  imprintUsedComponentsIntro:
+    'Dieser Dienst verwendet die folgende Open-Source-Software. Jede Komponente wird unter der daneben genannten Lizenz genutzt.',
+  imprintComponentName: 'Komponente',
+  imprintComponentVersion: 'Version',
+  imprintComponentLicense: 'Lizenz',
+};
