@@ -113,6 +113,14 @@ export const LOCALIZED_TEXT_KEYS = [
   'imprintComponentName',
   'imprintComponentVersion',
   'imprintComponentLicense',
+  // Demo relying party (development mode only, /demo)
+  'demoTitle',
+  'demoIntro',
+  'demoSignIn',
+  'demoSignOut',
+  'demoSignedInAs', // with {userName}
+  'demoClaims', // heading of the ID-token claims table
+  'demoSignedOut',
 ] as const;
 
 /**

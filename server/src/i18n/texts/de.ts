@@ -128,4 +128,11 @@ export const de: LanguageTexts = {
   imprintComponentName: 'Komponente',
   imprintComponentVersion: 'Version',
   imprintComponentLicense: 'Lizenz',
+  demoTitle: 'Demo-Planungsprodukt',
+  demoIntro: 'Diese Seite vertritt das Planungsprodukt: Sie meldet Sie über Keycard mit OpenID Connect an.',
+  demoSignIn: 'Mit Keycard anmelden',
+  demoSignOut: 'Abmelden',
+  demoSignedInAs: 'Angemeldet als {userName}',
+  demoClaims: 'Angaben Ihres ID-Tokens',
+  demoSignedOut: 'Sie sind nicht angemeldet.',
 };

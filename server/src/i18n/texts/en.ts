@@ -125,4 +125,11 @@ export const en: LanguageTexts = {
   imprintComponentName: 'Component',
   imprintComponentVersion: 'Version',
   imprintComponentLicense: 'Licence',
+  demoTitle: 'Demo planning product',
+  demoIntro: 'This page stands in for the planning product: it signs you in through Keycard with OpenID Connect.',
+  demoSignIn: 'Sign in with Keycard',
+  demoSignOut: 'Sign out',
+  demoSignedInAs: 'Signed in as {userName}',
+  demoClaims: 'Claims of your ID token',
+  demoSignedOut: 'You are not signed in.',
 };
