@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The closed set of error codes the service answers (STYLE §2). Each knows its HTTP status;
  * the SPA maps codes to screens and texts, never to English strings.
@@ -24,13 +22,11 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
-
 /** Body of every error answer. `field` names the offending input for bad_request. */
-export const errorBodySchema = z.object({
-  code: errorCodeSchema,
-  message: z.string(),
-  field: z.string().optional(),
-});
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
 
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

@@ -1,6 +1,11 @@
-export * from './calls.ts';
+// Plain values and types: free of zod, so the SPA bundles none of it.
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './page-kinds.ts';
+// Schemas: used by the server to validate, and by tests to check answers.
+export * from './schemas/calls.ts';
+export * from './schemas/error-body.ts';
+export * from './schemas/text-resource.ts';
+export * from './schemas/verification-type.ts';
 export * from './text-keys.ts';
 export * from './verification-types.ts';

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Keys of the localised text resource (SPEC §1), defined once. Every language must provide every key
  * with a non-empty value. Placeholders in braces are filled by the SPA: {userName}, {userFirstName},
@@ -158,18 +156,8 @@ export type SiteTexts = Readonly<Record<SiteTextKey, string>>;
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const nonEmpty = z.string().min(1);
-
-export const textResourceSchema = z.strictObject(
-  Object.fromEntries(TEXT_KEYS.map((key) => [key, nonEmpty])) as Record<TextKey, typeof nonEmpty>,
-);
-
-/** Response of GET api/i18n/getresource. */
-export type TextResource = z.infer<typeof textResourceSchema>;
-
-export const siteTextsSchema = z.strictObject(
-  Object.fromEntries(SITE_TEXT_KEYS.map((key) => [key, nonEmpty])) as Record<SiteTextKey, typeof nonEmpty>,
-);
+/** Response of GET api/i18n/getresource: every key, each a non-empty string. */
+export type TextResource = Readonly<Record<TextKey, string>>;
 
 /** Primary subtag of a BCP 47 tag mapped to a supported language; English when unsupported. */
 export function languageFor(tag: string | undefined | null): Language {

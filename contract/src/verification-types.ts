@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Verification types of SPEC §3, by their wire numbers. */
 export const VerificationType = {
   None: 0,
@@ -16,10 +14,9 @@ export type VerificationType = (typeof VerificationType)[keyof typeof Verificati
 
 const verificationTypeNumbers = Object.values(VerificationType) as VerificationType[];
 
-export const verificationTypeSchema = z.literal(verificationTypeNumbers, {
-  error: 'unknown verification type',
-});
-
 export function isVerificationType(n: number): n is VerificationType {
   return (verificationTypeNumbers as number[]).includes(n);
 }
+
+/** Every verification type number, in wire order. */
+export const VERIFICATION_TYPE_NUMBERS: readonly VerificationType[] = verificationTypeNumbers;

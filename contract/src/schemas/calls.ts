@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from './constants.ts';
-import { verificationTypeSchema } from './verification-types.ts';
+import { PASSWORD_MAX_LENGTH } from '../constants.ts';
+import { verificationTypeSchema } from './verification-type.ts';
 
 /**
  * Every call of SPEC §7: method, path, request and response schemas, written once. The server
