@@ -126,7 +126,8 @@ export const en: LanguageTexts = {
   imprintComponentVersion: 'Version',
   imprintComponentLicense: 'Licence',
   demoTitle: 'Demo planning product',
-  demoIntro: 'This page stands in for the planning product: it signs you in through Keycard with OpenID Connect.',
+  demoIntro:
+    'This page stands in for the planning product: it signs you in through Keycard with OpenID Connect.',
   demoSignIn: 'Sign in with Keycard',
   demoSignOut: 'Sign out',
   demoSignedInAs: 'Signed in as {userName}',

@@ -1,0 +1,199 @@
+import { generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import { siteTextsSchema } from '@keycard/contract';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from './config.ts';
+import defaultSite from './site/default-site.json' with { type: 'json' };
+
+const SECRET_A = 'a'.repeat(32);
+const SECRET_B = 'b'.repeat(40);
+const privateJwks = JSON.stringify({
+  keys: [
+    { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'k1' },
+  ],
+});
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://login.example.com',
+  DATABASE_URL: 'postgres://keycard@db.example.com:5432/keycard',
+  SMTP_URL: 'smtps://mailer@smtp.example.com:465',
+  COOKIE_SECRETS: SECRET_A,
+  OIDC_JWKS: privateJwks,
+};
+
+function problemsOf(env: NodeJS.ProcessEnv, readText?: (file: string) => string): readonly string[] {
+  try {
+    loadConfig(env, readText);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('configuration was accepted');
+}
+
+describe('loadConfig defaults (DESIGN §5)', () => {
+  it('runs development mode with no configuration at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      production: false,
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'Keycard <no-reply@localhost>',
+      redisUrl: undefined,
+      defaultRedirectUrl: 'http://localhost:3000/demo',
+      lockoutThreshold: 5,
+      lockoutMinutes: 60,
+      passwordHistory: 5,
+      passwordMaxAgeDays: 0,
+      trustProxy: false,
+      demo: true,
+      cookieSecrets: undefined,
+      oidcJwks: undefined,
+    });
+    expect(config.site).toEqual(defaultSite);
+  });
+
+  it('ships example site values that satisfy the contract', () => {
+    expect(siteTextsSchema.safeParse(defaultSite).success).toBe(true);
+    expect(defaultSite.siteEmail).toMatch(/example\.com$/);
+  });
+
+  it('derives PUBLIC_URL from PORT and normalises a configured one to its origin', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://Login.Example.com/' }).publicUrl).toBe(
+      'https://login.example.com',
+    );
+  });
+
+  it('treats blank variables as unset', () => {
+    expect(loadConfig({ PORT: '', DEMO: '  ' })).toMatchObject({ port: 3000, demo: true });
+  });
+
+  it('sends recovery flows to the landing page when the demo is off', () => {
+    expect(loadConfig({ DEMO: 'false' }).defaultRedirectUrl).toBe('http://localhost:3000/');
+    expect(loadConfig({ DEFAULT_REDIRECT_URL: 'https://app.example.com/' }).defaultRedirectUrl).toBe(
+      'https://app.example.com/',
+    );
+  });
+
+  it('parses every account rule, flag and secret', () => {
+    const config = loadConfig({
+      LOCKOUT_THRESHOLD: '3',
+      LOCKOUT_MINUTES: '0',
+      PASSWORD_HISTORY: '10',
+      PASSWORD_MAX_AGE_DAYS: '90',
+      TRUST_PROXY: 'true',
+      COOKIE_SECRETS: ` ${SECRET_A} , ${SECRET_B} `,
+      OIDC_JWKS: privateJwks,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config).toMatchObject({ lockoutThreshold: 3, lockoutMinutes: 0, passwordHistory: 10 });
+    expect(config).toMatchObject({
+      passwordMaxAgeDays: 90,
+      trustProxy: true,
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
+    expect(config.cookieSecrets).toEqual([SECRET_A, SECRET_B]);
+    expect(config.oidcJwks?.keys[0]).toMatchObject({ kty: 'EC', kid: 'k1' });
+  });
+});
+
+describe('loadConfig refusals', () => {
+  const bad: readonly (readonly [string, string])[] = [
+    ['PORT', '70000'],
+    ['PORT', 'http'],
+    ['NODE_ENV', 'prod'],
+    ['PUBLIC_URL', 'login.example.com'],
+    ['PUBLIC_URL', 'https://example.com/keycard'],
+    ['PUBLIC_URL', 'ftp://example.com'],
+    ['DATABASE_URL', 'mysql://db/keycard'],
+    ['SMTP_URL', 'http://mail'],
+    ['MAIL_FROM', 'x'],
+    ['REDIS_URL', 'memcached://x'],
+    ['DEFAULT_REDIRECT_URL', '/relative'],
+    ['LOCKOUT_THRESHOLD', '0'],
+    ['LOCKOUT_MINUTES', '-1'],
+    ['PASSWORD_HISTORY', '2.5'],
+    ['PASSWORD_MAX_AGE_DAYS', 'never'],
+    ['TRUST_PROXY', 'perhaps'],
+    ['DEMO', 'sometimes'],
+    ['COOKIE_SECRETS', 'short-secret'],
+    ['OIDC_JWKS', '{not json'],
+    ['OIDC_JWKS', '{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b"}]}'],
+    ['OIDC_JWKS', '{"keys":[]}'],
+  ];
+
+  it.each(bad)('names %s when it is %j', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it('lists every bad variable in one message and echoes no value', () => {
+    const env = { PORT: 'x', TRUST_PROXY: 'maybe', COOKIE_SECRETS: 'too-short-but-secret' };
+    const error = (() => {
+      try {
+        return loadConfig(env);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of Object.keys(env)) expect(message).toContain(`${name}:`);
+    expect(message).not.toContain('too-short-but-secret');
+  });
+
+  it('refuses production without what DESIGN §2 Modes requires, naming each', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems.map((p) => p.split(':')[0])).toEqual([...REQUIRED_IN_PRODUCTION]);
+    expect(problems.every((p) => p.endsWith('required when NODE_ENV=production'))).toBe(true);
+  });
+
+  it('reports missing production variables together with bad ones', () => {
+    const { SMTP_URL: _omitted, ...withoutSmtp } = PRODUCTION;
+    const problems = problemsOf({ ...withoutSmtp, PORT: 'x' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'SMTP_URL']);
+  });
+
+  it('forces the demo off in production', () => {
+    const config = loadConfig({ ...PRODUCTION, DEMO: 'true' });
+    expect(config).toMatchObject({ production: true, demo: false });
+    expect(config.defaultRedirectUrl).toBe('https://login.example.com/');
+  });
+});
+
+describe('SITE_FILE', () => {
+  const custom = { ...defaultSite, siteCompany: 'Harbour Hotels Software GmbH' };
+
+  it('replaces the shipped site values', () => {
+    const config = loadConfig({ SITE_FILE: '/etc/keycard/site.json' }, () => JSON.stringify(custom));
+    expect(config.site.siteCompany).toBe('Harbour Hotels Software GmbH');
+  });
+
+  it('is refused when unreadable, not JSON, incomplete or carrying unknown keys', () => {
+    const { siteVat: _omitted, ...incomplete } = custom;
+    const cases: readonly [() => string, RegExp][] = [
+      [
+        () => {
+          throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+        },
+        /cannot read .*ENOENT/,
+      ],
+      [() => '{', /not valid JSON/],
+      [() => JSON.stringify(incomplete), /siteVat/],
+      [() => JSON.stringify({ ...custom, siteLogo: 'x' }), /siteLogo: unknown key/],
+    ];
+    for (const [readText, expected] of cases) {
+      const problems = problemsOf({ SITE_FILE: 'site.json' }, readText);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^SITE_FILE: /);
+      expect(problems[0]).toMatch(expected);
+    }
+  });
+});

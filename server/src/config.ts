@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  cookieSecretsSchema,
+  isHttpOrigin,
+  jwksSchema,
+  urlWithProtocol,
+  wholeNumber,
+} from './config-fields.ts';
+import { loadSiteTexts, type ReadText } from './site/site-texts.ts';
+
+/** DESIGN §2 Modes: production refuses to start without these; development has working defaults. */
+export const REQUIRED_IN_PRODUCTION = [
+  'PUBLIC_URL',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'COOKIE_SECRETS',
+  'OIDC_JWKS',
+] as const;
+
+/** The environment of DESIGN §5. Defaults are the development defaults of its table. */
+function environmentSchema(readText: ReadText) {
+  return z.object({
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+      .default('development'),
+    PORT: wholeNumber(1, 65_535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    /** The only origin used in mail links, the OIDC issuer base and redirects (never the request's Host). */
+    PUBLIC_URL: z
+      .string()
+      .refine(isHttpOrigin, {
+        error: 'must be an http(s) origin without a path, e.g. https://login.example.com',
+      })
+      .transform((url) => new URL(url).origin)
+      .optional(),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
+    SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z
+      .string()
+      .min(3, 'must be a sender such as "Keycard <no-reply@example.com>"')
+      .default('Keycard <no-reply@localhost>'),
+    REDIS_URL: urlWithProtocol(['redis', 'rediss'], 'a redis:// or rediss:// URL').optional(),
+    DEFAULT_REDIRECT_URL: urlWithProtocol(['http', 'https'], 'an absolute http(s) URL').optional(),
+    SITE_FILE: z
+      .string()
+      .optional()
+      .transform((file, ctx) => {
+        const result = loadSiteTexts(file, readText);
+        if (result.ok) return result.site;
+        ctx.addIssue({ code: 'custom', message: result.problem });
+        return z.NEVER;
+      }),
+    LOCKOUT_THRESHOLD: wholeNumber(1, 1000).default(5),
+    /** 0 = locked until unlocked by the e-mailed link or an admin. */
+    LOCKOUT_MINUTES: wholeNumber(0, 525_600).default(60),
+    PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
+    /** 0 = passwords never expire by age. */
+    PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
+    TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+    DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
+    COOKIE_SECRETS: cookieSecretsSchema.optional(),
+    OIDC_JWKS: jwksSchema.optional(),
+  });
+}
+
+function toConfig(env: z.output<ReturnType<typeof environmentSchema>>) {
+  const production = env.NODE_ENV === 'production';
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  // DESIGN §2 Modes: production never runs the demo relying party, whatever DEMO says.
+  const demo = production ? false : (env.DEMO ?? true);
+  return {
+    nodeEnv: env.NODE_ENV,
+    production,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    /** Absolute, so a later chdir cannot move the embedded database. */
+    dataDir: path.resolve(env.DATA_DIR),
+    /** Unset: the embedded PGlite database in dataDir. */
+    databaseUrl: env.DATABASE_URL,
+    /** Unset: mail goes to the development mailbox and the log. */
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    /** Unset: rate-limit counters live in this process. */
+    redisUrl: env.REDIS_URL,
+    defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? (demo ? `${publicUrl}/demo` : `${publicUrl}/`),
+    site: env.SITE_FILE,
+    lockoutThreshold: env.LOCKOUT_THRESHOLD,
+    lockoutMinutes: env.LOCKOUT_MINUTES,
+    passwordHistory: env.PASSWORD_HISTORY,
+    passwordMaxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
+    trustProxy: env.TRUST_PROXY,
+    demo,
+    /** Unset (development only): a secret generated at first start and kept in the database. */
+    cookieSecrets: env.COOKIE_SECRETS,
+    /** Unset (development only): signing keys generated at first start and kept in the database. */
+    oidcJwks: env.OIDC_JWKS,
+  };
+}
+
+/** The one configuration object of the service (STYLE §10), parsed from the environment at start. */
+export type Config = ReturnType<typeof toConfig>;
+
+/** Start-up stops with this; its message lists every bad variable by name and never echoes a value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      `Keycard cannot start; fix these environment variables:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Empty or blank variables count as unset, so `PORT=` in an env file means "use the default". */
+function withoutBlanks(env: NodeJS.ProcessEnv): Record<string, string> {
+  const entries = Object.entries(env).flatMap(([name, value]) =>
+    value === undefined || value.trim() === '' ? [] : [[name, value.trim()] as const],
+  );
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Parses the environment (DESIGN §5). Pure apart from `readText`, which reads SITE_FILE.
+ * Throws ConfigError naming every bad or, in production, missing variable at once.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  readText: ReadText = (file) => readFileSync(file, 'utf8'),
+): Config {
+  const values = withoutBlanks(env);
+  const problems = new Map<string, string>();
+  if (values.NODE_ENV === 'production') {
+    for (const name of REQUIRED_IN_PRODUCTION) {
+      if (values[name] === undefined) problems.set(name, `${name}: required when NODE_ENV=production`);
+    }
+  }
+  const parsed = environmentSchema(readText).safeParse(values);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'environment');
+      if (!problems.has(name)) problems.set(name, `${name}: ${issue.message}`);
+    }
+  }
+  if (problems.size > 0 || !parsed.success) throw new ConfigError([...problems.values()]);
+  return toConfig(parsed.data);
+}

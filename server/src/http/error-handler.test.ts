@@ -1,0 +1,37 @@
+import { ERROR_STATUS } from '@keycard/contract';
+import { describe, expect, it } from 'vitest';
+import { toHttpError } from './error-handler.ts';
+import { HttpError } from './http-error.ts';
+
+const withStatus = (statusCode: number, code?: string) =>
+  Object.assign(new Error('internal detail'), { statusCode, code });
+
+describe('toHttpError', () => {
+  it.each([
+    [withStatus(429), 'rate_limited'],
+    [withStatus(405), 'method_not_allowed'],
+    [withStatus(404), 'not_found'],
+    [withStatus(503), 'service_unavailable'],
+    [withStatus(431), 'bad_request'],
+    [withStatus(413, 'FST_ERR_CTP_BODY_TOO_LARGE'), 'payload_too_large'],
+    [withStatus(403, 'FST_CSRF_INVALID_TOKEN'), 'csrf_rejected'],
+    [new Error('boom'), 'internal_error'],
+    ['a thrown string', 'internal_error'],
+    [undefined, 'internal_error'],
+  ])('maps %s to %s with the contract status and no internal text', (error, code) => {
+    const answer = toHttpError(error);
+    expect(answer.code).toBe(code);
+    expect(answer.statusCode).toBe(ERROR_STATUS[answer.code]);
+    expect(answer.message).not.toContain('internal detail');
+  });
+
+  it('passes an HttpError through unchanged', () => {
+    const error = new HttpError('bad_request', 'Invalid Username: required', 'Username');
+    expect(toHttpError(error)).toBe(error);
+    expect(error.toBody()).toEqual({
+      code: 'bad_request',
+      message: 'Invalid Username: required',
+      field: 'Username',
+    });
+  });
+});

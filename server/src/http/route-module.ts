@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { LanguageTextSet } from '../i18n/text-resource.ts';
+import type { Db } from '../store/database.ts';
+
+/** What every route module receives; domain dependencies are added here as issues need them. */
+export interface RouteDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly texts: LanguageTextSet;
+}
+
+/**
+ * One group of API calls (STYLE §5: thin — parse with the contract, call one domain function, map
+ * the result). Registered in the API scope, where only JSON bodies are accepted and every POST has
+ * already passed the CSRF check. Routes use the contract's full paths (e.g. postCalls.login.path).
+ */
+export type RouteModule = (api: FastifyInstance, deps: RouteDeps) => void | Promise<void>;

@@ -1,0 +1,6 @@
+import type { RouteModule } from '../route-module.ts';
+import { csrfTokenRoutes } from './csrf-token.ts';
+import { i18nRoutes } from './i18n.ts';
+
+/** Every API route module, in registration order. A new call group is one module added here. */
+export const apiRoutes: readonly RouteModule[] = [csrfTokenRoutes, i18nRoutes];

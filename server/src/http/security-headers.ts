@@ -1,0 +1,40 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import { isApiPath } from './paths.ts';
+
+/**
+ * DESIGN §2 Headers. The CSP allows no inline script and no framing; Referrer-Policy is no-referrer
+ * because verification codes travel in URLs; HSTS only when the public origin is https, so a
+ * development browser is never pinned to https on localhost.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
+  const https = new URL(publicUrl).protocol === 'https:';
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    // Same rule as frame-ancestors 'none', for browsers that only know the older header.
+    frameguard: { action: 'deny' },
+    xContentTypeOptions: true,
+  });
+  // API answers carry account state and codes: no cache may keep them, error answers included
+  // (onSend runs for every reply, whichever handler produced it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** The SPA's build output, found from this file rather than the working directory. */
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+const SPA_NOT_BUILT =
+  'Keycard: the web app (SPA) is not built, so there is no page to show yet.\n' +
+  'Run `npm run build` and restart the service (`npm start` builds it when needed).\n';
+
+/** Vite puts content-hashed files under /assets: a changed file has a new name, so cache forever. */
+function cacheControlFor(relativePath: string): string {
+  const normalised = relativePath.split(path.sep).join('/');
+  if (normalised.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  if (normalised.startsWith('images/')) return 'public, max-age=86400';
+  return 'no-cache';
+}
+
+/** Whether the SPA is built, i.e. there is an index.html to serve. */
+export function isSpaBuilt(webDist: string): boolean {
+  return existsSync(path.join(webDist, 'index.html'));
+}
+
+/**
+ * Serves the built SPA: its files, and index.html (revalidated on every load) for any other GET, so
+ * the SPA's own case-insensitive router decides what a path shows (SPEC §2). Without a build only
+ * the API is served and pages answer a 503 that says how to build.
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  if (!isSpaBuilt(webDist)) return;
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
+    // '/' is the SPA itself; a directory without index.html falls through to the not-found handler.
+    index: 'index.html',
+    dotfiles: 'ignore',
+    cacheControl: false,
+    setHeaders: (response, filePath) =>
+      response.setHeader('cache-control', cacheControlFor(path.relative(webDist, filePath))),
+  });
+}
+
+/** Answers a GET that matched no route and no file: the SPA's index.html, or a clear "not built". */
+export function sendSpaIndex(reply: FastifyReply, webDist: string): FastifyReply {
+  if (!reply.server.hasReplyDecorator('sendFile') || !isSpaBuilt(webDist)) {
+    return reply
+      .code(503)
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(SPA_NOT_BUILT);
+  }
+  return reply.sendFile('index.html', webDist);
+}
+
+/** Missing build files must stay 404s: an HTML page in place of a script only hides the problem. */
+export function isBuildFilePath(urlPath: string): boolean {
+  return urlPath.startsWith('/assets/') || urlPath.startsWith('/images/');
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from './lock-file.ts';
+
+describe('data directory lock', () => {
+  let dataDir: string;
+  let file: string;
+  beforeEach(async () => {
+    dataDir = path.join(await mkdtemp(path.join(tmpdir(), 'keycard-lock-')), 'data');
+    file = path.join(dataDir, LOCK_FILE_NAME);
+  });
+  afterEach(() => rm(path.dirname(dataDir), { recursive: true, force: true }));
+
+  it('creates the directory and a lock file holding the pid, removed on release', () => {
+    const lock = acquireDataDirLock(dataDir, { pid: 4242 });
+    expect(readFileSync(file, 'utf8').trim()).toBe('4242');
+    lock.release();
+    expect(existsSync(file)).toBe(false);
+    lock.release();
+  });
+
+  it('refuses a second holder while the first runs, naming the directory and the pid', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    const second = () => acquireDataDirLock(dataDir, { pid: 5353, isAlive: (pid) => pid === 4242 });
+    expect(second).toThrow(DataDirLockedError);
+    expect(second).toThrow(/pid 4242/);
+    expect(second).toThrow(dataDir);
+    expect(readFileSync(file, 'utf8').trim()).toBe('4242');
+  });
+
+  it('takes over the lock of a process that died', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    const lock = acquireDataDirLock(dataDir, { pid: 5353, isAlive: () => false });
+    expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+    lock.release();
+  });
+
+  it('takes over an unreadable lock and one carrying its own pid (container restart)', () => {
+    acquireDataDirLock(dataDir, { pid: 1 });
+    writeFileSync(file, 'garbage');
+    expect(() => acquireDataDirLock(dataDir, { pid: 7, isAlive: () => true }).release()).not.toThrow();
+    acquireDataDirLock(dataDir, { pid: 1 });
+    expect(() => acquireDataDirLock(dataDir, { pid: 1, isAlive: () => true })).not.toThrow();
+  });
+
+  it('does not remove a lock another process took over after a stale release', () => {
+    const stale = acquireDataDirLock(dataDir, { pid: 4242 });
+    acquireDataDirLock(dataDir, { pid: 5353, isAlive: () => false });
+    stale.release();
+    expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+  });
+
+  it('treats this very process as alive by default', () => {
+    acquireDataDirLock(dataDir, { pid: process.pid });
+    expect(() => acquireDataDirLock(dataDir, { pid: process.pid + 1 })).toThrow(DataDirLockedError);
+  });
+});

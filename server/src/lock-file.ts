@@ -1,0 +1,91 @@
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * PGlite allows one process per data directory; a second opener silently loses rows (DESIGN §5).
+ * The service therefore holds DATA_DIR/keycard.lock, containing its pid, while it runs on PGlite.
+ */
+export const LOCK_FILE_NAME = 'keycard.lock';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number | undefined,
+  ) {
+    super(
+      `Another Keycard process${pid === undefined ? '' : ` (pid ${pid})`} is using the data directory ${dataDir}. ` +
+        'Stop it first, or give this one its own DATA_DIR (or a DATABASE_URL). ' +
+        `If no Keycard is running, delete ${path.join(dataDir, LOCK_FILE_NAME)}.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+export interface DataDirLock {
+  readonly file: string;
+  /** Removes the lock file if it is still ours; safe to call more than once. */
+  release(): void;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else — still a holder.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function holderOf(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates `file` holding `pid`, or answers false when it exists. Linking a finished temporary file is
+ * atomic, so of two processes starting together exactly one wins, and nobody ever reads an empty lock.
+ */
+function createWithContent(file: string, pid: number): boolean {
+  const draft = `${file}.${pid}.tmp`;
+  writeFileSync(draft, `${pid}\n`);
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+export interface LockOptions {
+  readonly pid?: number;
+  readonly isAlive?: (pid: number) => boolean;
+}
+
+/**
+ * Takes the data directory's lock or throws DataDirLockedError naming the directory and the holder.
+ * A lock left by a dead process (crash, kill -9) is taken over; so is one carrying our own pid, which
+ * only happens when a container restarts the service under the same pid.
+ */
+export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
+  const { pid = process.pid, isAlive = isRunning } = options;
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, LOCK_FILE_NAME);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (createWithContent(file, pid)) {
+      return { file, release: () => (holderOf(file) === pid ? rmSync(file, { force: true }) : undefined) };
+    }
+    const holder = holderOf(file);
+    if (holder !== undefined && holder !== pid && isAlive(holder))
+      throw new DataDirLockedError(dataDir, holder);
+    rmSync(file, { force: true });
+  }
+  throw new DataDirLockedError(dataDir, holderOf(file));
+}

@@ -1,0 +1,46 @@
+/**
+ * Whether an error means "the database cannot be reached" rather than "this query is wrong": those
+ * answer 503 (DESIGN §2) so clients retry later, and never authenticate anyone.
+ */
+
+/** Socket-level failures of node-postgres talking to the server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+/** SQLSTATEs of a server that is shutting down, starting up or full (class 08 is handled as a class). */
+const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** node-postgres and PGlite report these without a code. */
+const MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'PGlite is closed',
+];
+
+function describesOutage(error: object): boolean {
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+  if (NETWORK_CODES.has(code) || SERVER_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  const message = 'message' in error && typeof error.message === 'string' ? error.message : '';
+  return MESSAGES.some((known) => message.includes(known));
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // drizzle wraps driver errors (DrizzleQueryError.cause); pg may wrap socket errors in AggregateError.
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if (describesOutage(current)) return true;
+    if ('cause' in current) pending.push(current.cause);
+    if (current instanceof AggregateError) pending.push(...current.errors);
+  }
+  return false;
+}

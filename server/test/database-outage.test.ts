@@ -1,0 +1,88 @@
+import { createServer } from 'node:net';
+import { errorBodySchema } from '@keycard/contract';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { RouteModule } from '../src/http/route-module.ts';
+import { apiRoutes } from '../src/http/routes/index.ts';
+import type { Db } from '../src/store/database.ts';
+import { openDatabase } from '../src/store/open-database.ts';
+import { isDatabaseUnavailable } from '../src/store/unavailable.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+
+const testDb = useTestDatabase();
+const COOKIE_SECRETS = 's'.repeat(32);
+
+/** A test-only call that reads the database, as every account call will. */
+const probe: RouteModule = (api, { db }) => {
+  api.get('/api/test-query', async () => {
+    await db.execute(sql`select name from secret limit 1`);
+    return { ok: true };
+  });
+  api.get('/api/test-bad-sql', async () => {
+    await db.execute(sql`select * from no_such_table`);
+    return { ok: true };
+  });
+};
+
+/** A TCP port on which nothing listens: connections are refused like a stopped database's. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
+}
+
+async function queryThrough(db: Db) {
+  const app = await buildTestApp(db, { env: { COOKIE_SECRETS }, routes: [...apiRoutes, probe] });
+  const response = await app.inject({ method: 'GET', url: '/api/test-query' });
+  await app.close();
+  return response;
+}
+
+describe('database outage (DESIGN §2: 503, never a 500 or a stack)', () => {
+  it('answers 503 service_unavailable when PostgreSQL refuses connections', async () => {
+    const down = await openDatabase({
+      databaseUrl: `postgres://keycard@127.0.0.1:${await closedPort()}/keycard`,
+    });
+    const response = await queryThrough(down.db);
+    await down.close();
+    expect(response.statusCode).toBe(503);
+    expect(errorBodySchema.parse(response.json()).code).toBe('service_unavailable');
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.body).not.toContain('ECONNREFUSED');
+  });
+
+  it('answers 503 when the embedded database has been closed', async () => {
+    const closed = await openDatabase({ memory: true });
+    await closed.close();
+    const response = await queryThrough(closed.db);
+    expect(response.statusCode).toBe(503);
+  });
+
+  it('keeps answering 500 for a broken query on a healthy database', async () => {
+    const app = await buildTestApp(testDb().db, { routes: [...apiRoutes, probe] });
+    const healthy = await app.inject({ method: 'GET', url: '/api/test-query' });
+    const broken = await app.inject({ method: 'GET', url: '/api/test-bad-sql' });
+    await app.close();
+    expect(healthy.statusCode).toBe(200);
+    expect(broken.statusCode).toBe(500);
+    expect(broken.json()).toEqual({ code: 'internal_error', message: 'Something went wrong on our side.' });
+  });
+
+  it('recognises outage errors through wrappers and not ordinary ones', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    expect(isDatabaseUnavailable(new Error('Failed query', { cause: refused }))).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([refused]))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, csrfHeaders, fetchCsrf } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+
+const testDb = useTestDatabase();
+
+function directives(response: LightMyRequestResponse): Map<string, string> {
+  const policy = String(response.headers['content-security-policy'] ?? '');
+  return new Map(
+    policy
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [name = '', ...values] = part.split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+  );
+}
+
+describe('security headers (DESIGN §2 Headers) over http', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestApp(testDb().db);
+  });
+  afterAll(() => app.close());
+
+  it('send a CSP without inline script, plugins, base-uri or framing', async () => {
+    const csp = directives(await app.inject({ method: 'GET', url: '/api/getcsrftoken' }));
+    expect(Object.fromEntries(csp)).toEqual({
+      'default-src': "'self'",
+      'script-src': "'self'",
+      'style-src': "'self'",
+      'img-src': "'self' data:",
+      'connect-src': "'self'",
+      'font-src': "'self'",
+      'object-src': "'none'",
+      'base-uri': "'none'",
+      'frame-ancestors': "'none'",
+      'form-action': "'self'",
+    });
+  });
+
+  it('send no-referrer, nosniff and DENY framing on pages and API alike', async () => {
+    for (const url of ['/api/getcsrftoken', '/some/page']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('send no HSTS when PUBLIC_URL is http', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('mark every /api answer no-store, errors included', async () => {
+    const session = await fetchCsrf(app);
+    const answers = [
+      await app.inject({ method: 'GET', url: '/api/getcsrftoken' }),
+      await app.inject({ method: 'GET', url: '/api/i18n/getresource?requestedLanguageCode=de' }),
+      await app.inject({ method: 'GET', url: '/api/no-such-call' }),
+      await app.inject({ method: 'POST', url: '/api/no-such-call', payload: {} }),
+      await app.inject({
+        method: 'POST',
+        url: '/api/no-such-call',
+        payload: '{',
+        headers: csrfHeaders(session),
+      }),
+      await app.inject({
+        method: 'GET',
+        url: `/api/i18n/getresource?requestedLanguageCode=${'x'.repeat(65)}`,
+      }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 404, 403, 404, 400]);
+    for (const response of answers) expect(response.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('security headers over https', () => {
+  it('add HSTS when PUBLIC_URL is https', async () => {
+    const app = await buildTestApp(testDb().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
+    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+    expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    await app.close();
+  });
+});

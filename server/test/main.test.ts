@@ -1,0 +1,79 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE_NAME } from '../src/lock-file.ts';
+import { createTestDatabase } from './support/database.ts';
+import { freePort, startService } from './support/service-process.ts';
+
+const LISTENING = /Keycard listening on (\S+)/;
+
+describe('main: start-up, single PGlite owner, graceful shutdown', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-main-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  const lockFile = () => path.join(dataDir, LOCK_FILE_NAME);
+
+  it('serves, refuses a second process on the same DATA_DIR, and releases the lock on SIGTERM', async () => {
+    const port = await freePort();
+    const first = startService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development' });
+    const [, url] = await first.waitFor(LISTENING);
+    expect(url).toBe(`http://localhost:${port}`);
+    await first.waitFor(/Open the Keycard app: \S+\/$/m);
+    expect(first.output().match(/listening/gi)).toHaveLength(1);
+    const token = await fetch(`http://127.0.0.1:${port}/api/getcsrftoken`);
+    expect(token.status).toBe(200);
+
+    const holder = readFileSync(lockFile(), 'utf8').trim();
+    const second = startService({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(await second.exited()).toBe(1);
+    expect(second.output()).toContain(`pid ${holder}`);
+    expect(second.output()).toContain(dataDir);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited()).toBe(0);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 90_000);
+
+  it('takes over the stale lock of a crashed process and stops on SIGINT', async () => {
+    writeFileSync(lockFile(), '999999999\n');
+    const service = startService({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    await service.waitFor(LISTENING);
+    service.child.kill('SIGINT');
+    expect(await service.exited()).toBe(0);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 60_000);
+
+  it('stops with one message naming every bad variable', async () => {
+    const service = startService({ DATA_DIR: dataDir, PORT: 'x', TRUST_PROXY: 'maybe' });
+    expect(await service.exited()).toBe(1);
+    expect(service.output()).toMatch(/PORT: .*\n.*TRUST_PROXY: /);
+    expect(service.output()).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
+
+// The PostgreSQL path of main runs on the PostgreSQL pass (DATABASE_URL set), on its own database.
+if (process.env.DATABASE_URL) {
+  describe('main on PostgreSQL', () => {
+    it('migrates, serves and takes no DATA_DIR lock', async () => {
+      const database = await createTestDatabase({ migrated: false });
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-main-pg-'));
+      try {
+        const port = await freePort();
+        const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: String(database.databaseUrl) };
+        const service = startService(env);
+        await service.waitFor(LISTENING);
+        expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+        expect((await fetch(`http://127.0.0.1:${port}/api/i18n/getresource`)).status).toBe(200);
+        service.child.kill('SIGTERM');
+        expect(await service.exited()).toBe(0);
+      } finally {
+        await database.dispose();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  });
+}

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+
+/** The service started as `npm start` starts it, with its output collected. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  output(): string;
+  /** Resolves with the first output line matching `pattern`; rejects if the process exits first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited(): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no free port');
+  return address.port;
+}
+
+export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
+  const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
+  const child = spawn(TSX, ['server/src/main.ts'], { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
+  let text = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => text,
+    exited: () => exit,
+    waitFor(pattern, timeoutMs = 45_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = text.match(pattern);
+          if (!match) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(match);
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}:\n${text}`)),
+          timeoutMs,
+        );
+        listeners.add(check);
+        exit.then(() => reject(new Error(`service exited before ${pattern}:\n${text}`)), reject);
+        check();
+      });
+    },
+  };
+}
