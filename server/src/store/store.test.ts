@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase, useTestDatabase } from '../../test/support/database.ts';
+import { MIGRATIONS_FOLDER, migrateDatabase } from './migrate.ts';
+import { openDatabase, pgliteDirectory } from './open-database.ts';
+import { getOrCreateSecret } from './secrets.ts';
+
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+  entries: unknown[];
+};
+const testDb = useTestDatabase();
+
+/** Both drivers answer raw queries as `{ rows }`. */
+function rowsOf<Row>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
+}
+
+async function appliedMigrations(): Promise<number> {
+  const result = await testDb().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  return rowsOf<{ n: number }>(result)[0]?.n ?? -1;
+}
+
+describe(`migrations (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('apply every generated migration and create the secret table', async () => {
+    expect(testDb().kind).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+    expect(await appliedMigrations()).toBe(journal.entries.length);
+    const columns = rowsOf<{ column_name: string }>(
+      await testDb().db.execute(
+        sql`select column_name from information_schema.columns where table_name = 'secret' order by column_name`,
+      ),
+    );
+    expect(columns.map((c) => c.column_name)).toEqual(['created_at', 'name', 'value']);
+  });
+
+  it('apply nothing twice when run again', async () => {
+    await migrateDatabase(testDb());
+    expect(await appliedMigrations()).toBe(journal.entries.length);
+  });
+});
+
+describe('secret store', () => {
+  it('creates a secret once and returns the stored value afterwards', async () => {
+    const first = await getOrCreateSecret(testDb().db, 'round-trip');
+    expect(first).toMatch(/^[\w-]{43}$/);
+    expect(await getOrCreateSecret(testDb().db, 'round-trip', () => 'never used')).toBe(first);
+    expect(await getOrCreateSecret(testDb().db, 'another')).not.toBe(first);
+  });
+
+  it('hands every concurrent caller the one value that won', async () => {
+    let n = 0;
+    const values = await Promise.all(
+      Array.from({ length: 8 }, () => getOrCreateSecret(testDb().db, 'race', () => `candidate-${n++}`)),
+    );
+    expect(new Set(values).size).toBe(1);
+  });
+});
+
+describe('embedded PGlite in a directory', () => {
+  it('keeps migrated data across close and reopen', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-pglite-'));
+    try {
+      const first = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
+      await migrateDatabase(first);
+      const stored = await getOrCreateSecret(first.db, 'cookie');
+      await first.close();
+      const second = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
+      await migrateDatabase(second);
+      expect(await getOrCreateSecret(second.db, 'cookie')).toBe(stored);
+      await second.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Several instances against one PostgreSQL is the scale-out setup of DESIGN §1; PGlite is
+// single-process by construction (main.ts holds a lock), so this runs on the PostgreSQL pass only.
+if (process.env.DATABASE_URL) {
+  describe('migrations on a shared PostgreSQL', () => {
+    it('succeed once for instances starting at the same time', async () => {
+      const fresh = await createTestDatabase({ migrated: false });
+      try {
+        const second = await openDatabase({ databaseUrl: String(fresh.databaseUrl) });
+        const results = await Promise.allSettled([migrateDatabase(fresh.database), migrateDatabase(second)]);
+        await second.close();
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      } finally {
+        await fresh.dispose();
+      }
+    });
+  });
+}

@@ -1,0 +1,123 @@
+import { CSRF_HEADER, getCalls, TEXT_KEYS } from '@keycard/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { createApiClient } from './api-client.ts';
+import { ApiError } from './api-error.ts';
+import { START_UP_PATHS } from './start-up-paths.ts';
+
+const texts = Object.fromEntries(TEXT_KEYS.map((key) => [key, `${key} text`]));
+const logoutAnswer = { username: 'Ada Lovelace', postLogoutRedirectUri: null };
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** A fetch double answering by path; records every request it sees. */
+function fakeService(answers: Record<string, () => Response>) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    calls.push({ url, init });
+    const path = new URL(url, 'http://spa.test').pathname;
+    const answer = answers[path];
+    return answer ? answer() : json({ code: 'not_found', message: 'no route' }, 404);
+  });
+  const headerOf = (index: number, name: string) => new Headers(calls[index]?.init.headers).get(name);
+  return { fetch, calls, headerOf };
+}
+
+describe('createApiClient', () => {
+  it('uses the contract paths for the start-up calls', () => {
+    expect(START_UP_PATHS.getResource).toBe(getCalls.getResource.path);
+    expect(START_UP_PATHS.getCsrfToken).toBe(getCalls.getCsrfToken.path);
+  });
+
+  it('sends credentials on every call and the CSRF header on every call after the token arrived', async () => {
+    const service = fakeService({
+      '/api/i18n/getresource': () => json(texts),
+      '/api/getcsrftoken': () => new Response('tok-123'),
+      '/api/Logout': () => json(logoutAnswer),
+    });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+
+    await client.getTextResource('de-DE');
+    expect(await client.fetchCsrfToken()).toBe('tok-123');
+    await client.post('logout', { logoutId: 'L1' });
+    await client.getTextResource('en');
+
+    expect(service.calls.map((call) => call.init.credentials)).toEqual([
+      'include',
+      'include',
+      'include',
+      'include',
+    ]);
+    expect(service.headerOf(0, CSRF_HEADER)).toBeNull();
+    expect(service.headerOf(1, CSRF_HEADER)).toBeNull();
+    expect(service.headerOf(2, CSRF_HEADER)).toBe('tok-123');
+    expect(service.headerOf(3, CSRF_HEADER)).toBe('tok-123');
+  });
+
+  it('prefixes the base URL and passes the browser language as requestedLanguageCode', async () => {
+    const service = fakeService({ '/base/api/i18n/getresource': () => json(texts) });
+    const client = createApiClient({ baseUrl: 'https://id.example/base/', fetch: service.fetch });
+    await client.getTextResource('de-CH');
+    expect(service.calls[0]?.url).toBe(
+      'https://id.example/base/api/i18n/getresource?requestedLanguageCode=de-CH',
+    );
+  });
+
+  it('posts JSON to the contract path and answers the parsed response', async () => {
+    const service = fakeService({ '/api/Logout': () => json({ ...logoutAnswer, extra: 1 }) });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    const answer = await client.post('logout', { logoutId: 'L1' });
+    expect(answer).toEqual(logoutAnswer);
+    expect(service.calls[0]?.init.method).toBe('POST');
+    expect(service.calls[0]?.init.body).toBe('{"logoutId":"L1"}');
+    expect(service.headerOf(0, 'Content-Type')).toBe('application/json');
+  });
+
+  it('accepts the token as a JSON string', async () => {
+    const service = fakeService({ '/api/getcsrftoken': () => json('tok-json') });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    expect(await client.fetchCsrfToken()).toBe('tok-json');
+  });
+
+  it('surfaces the contract error code of a failed call', async () => {
+    const service = fakeService({
+      '/api/Logout': () => json({ code: 'csrf_rejected', message: 'missing token' }, 403),
+    });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    const error = await client.post('logout', { logoutId: 'L1' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'csrf_rejected', status: 403 });
+  });
+
+  it('derives the code from the status when the error body is not the contract shape', async () => {
+    const service = fakeService({ '/api/Logout': () => new Response('<html>', { status: 503 }) });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    await expect(client.post('logout', { logoutId: 'L1' })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+    });
+  });
+
+  it('rejects a response that does not match the contract schema', async () => {
+    const service = fakeService({ '/api/Logout': () => json({ username: 42 }) });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    await expect(client.post('logout', { logoutId: 'L1' })).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('rejects an incomplete text resource', async () => {
+    const { helpLabel: _dropped, ...incomplete } = texts;
+    const service = fakeService({ '/api/i18n/getresource': () => json(incomplete) });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    await expect(client.getTextResource('en')).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('turns a network failure into service_unavailable with status 0', async () => {
+    const fetch = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const client = createApiClient({ baseUrl: '', fetch });
+    await expect(client.fetchCsrfToken()).rejects.toMatchObject({ code: 'service_unavailable', status: 0 });
+  });
+});

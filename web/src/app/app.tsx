@@ -1,0 +1,14 @@
+import { BrowserRouter } from 'react-router';
+import { TextProvider } from '../text/text-provider.tsx';
+import { RouteView } from './route-view.tsx';
+
+/** The SPA: nothing shows before the start-up calls answered (SPEC §1), then the route's screen. */
+export function App() {
+  return (
+    <TextProvider>
+      <BrowserRouter>
+        <RouteView />
+      </BrowserRouter>
+    </TextProvider>
+  );
+}

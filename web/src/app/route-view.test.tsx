@@ -1,0 +1,36 @@
+import '../test-support/dom.ts';
+import { screen } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { renderWithTexts } from '../test-support/texts.tsx';
+import { RouteView } from './route-view.tsx';
+
+/** Every route of SPEC §2 with the heading and page kind its screen shows. */
+const ROUTES = [
+  ['/?ReturnUrl=%2Fresume%3Fproduct%3DPlanner', 'loginWelcome Planner', 'unknownUser'],
+  ['/', 'fallbackWelcome', 'fallbackLandingPage'],
+  ['/logout?logoutId=1', 'logoff', 'userLogoff'],
+  ['/forgotPassword', 'forgotPassword', 'forgotPassword'],
+  ['/resetPassword/1/abc', 'resetPassword', 'resetPassword'],
+  ['/ResetPassword/2/abc', 'expiredPasswordReset', 'resetPassword'],
+  ['/expiredLink', 'passwordLinkExpired', 'expiredLink'],
+  ['/error', 'errorTitle', 'fallbackLandingPage'],
+  ['/locked', 'lockedAfterTooManyFailedAttempts', 'userLockedAfterTooManyFailedAttempts'],
+  ['/unlock/abc', 'unlockInProgress', 'unlock'],
+  ['/verifyNewEmail/abc', 'verifyingEmail', 'emailVerification'],
+  ['/somewhere/else', 'fallbackWelcome', 'fallbackLandingPage'],
+] as const;
+
+describe('RouteView', () => {
+  it.each(ROUTES)('%s shows "%s" with page kind %s', async (url, heading, pageKind) => {
+    const { container } = renderWithTexts(<RouteView />, url);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(heading);
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(container.querySelector('[data-page-kind]')?.getAttribute('data-page-kind')).toBe(pageKind);
+  });
+
+  it('puts the forgot-password link in the footer of the sign-in page, keeping the query', async () => {
+    renderWithTexts(<RouteView />, '/?ReturnUrl=%2Fresume');
+    const footer = await screen.findByRole('contentinfo');
+    expect(footer.querySelector('a')?.getAttribute('href')).toBe('/forgotPassword?ReturnUrl=%2Fresume');
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { forgotPasswordTarget, lockedLoginTarget, redirectLoginTarget, safeTarget } from './link-targets.ts';
+
+describe('safeTarget', () => {
+  it('keeps local paths and http(s) URLs', () => {
+    expect(safeTarget('/resume?x=1')).toBe('/resume?x=1');
+    expect(safeTarget('https://app.example/')).toBe('https://app.example/');
+    expect(safeTarget('http://localhost:3000/demo')).toBe('http://localhost:3000/demo');
+  });
+
+  it('drops other schemes, protocol-relative and relative targets', () => {
+    expect(safeTarget('javascript:alert(1)')).toBe('');
+    expect(safeTarget('data:text/html,x')).toBe('');
+    expect(safeTarget('//evil.example')).toBe('');
+    expect(safeTarget('/\\evil.example')).toBe('');
+    expect(safeTarget('resume')).toBe('');
+    expect(safeTarget('')).toBe('');
+  });
+});
+
+describe('link targets of the locked and expired-link pages', () => {
+  it('forgot password keeps the query string', () => {
+    expect(forgotPasswordTarget('?ReturnUrl=%2Fx')).toBe('/forgotPassword?ReturnUrl=%2Fx');
+    expect(forgotPasswordTarget('')).toBe('/forgotPassword');
+  });
+
+  it('locked: back to sign-in with the query string when it has a ReturnUrl', () => {
+    expect(lockedLoginTarget('?ReturnUrl=%2Fresume')).toBe('/?ReturnUrl=%2Fresume');
+    expect(lockedLoginTarget('?returnUrl=/r&x=1')).toBe('/?returnUrl=/r&x=1');
+  });
+
+  it('locked: else the RedirectUrl, else the start page', () => {
+    expect(lockedLoginTarget('?RedirectUrl=https%3A%2F%2Fapp.example')).toBe('https://app.example');
+    expect(lockedLoginTarget('?RedirectUrl=javascript:alert(1)')).toBe('/');
+    expect(lockedLoginTarget('')).toBe('/');
+  });
+
+  it('expired link: the RedirectUrl, or / without one', () => {
+    expect(redirectLoginTarget('?redirectUrl=https://app.example/x')).toBe('https://app.example/x');
+    expect(redirectLoginTarget('?RedirectUrl=https://app.example&y=1')).toBe('/');
+    expect(redirectLoginTarget('')).toBe('/');
+  });
+});

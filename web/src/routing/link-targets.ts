@@ -1,0 +1,45 @@
+import { hasReturnUrl, readRedirectUrl } from './query.ts';
+
+/**
+ * Where the links of the locked and expired-link pages lead (SPEC §2). Targets that come from the
+ * query are only used when they are a local path or an http(s) URL, so a crafted link cannot turn
+ * into a `javascript:` or protocol-relative href.
+ */
+
+/** A local path: one leading slash, no `//` or `/\` that a browser would read as another host. */
+function isLocalPath(target: string): boolean {
+  return /^\/(?![/\\])/.test(target);
+}
+
+function isHttpUrl(target: string): boolean {
+  try {
+    const { protocol } = new URL(target);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The target itself when it is safe to put in an href, else ''. */
+export function safeTarget(target: string): string {
+  return isLocalPath(target) || isHttpUrl(target) ? target : '';
+}
+
+/** The forgot-password page, keeping the query string (it carries the ReturnUrl/RedirectUrl). */
+export function forgotPasswordTarget(search: string): string {
+  return `/forgotPassword${search}`;
+}
+
+/**
+ * Locked page login link: with a ReturnUrl the sign-in page with the query string as it is; else the
+ * RedirectUrl; else the start page.
+ */
+export function lockedLoginTarget(search: string): string {
+  if (hasReturnUrl(search)) return `/${search}`;
+  return safeTarget(readRedirectUrl(search)) || '/';
+}
+
+/** Expired-link page login link: the RedirectUrl target, or '/' when there is none (SPEC §2). */
+export function redirectLoginTarget(search: string): string {
+  return safeTarget(readRedirectUrl(search)) || '/';
+}

@@ -1,0 +1,72 @@
+import { PRODUCT_NAME } from '@keycard/contract';
+import { describe, expect, it } from 'vitest';
+import { hasReturnUrl, readLogoutId, readProduct, readRedirectUrl, readReturnUrl } from './query.ts';
+
+describe('readReturnUrl (SPEC §3)', () => {
+  it('accepts both spellings', () => {
+    expect(readReturnUrl('?ReturnUrl=%2Fconnect%3Fproduct%3DPlanner')).toBe('/connect?product=Planner');
+    expect(readReturnUrl('?returnUrl=/resume')).toBe('/resume');
+  });
+
+  it('answers empty when the query string contains an ampersand anywhere', () => {
+    expect(readReturnUrl('?ReturnUrl=/x&y=1')).toBe('');
+    expect(readReturnUrl('?y=1&ReturnUrl=/x')).toBe('');
+    expect(readReturnUrl('?ReturnUrl=/x&')).toBe('');
+  });
+
+  it('keeps an encoded ampersand, which is not one in the query string', () => {
+    expect(readReturnUrl('?ReturnUrl=%2Fx%3Fa%3D1%26b%3D2')).toBe('/x?a=1&b=2');
+  });
+
+  it('answers empty when absent or for other spellings', () => {
+    expect(readReturnUrl('')).toBe('');
+    expect(readReturnUrl('?RETURNURL=/x')).toBe('');
+    expect(readReturnUrl('?RedirectUrl=https://a.example')).toBe('');
+  });
+});
+
+describe('readRedirectUrl (SPEC §3)', () => {
+  it('accepts both spellings', () => {
+    expect(readRedirectUrl('?RedirectUrl=https%3A%2F%2Fapp.example%2F')).toBe('https://app.example/');
+    expect(readRedirectUrl('?redirectUrl=https://app.example/x')).toBe('https://app.example/x');
+  });
+
+  it('answers empty when the query string contains an ampersand', () => {
+    expect(readRedirectUrl('?RedirectUrl=https://app.example&x=1')).toBe('');
+  });
+
+  it('answers empty when absent', () => {
+    expect(readRedirectUrl('?ReturnUrl=/x')).toBe('');
+  });
+});
+
+describe('hasReturnUrl', () => {
+  it('looks at presence only, so the ampersand rule does not apply', () => {
+    expect(hasReturnUrl('?ReturnUrl=/x&y=1')).toBe(true);
+    expect(hasReturnUrl('?returnUrl=')).toBe(true);
+    expect(hasReturnUrl('?redirectUrl=/x')).toBe(false);
+    expect(hasReturnUrl('')).toBe(false);
+  });
+});
+
+describe('readLogoutId', () => {
+  it('reads logoutId, also next to other parameters', () => {
+    expect(readLogoutId('?logoutId=abc')).toBe('abc');
+    expect(readLogoutId('?x=1&logoutId=abc')).toBe('abc');
+    expect(readLogoutId('')).toBe('');
+  });
+});
+
+describe('readProduct (SPEC §3)', () => {
+  it('reads the product parameter carried inside the ReturnUrl', () => {
+    expect(readProduct('/oidc/interaction/abc?product=Planner')).toBe('Planner');
+    expect(readProduct('/resume?x=1&product=Rooms%20Pro#frag')).toBe('Rooms Pro');
+  });
+
+  it("defaults to the product's own name", () => {
+    expect(readProduct('')).toBe(PRODUCT_NAME);
+    expect(readProduct('/resume')).toBe(PRODUCT_NAME);
+    expect(readProduct('/resume?product=')).toBe(PRODUCT_NAME);
+    expect(readProduct('/resume?other=1')).toBe(PRODUCT_NAME);
+  });
+});

@@ -1,0 +1,25 @@
+import { useLocation } from 'react-router';
+import { forgotPasswordTarget, redirectLoginTarget } from '../../routing/link-targets.ts';
+import { PageFrame } from '../../shell/page-frame.tsx';
+import { useText } from '../../text/use-text.ts';
+import { AppLink } from '../../ui/app-link.tsx';
+
+/** SPEC §2 /expiredLink: the password link expired; links to forgot password and the RedirectUrl. */
+export function ExpiredLinkScreen() {
+  const { t } = useText();
+  const { search } = useLocation();
+  return (
+    <PageFrame pageKind="expiredLink">
+      <h1>{t('passwordLinkExpired')}</h1>
+      <p>{t('passwordLinkExpiredText')}</p>
+      <ul className="card__links">
+        <li>
+          <AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>
+        </li>
+        <li>
+          <AppLink to={redirectLoginTarget(search)}>{t('goToLoginLabel')}</AppLink>
+        </li>
+      </ul>
+    </PageFrame>
+  );
+}

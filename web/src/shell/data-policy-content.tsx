@@ -1,0 +1,34 @@
+import { DATA_POLICY_DATE } from '@keycard/contract';
+import { useText } from '../text/use-text.ts';
+import { LoadingStatus } from '../ui/loading-status.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import { loadDataPolicy } from './load-data-policy.ts';
+
+/** SPEC §1 Data policy: title, date and sections in the browser's language. */
+export function DataPolicyContent({
+  browserLanguage = navigator.language,
+}: {
+  readonly browserLanguage?: string;
+}) {
+  const { t } = useText();
+  const policy = useLoad(() => loadDataPolicy(browserLanguage), browserLanguage);
+  if (policy.status === 'loading') return <LoadingStatus />;
+  if (policy.status === 'failed') return <p role="alert">{t('somethingWentWrong')}</p>;
+  const { title, dated, sections } = policy.value;
+  return (
+    <article>
+      <h3>{title}</h3>
+      <p>
+        <time dateTime={DATA_POLICY_DATE.split('.').reverse().join('-')}>{dated}</time>
+      </p>
+      {sections.map((section) => (
+        <section key={section.heading}>
+          <h4>{section.heading}</h4>
+          {section.paragraphs.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+        </section>
+      ))}
+    </article>
+  );
+}

@@ -1,0 +1,63 @@
+import './modal-dialog.css';
+import { type MouseEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
+import { useText } from '../text/use-text.ts';
+
+interface ModalDialogProps {
+  /** Heading of the dialog and its accessible name. */
+  readonly title: string;
+  /** Called once the dialog closed (close button, Escape, or a click on the backdrop). */
+  readonly onClose: () => void;
+  readonly children: ReactNode;
+}
+
+/**
+ * A native modal <dialog>, open while mounted: showModal() makes the page behind it inert and moves
+ * focus in; Escape closes it natively; on close, focus goes back to the element that opened it.
+ */
+export function ModalDialog({ title, onClose, children }: ModalDialogProps) {
+  const { t } = useText();
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
+  const titleId = useId();
+
+  // Layout effect: the dialog is modal before the first paint, so focus never rests behind it.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || dialog.open) return;
+    opener.current = document.activeElement;
+    dialog.showModal();
+  }, []);
+
+  const handleClose = () => {
+    onClose();
+    if (opener.current instanceof HTMLElement) opener.current.focus();
+  };
+
+  // A click on the ::backdrop reaches the <dialog> itself, never one of its children.
+  const closeOnBackdrop = (event: MouseEvent<HTMLDialogElement>) => {
+    if (event.target === event.currentTarget) event.currentTarget.close();
+  };
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape already closes a native modal dialog
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onClose={handleClose}
+      onClick={closeOnBackdrop}
+    >
+      <div className="dialog__panel">
+        <div className="dialog__header">
+          <h2 id={titleId} className="dialog__title">
+            {title}
+          </h2>
+          <button type="button" className="button button--quiet" onClick={() => ref.current?.close()}>
+            {t('closeLabel')}
+          </button>
+        </div>
+        <div className="dialog__body">{children}</div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,44 @@
+import './page-frame.css';
+import type { PageKind } from '@keycard/contract';
+import type { ReactNode } from 'react';
+import { useText } from '../text/use-text.ts';
+import { Background } from './background.tsx';
+import { Footer } from './footer.tsx';
+import { useBackground } from './use-background.ts';
+import { useTheme } from './use-theme.ts';
+
+interface PageFrameProps {
+  /** SPEC §3 page kind: chooses the background (SPEC §7 Images). */
+  readonly pageKind: PageKind;
+  /** The page's content card; it holds the page's one h1. */
+  readonly children: ReactNode;
+  /** Page links in the footer (SPEC §2: the sign-in page's forgot-password link). */
+  readonly footerLinks?: ReactNode;
+}
+
+/**
+ * Every screen's frame: header with the product name, the content card on a solid surface over the
+ * background image, and the footer. End-to-end tests read `data-page-kind` and `data-background`
+ * here and `data-theme` on <html>.
+ */
+export function PageFrame({ pageKind, children, footerLinks }: PageFrameProps) {
+  const { t } = useText();
+  const theme = useTheme();
+  const background = useBackground(theme, pageKind);
+
+  return (
+    <div className="frame" data-page-kind={pageKind} data-background={background.layers[background.active]}>
+      <Background {...background} />
+      <header className="frame__header">
+        <p className="brand">
+          {t('productNamePart1')}
+          <span className="brand__accent">{t('productNamePart2')}</span>
+        </p>
+      </header>
+      <main className="frame__main">
+        <div className="card">{children}</div>
+      </main>
+      <Footer>{footerLinks}</Footer>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { TEXT_KEYS, type TextKey, type TextResource } from '@keycard/contract';
+import { render } from '@testing-library/preact';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { TextContext, type TextState } from '../text/text-context.ts';
+
+const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
+  loginWelcome: '{product}',
+  logoffGreeting: '{userName}',
+  incorrectAccessSuggestion1: '{host}',
+  imprintLegalHint: '{host}',
+  usingPhone: '{phone}',
+  usingEmail: '{email}',
+  backTo: '{product}',
+  passwordLengthRequirement: '{length}',
+};
+
+const SITE: Partial<Record<TextKey, string>> = {
+  productNamePart1: 'Key',
+  productNamePart2: 'card',
+  sitePhone: '+49 30 1234567-0',
+  siteEmail: 'help@keycard.test',
+};
+
+/** A resource whose every text is its own key (plus its placeholder), so tests assert by key. */
+export const TEST_TEXTS = Object.fromEntries(
+  TEXT_KEYS.map((key) => [key, SITE[key] ?? (PLACEHOLDERS[key] ? `${key} ${PLACEHOLDERS[key]}` : key)]),
+) as TextResource;
+
+/** Renders `ui` inside the text context and a router at `url`. */
+export function renderWithTexts(
+  ui: ReactElement,
+  url = '/',
+  state?: Partial<TextState>,
+): ReturnType<typeof render> {
+  const value: TextState = { texts: TEST_TEXTS, language: 'en', ...state };
+  return render(
+    <TextContext value={value}>
+      <MemoryRouter initialEntries={[url]}>{ui}</MemoryRouter>
+    </TextContext>,
+  );
+}
