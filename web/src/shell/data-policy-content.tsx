@@ -1,5 +1,6 @@
 import { DATA_POLICY_DATE } from '@keycard/contract';
 import { useText } from '../text/use-text.ts';
+import { fillNodes } from '../ui/fill-nodes.tsx';
 import { LoadingStatus } from '../ui/loading-status.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { loadDataPolicy } from './load-data-policy.ts';
@@ -19,7 +20,9 @@ export function DataPolicyContent({
     <article>
       <h3>{title}</h3>
       <p>
-        <time dateTime={DATA_POLICY_DATE.split('.').reverse().join('-')}>{dated}</time>
+        {fillNodes(t('dataPolicyDated'), {
+          date: <time dateTime={DATA_POLICY_DATE.split('.').reverse().join('-')}>{dated}</time>,
+        })}
       </p>
       {sections.map((section) => (
         <section key={section.heading}>

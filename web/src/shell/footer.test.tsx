@@ -82,5 +82,6 @@ describe('Footer dialogs', () => {
     const german = (await import('./data-policy/de.ts')).default;
     await waitFor(() => expect(screen.getByRole('heading', { level: 3 }).textContent).toBe(german.title));
     expect(screen.getAllByRole('heading', { level: 4 })).toHaveLength(german.sections.length);
+    expect(screen.getByText('29.05.2018').closest('p')?.textContent).toBe('dataPolicyDated 29.05.2018');
   });
 });

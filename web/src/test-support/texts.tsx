@@ -13,6 +13,7 @@ const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   usingEmail: '{email}',
   backTo: '{product}',
   passwordLengthRequirement: '{length}',
+  dataPolicyDated: '{date}',
 };
 
 const SITE: Partial<Record<TextKey, string>> = {
