@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { ensureDemoAccount } from './demo/demo-setup.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
@@ -49,6 +50,13 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
+/** DESIGN §2 Modes: the demo account is made at first start and its password printed that once only. */
+async function announceDemoAccount(app: FastifyInstance, database: Database): Promise<void> {
+  const created = await ensureDemoAccount(database.db);
+  if (!created) return;
+  app.log.info(`Demo account created: ${created.email} / password ${created.password} (shown only now)`);
+}
+
 /** The terminal and npm both deliver Ctrl-C; the first signal shuts down, later ones are ignored. */
 function onShutdownSignal(shutdown: () => Promise<void>): void {
   let stopping = false;
@@ -91,6 +99,7 @@ async function main(): Promise<void> {
     });
     onShutdownSignal(shutdown);
     await listen(app, config);
+    if (config.demo) await announceDemoAccount(app, database);
   } catch (error) {
     await shutdown().catch(() => undefined);
     if (error instanceof DataDirLockedError) fail(error.message);

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { errorBodySchema } from '@keycard/contract';
 import { sql } from 'drizzle-orm';
@@ -12,6 +13,18 @@ import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
 const COOKIE_SECRETS = 's'.repeat(32);
+/** Keys from configuration, as in production, so building the app needs no database. */
+const OIDC_JWKS = JSON.stringify({
+  keys: [
+    {
+      ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+      kid: 'k1',
+      alg: 'RS256',
+      use: 'sig',
+    },
+  ],
+});
+const OFFLINE_ENV = { COOKIE_SECRETS, OIDC_JWKS, DEMO: 'false' };
 
 /** A test-only call that reads the database, as every account call will. */
 const probe: RouteModule = (api, { db }) => {
@@ -36,9 +49,21 @@ async function closedPort(): Promise<number> {
 }
 
 async function queryThrough(db: Db) {
-  const app = await buildTestApp(db, { env: { COOKIE_SECRETS }, routes: [...apiRoutes, probe] });
+  const app = await buildTestApp(db, { env: OFFLINE_ENV, routes: [...apiRoutes, probe] });
   const response = await app.inject({ method: 'GET', url: '/api/test-query' });
+  const csrf = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    headers: {
+      cookie: csrf.cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      'x-csrf-token': csrf.body,
+    },
+    payload: { Username: 'ada@example.com', Password: 'Correct-Horse-42', ReturnUrl: '/oidc/auth/abc' },
+  });
   await app.close();
+  // Whatever else fails, nobody is signed in while the database is away.
+  expect(login.statusCode).not.toBe(200);
   return response;
 }
 

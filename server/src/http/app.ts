@@ -1,13 +1,20 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { recordAudit } from '../audit/audit-log.ts';
+import { databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { LANGUAGE_TEXTS, type LanguageTextSet } from '../i18n/text-resource.ts';
+import { demoRoutes } from '../demo/demo-routes.ts';
+import { ensureDemoClient } from '../demo/demo-setup.ts';
+import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
+import { loadProviderKeys } from '../oidc/keys.ts';
+import { createProvider } from '../oidc/provider.ts';
 import type { Db } from '../store/database.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { HttpError } from './http-error.ts';
 import { requestSerializers } from './log-serializers.ts';
+import { mountProvider } from './oidc-mount.ts';
 import { isApiPath, isOidcPath, pathOf } from './paths.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -63,7 +70,41 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
 
-  const deps: RouteDeps = { config, db, texts: options.texts ?? LANGUAGE_TEXTS };
+  const texts = options.texts ?? LANGUAGE_TEXTS;
+  const provider = createProvider({ config, db, keys: await loadProviderKeys(config, db) });
+  await mountProvider(app, provider);
+  if (config.demo) {
+    await ensureDemoClient(db, config.publicUrl);
+    await app.register(async (scope) =>
+      demoRoutes(scope, {
+        publicUrl: config.publicUrl,
+        textsFor: (language) => textResourceFor(texts, config.site, language),
+      }),
+    );
+  }
+
+  const deps: RouteDeps = {
+    config,
+    db,
+    texts,
+    provider,
+    login: {
+      db,
+      clock: databaseClock(db),
+      rules: {
+        lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
+        passwordMaxAgeDays: config.passwordMaxAgeDays,
+      },
+      // The unlock mail is sent once the mail outbox exists; until then the lock is on record.
+      onLocked: (tx, account) =>
+        recordAudit(tx, {
+          event: 'lock',
+          outcome: 'success',
+          accountId: account.id,
+          detail: { unlockMail: 'not queued' },
+        }),
+    },
+  };
   await app.register(async (api) => {
     acceptJsonOnly(api);
     for (const routeModule of options.routes ?? apiRoutes) {

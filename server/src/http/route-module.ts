@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { LoginDeps } from '../accounts/login.ts';
 import type { Config } from '../config.ts';
 import type { LanguageTextSet } from '../i18n/text-resource.ts';
 import type { Db } from '../store/database.ts';
@@ -8,6 +10,10 @@ export interface RouteDeps {
   readonly config: Config;
   readonly db: Db;
   readonly texts: LanguageTextSet;
+  /** The OpenID Connect provider, for the sign-in interaction glue. */
+  readonly provider: Provider;
+  /** Store, clock and account rules of the login policy (DESIGN §2 Login). */
+  readonly login: LoginDeps;
 }
 
 /**

@@ -15,3 +15,5 @@ export const secrets = pgTable('secret', {
   value: text('value').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export * from './tables/index.ts';

@@ -1,0 +1,102 @@
+import { VerificationType } from '@keycard/contract';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Clock } from '../clock.ts';
+import { issueCode } from '../codes/codes.ts';
+import type { Db } from '../store/tables/index.ts';
+import { type Account, findAccountByEmail, replaceHash } from './account-repository.ts';
+import { identifierHash } from './identifiers.ts';
+import { claimUnlockMail, clearFailures, isLocked, type LockoutPolicy, recordFailure } from './lockout.ts';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
+
+export interface LoginRules {
+  lockout: LockoutPolicy;
+  /** PASSWORD_MAX_AGE_DAYS; 0 = passwords never expire by age. */
+  passwordMaxAgeDays: number;
+}
+
+export interface LoginDeps {
+  db: Db;
+  clock: Clock;
+  rules: LoginRules;
+  /** Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock). */
+  onLocked: (tx: Db, account: Account) => Promise<void>;
+}
+
+export interface LoginAttempt {
+  email: string;
+  password: string;
+  ip: string | null;
+}
+
+export type LoginResult =
+  | { outcome: 'authenticated'; account: Account }
+  | { outcome: 'password_expired'; account: Account; code: string }
+  | { outcome: 'locked' }
+  | { outcome: 'failed' };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function passwordExpired(account: Account, now: Date, maxAgeDays: number): boolean {
+  if (account.mustChangePassword) return true;
+  if (maxAgeDays <= 0 || account.passwordChangedAt === null) return false;
+  return now.getTime() - account.passwordChangedAt.getTime() > maxAgeDays * DAY_MS;
+}
+
+/**
+ * DESIGN §2 Login. Every path verifies exactly one argon2 hash (the dummy for unknown, password-less,
+ * disabled-with-lock or locked identifiers) so the answer's timing does not tell accounts apart.
+ */
+export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Promise<LoginResult> {
+  const { db, clock, rules } = deps;
+  const id = identifierHash(attempt.email);
+  const now = await clock.now();
+  const [locked, account] = await Promise.all([isLocked(db, id, now), findAccountByEmail(db, attempt.email)]);
+  // While locked even the right password is not checked against the account: no password oracle.
+  const matches = await verifyPassword(locked ? null : (account?.passwordHash ?? null), attempt.password);
+  const accountId = account?.id ?? null;
+
+  if (locked) {
+    await recordAudit(db, {
+      event: 'login',
+      outcome: 'refused',
+      accountId,
+      ip: attempt.ip,
+      detail: { reason: 'locked' },
+    });
+    return { outcome: 'locked' };
+  }
+
+  if (matches && account && account.passwordHash && account.disabledAt === null) {
+    await clearFailures(db, id);
+    if (needsRehash(account.passwordHash))
+      await replaceHash(db, account.id, await hashPassword(attempt.password));
+    if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
+      const code = await issueCode(db, clock, {
+        accountId: account.id,
+        type: VerificationType.PasswordExpired,
+      });
+      await recordAudit(db, {
+        event: 'login',
+        outcome: 'refused',
+        accountId,
+        ip: attempt.ip,
+        detail: { reason: 'password_expired' },
+      });
+      return { outcome: 'password_expired', account, code };
+    }
+    await recordAudit(db, { event: 'login', outcome: 'success', accountId, ip: attempt.ip });
+    return { outcome: 'authenticated', account };
+  }
+
+  const failure = await recordFailure(db, id, now, rules.lockout);
+  await recordAudit(db, { event: 'login', outcome: 'failure', accountId, ip: attempt.ip });
+  if (failure.lockedNow) {
+    await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
+    if (account && account.disabledAt === null) {
+      await db.transaction(async (tx) => {
+        if (await claimUnlockMail(tx, id, now)) await deps.onLocked(tx, account);
+      });
+    }
+  }
+  return failure.locked ? { outcome: 'locked' } : { outcome: 'failed' };
+}

@@ -1,0 +1,51 @@
+import { LOG_RETENTION_DAYS } from '@keycard/contract';
+import { lt } from 'drizzle-orm';
+import { auditEvents, type Db } from '../store/tables/index.ts';
+
+/** Events of DESIGN §2 Audit log. */
+export type AuditEventName =
+  | 'login'
+  | 'lock'
+  | 'unlock'
+  | 'reset_request'
+  | 'password_reset'
+  | 'email_change'
+  | 'logout'
+  | 'federation'
+  | 'admin';
+
+export interface AuditEntry {
+  event: AuditEventName;
+  outcome: 'success' | 'failure' | 'refused';
+  accountId?: string | null;
+  ip?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+}
+
+// The audit trail must never hold a secret, whatever a caller passes (DESIGN §2).
+const SECRET_KEY = /pass|code|secret|token|session|cookie|hash/i;
+
+function withoutSecrets(detail: AuditEntry['detail']): AuditEntry['detail'] | null {
+  if (!detail) return null;
+  return Object.fromEntries(Object.entries(detail).filter(([key]) => !SECRET_KEY.test(key)));
+}
+
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db.insert(auditEvents).values({
+    event: entry.event,
+    outcome: entry.outcome,
+    accountId: entry.accountId ?? null,
+    ip: entry.ip ?? null,
+    detail: withoutSecrets(entry.detail),
+  });
+}
+
+/** Deletes rows older than the data policy's 4 weeks; returns how many went. */
+export async function pruneAudit(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000);
+  const deleted = await db
+    .delete(auditEvents)
+    .where(lt(auditEvents.at, cutoff))
+    .returning({ id: auditEvents.id });
+  return deleted.length;
+}

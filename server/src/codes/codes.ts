@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { VerificationType } from '@keycard/contract';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import { type Db, verificationCodes } from '../store/tables/index.ts';
+
+const MINUTE = 60_000;
+
+/** DESIGN §2 Codes: lifetime per verification type. */
+export const CODE_LIFETIME_MS: Partial<Record<VerificationType, number>> = {
+  [VerificationType.PasswordReset]: 60 * MINUTE,
+  [VerificationType.PasswordExpired]: 15 * MINUTE,
+  [VerificationType.LockedAfterTooManyFailedAttempts]: 60 * MINUTE,
+  [VerificationType.EmailChanged]: 72 * 60 * MINUTE,
+  [VerificationType.ContactEmailChanged]: 72 * 60 * MINUTE,
+  [VerificationType.VerifyUser]: 7 * 24 * 60 * MINUTE,
+};
+
+/** Only this digest is stored: a database leak reveals no usable code. */
+export function codeHash(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}
+
+export interface IssueCodeInput {
+  accountId: string;
+  type: VerificationType;
+  payload?: Record<string, string>;
+}
+
+/**
+ * Issues a 256-bit code bound to one account and type; older unspent codes of that type stop working
+ * (a new code supersedes them). Run inside the transaction that also queues the mail carrying it.
+ */
+export async function issueCode(db: Db, clock: Clock, input: IssueCodeInput): Promise<string> {
+  const lifetime = CODE_LIFETIME_MS[input.type];
+  if (lifetime === undefined) throw new Error(`no code lifetime for verification type ${input.type}`);
+  const now = await clock.now();
+  await db
+    .update(verificationCodes)
+    .set({ supersededAt: now })
+    .where(
+      and(
+        eq(verificationCodes.accountId, input.accountId),
+        eq(verificationCodes.verificationType, input.type),
+        isNull(verificationCodes.consumedAt),
+        isNull(verificationCodes.supersededAt),
+      ),
+    );
+  const code = randomBytes(32).toString('base64url');
+  await db.insert(verificationCodes).values({
+    codeHash: codeHash(code),
+    accountId: input.accountId,
+    verificationType: input.type,
+    payload: input.payload ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + lifetime),
+  });
+  return code;
+}
+
+export interface LiveCode {
+  id: string;
+  accountId: string;
+  verificationType: number;
+  payload: Record<string, string> | null;
+}
+
+/** Reads a code that is unspent, not superseded and not expired, of one of `types`; spends nothing. */
+export async function findLiveCode(
+  db: Db,
+  clock: Clock,
+  code: string,
+  types: readonly VerificationType[],
+): Promise<LiveCode | null> {
+  const now = await clock.now();
+  const [row] = await db
+    .select({
+      id: verificationCodes.id,
+      accountId: verificationCodes.accountId,
+      verificationType: verificationCodes.verificationType,
+      payload: verificationCodes.payload,
+    })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.codeHash, codeHash(code)),
+        inArray(verificationCodes.verificationType, [...types]),
+        isNull(verificationCodes.consumedAt),
+        isNull(verificationCodes.supersededAt),
+        gt(verificationCodes.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Spends a live code exactly once: of concurrent callers only one gets the row back, because the
+ * condition and the update are one statement.
+ */
+export async function consumeCode(
+  db: Db,
+  clock: Clock,
+  code: string,
+  types: readonly VerificationType[],
+): Promise<LiveCode | null> {
+  const now = await clock.now();
+  const [row] = await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(verificationCodes.codeHash, codeHash(code)),
+        inArray(verificationCodes.verificationType, [...types]),
+        isNull(verificationCodes.consumedAt),
+        isNull(verificationCodes.supersededAt),
+        gt(verificationCodes.expiresAt, now),
+      ),
+    )
+    .returning({
+      id: verificationCodes.id,
+      accountId: verificationCodes.accountId,
+      verificationType: verificationCodes.verificationType,
+      payload: verificationCodes.payload,
+    });
+  return row ?? null;
+}

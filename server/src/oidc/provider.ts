@@ -1,0 +1,119 @@
+import { PRODUCT_NAME } from '@keycard/contract';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { findAccountById } from '../accounts/account-repository.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../store/database.ts';
+import type { ProviderKeys } from './keys.ts';
+import { startLogout } from './logout.ts';
+import { databaseAdapter } from './storage-adapter.ts';
+
+/** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
+export const OIDC_MOUNT = '/oidc';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ProviderDeps {
+  config: Config;
+  db: Db;
+  keys: ProviderKeys;
+}
+
+function productNameOf(ctx: KoaContextWithOIDC): string {
+  const name = ctx.oidc.client?.metadata().product_name;
+  return typeof name === 'string' && name !== '' ? name : PRODUCT_NAME;
+}
+
+/**
+ * The interaction URL is the SPA's sign-in page; its ReturnUrl is the provider's local resume path
+ * carrying the client's product name (DESIGN §1). The path is percent-encoded whole, so the page's
+ * query string holds no '&' (SPEC §3).
+ */
+function interactionUrl(ctx: KoaContextWithOIDC, interaction: { returnTo: string }): string {
+  const resume = new URL(interaction.returnTo);
+  resume.search = new URLSearchParams({ product: productNameOf(ctx) }).toString();
+  return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
+}
+
+/**
+ * Every client is one of the provider's own products, so there is no consent screen: the grant is
+ * created (or widened to what is asked now) without asking (DESIGN §1).
+ */
+async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
+  const { client, session } = ctx.oidc;
+  if (!client || !session?.accountId) return undefined;
+  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+  const grant =
+    existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+  grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+  await grant.save();
+  return grant;
+}
+
+export function providerConfiguration({ config, db, keys }: ProviderDeps): Configuration {
+  const secureCookies = config.publicUrl.startsWith('https:');
+  return {
+    adapter: databaseAdapter(db),
+    jwks: keys.jwks,
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
+      short: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
+    },
+    async findAccount(_ctx, sub) {
+      if (!UUID.test(sub)) return undefined;
+      const account = await findAccountById(db, sub);
+      if (!account || account.disabledAt) return undefined;
+      return {
+        accountId: account.id,
+        claims: () => ({
+          sub: account.id,
+          email: account.email,
+          email_verified: true,
+          name: account.displayName,
+          given_name: account.firstName,
+        }),
+      };
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name'] },
+    conformIdTokenClaims: false,
+    extraClientMetadata: { properties: ['product_name'] },
+    interactions: { url: interactionUrl },
+    loadExistingGrant: loadFirstPartyGrant,
+    pkce: { required: () => true },
+    responseTypes: ['code'],
+    clientBasedCORS: () => false,
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: (ctx) => startLogout(db, ctx) },
+    },
+    ttl: {
+      Session: 24 * 60 * 60,
+      Interaction: 60 * 60,
+      Grant: 14 * 24 * 60 * 60,
+      AccessToken: 60 * 60,
+      IdToken: 60 * 60,
+      AuthorizationCode: 60,
+      RefreshToken: 14 * 24 * 60 * 60,
+    },
+    // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON.
+    async renderError(ctx) {
+      ctx.status = 303;
+      ctx.redirect('/error');
+    },
+  };
+}
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
+  provider.proxy = deps.config.trustProxy;
+  // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    ctx.body = { code: 'not_found', message: 'Not found.' };
+    ctx.status = 404; // setting a body makes Koa answer 200
+  });
+  return provider;
+}

@@ -1,0 +1,79 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Db, oidcPayloads } from '../store/tables/index.ts';
+import { findClientMetadata } from './clients.ts';
+
+/**
+ * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
+ * another one started. Expiry is checked against the database clock on every read.
+ */
+export function databaseAdapter(db: Db): new (model: string) => Adapter {
+  const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`;
+
+  return class DatabaseAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const expiresAt = expiresIn ? sql`now() + make_interval(secs => ${expiresIn})` : null;
+      const row = {
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        payload: payload as Record<string, unknown>,
+        expiresAt,
+        consumedAt: null,
+      };
+      await db
+        .insert(oidcPayloads)
+        .values({ id, type: this.model, ...row })
+        .onConflictDoUpdate({ target: [oidcPayloads.type, oidcPayloads.id], set: row });
+    }
+
+    private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+      const [row] = await db
+        .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.type, this.model), condition, live))
+        .limit(1);
+      if (!row) return undefined;
+      const payload = row.payload as AdapterPayload;
+      return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+    }
+
+    find(id: string): Promise<AdapterPayload | undefined> {
+      // Clients are registered by the admin CLI/API in their own table, not by dynamic registration.
+      if (this.model === 'Client') return findClientMetadata(db, id);
+      return this.findWhere(eq(oidcPayloads.id, id));
+    }
+
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere(eq(oidcPayloads.uid, uid));
+    }
+
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere(eq(oidcPayloads.userCode, userCode));
+    }
+
+    async consume(id: string): Promise<void> {
+      await db
+        .update(oidcPayloads)
+        .set({ consumedAt: sql`now()` })
+        .where(
+          and(eq(oidcPayloads.type, this.model), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)),
+        );
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, this.model), eq(oidcPayloads.id, id)));
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+    }
+  };
+}
+
+/** Removes expired rows; run periodically. */
+export async function pruneOidcPayloads(db: Db): Promise<void> {
+  await db.delete(oidcPayloads).where(sql`${oidcPayloads.expiresAt} <= now()`);
+}

@@ -1,0 +1,7 @@
+export type { Db } from '../database.ts';
+export * from './accounts.ts';
+export * from './audit.ts';
+export * from './codes.ts';
+export * from './federation.ts';
+export * from './mail.ts';
+export * from './oidc.ts';

@@ -1,0 +1,52 @@
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts.ts';
+
+/** oidc-provider's storage adapter: every model (Session, Interaction, Grant, codes, tokens) by type and id. */
+export const oidcPayloads = pgTable(
+  'oidc_payload',
+  {
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.type, table.id] }),
+    index('oidc_payload_grant_idx').on(table.grantId),
+    index('oidc_payload_uid_idx').on(table.uid),
+    index('oidc_payload_expires_idx').on(table.expiresAt),
+  ],
+);
+
+/**
+ * Registered relying parties; each is one of the provider's own products (no consent screen).
+ * A client without a secret is public and must use PKCE.
+ */
+export const oidcClients = pgTable('oidc_client', {
+  clientId: text('client_id').primaryKey(),
+  productName: text('product_name').notNull(),
+  clientSecret: text('client_secret'),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull(),
+  /** Extra grant types, e.g. client_credentials for the admin API. */
+  grantTypes: jsonb('grant_types').$type<string[]>().notNull(),
+  scope: text('scope').notNull().default('openid email profile'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A sign-out waiting for the SPA's /api/Logout (SPEC §4): keyed by the SHA-256 of the logoutId. */
+export const logoutRequests = pgTable('logout_request', {
+  idHash: text('id_hash').primaryKey(),
+  sessionId: text('session_id').notNull(),
+  accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+  clientId: text('client_id'),
+  postLogoutRedirectUri: text('post_logout_redirect_uri'),
+  state: text('state'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+});

@@ -1,0 +1,157 @@
+import { loginResponse } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setDisabled, setMustChangePassword } from '../src/accounts/account-repository.ts';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { failureCount } from '../src/accounts/lockout.ts';
+import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const PASSWORD = 'Correct-Horse-42';
+const FAILED = { isAuthenticated: false, redirectUrl: null, verificationType: 0, verificationCode: null };
+const LOCKED = { isAuthenticated: false, redirectUrl: null, verificationType: 3, verificationCode: null };
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildTestApp(testDb().db, { env: { LOCKOUT_THRESHOLD: '5', LOCKOUT_MINUTES: '60' } });
+  await registerTestClient(testDb().db);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** One sign-in attempt from a fresh browser with its own live interaction. */
+async function login(email: string, password: string) {
+  const browser = new TestBrowser(app);
+  const { returnUrl } = await startAuthorization(browser);
+  await browser.loadSpa();
+  const response = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: returnUrl,
+  });
+  expect(response.statusCode).toBe(200);
+  return { body: loginResponse.parse(response.json()), raw: response.body, returnUrl };
+}
+
+describe('/api/login (DESIGN §2 Login)', () => {
+  it('answers a wrong password and an unknown user with the same body', async () => {
+    await createAccount(testDb().db, 'wrong@example.com', PASSWORD);
+    const wrong = await login('wrong@example.com', 'Not-The-Password-1');
+    const unknown = await login('nobody@example.com', 'Not-The-Password-1');
+    expect(wrong.body).toEqual(FAILED);
+    expect(unknown.raw).toBe(wrong.raw);
+  });
+
+  it('refuses a disabled account with the answer an unknown user gets, even with the right password', async () => {
+    const account = await createAccount(testDb().db, 'disabled@example.com', PASSWORD);
+    await setDisabled(testDb().db, account.id, true);
+    expect((await login('disabled@example.com', PASSWORD)).body).toEqual(FAILED);
+  });
+
+  it('refuses an account without a password (invited, never set)', async () => {
+    await createAccount(testDb().db, 'invited@example.com', null);
+    const invited = await login('invited@example.com', 'Any-Password-123');
+    const unknown = await login('nobody-at-all@example.com', 'Any-Password-123');
+    expect(invited.body).toEqual(FAILED);
+    expect(invited.raw).toBe(unknown.raw);
+  });
+
+  it('locks known and unknown identifiers alike after the threshold, and stays locked for the right password', async () => {
+    await createAccount(testDb().db, 'locked@example.com', PASSWORD);
+    for (const email of ['locked@example.com', 'ghost@example.com']) {
+      for (let attempt = 1; attempt <= 4; attempt++)
+        expect((await login(email, `Wrong-${attempt}-xx`)).body).toEqual(FAILED);
+      expect((await login(email, 'Wrong-5-xxxxx')).body).toEqual(LOCKED);
+      expect((await login(email, 'Wrong-6-xxxxx')).body).toEqual(LOCKED);
+    }
+    expect((await login('LOCKED@example.com', PASSWORD)).body).toEqual(LOCKED);
+  });
+
+  it('starts the count afresh after a success (N−1 failures, then success)', async () => {
+    await createAccount(testDb().db, 'reset@example.com', PASSWORD);
+    for (let attempt = 1; attempt <= 4; attempt++) await login('reset@example.com', 'Wrong-password-1');
+    expect(await failureCount(testDb().db, identifierHash('reset@example.com'))).toBe(4);
+    expect((await login('reset@example.com', PASSWORD)).body.isAuthenticated).toBe(true);
+    expect(await failureCount(testDb().db, identifierHash('reset@example.com'))).toBe(0);
+    expect((await login('reset@example.com', 'Wrong-password-1')).body).toEqual(FAILED);
+  });
+
+  it('never authenticates 100 parallel wrong logins and locks exactly once with a consistent counter', async () => {
+    const account = await createAccount(testDb().db, 'storm@example.com', PASSWORD);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => login('storm@example.com', 'Wrong-password-1')),
+    );
+    expect(results.some((r) => r.body.isAuthenticated)).toBe(false);
+    expect(results.every((r) => r.body.verificationType === 0 || r.body.verificationType === 3)).toBe(true);
+    const counted = await failureCount(testDb().db, identifierHash('storm@example.com'));
+    const answeredLockedAfterCounting = results.filter((r) => r.body.verificationType === 3).length;
+    expect(counted).toBeGreaterThanOrEqual(5);
+    expect(counted).toBeLessThanOrEqual(100);
+    expect(100 - answeredLockedAfterCounting).toBeLessThanOrEqual(counted);
+    const locks = await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'lock'));
+    expect(
+      locks.filter((row) => row.accountId === account.id && row.outcome === 'success' && !row.detail),
+    ).toHaveLength(1);
+  });
+
+  it('answers an expired password with type 2 and a code only after the right password', async () => {
+    const account = await createAccount(testDb().db, 'expired@example.com', PASSWORD);
+    await setMustChangePassword(testDb().db, account.id);
+    expect((await login('expired@example.com', 'Wrong-password-1')).body).toEqual(FAILED);
+    const right = await login('expired@example.com', PASSWORD);
+    expect(right.body).toMatchObject({ isAuthenticated: false, redirectUrl: null, verificationType: 2 });
+    expect(right.body.verificationCode).toMatch(/^[\w-]{43}$/);
+    const [stored] = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, account.id));
+    expect(stored?.verificationType).toBe(2);
+    expect(stored?.codeHash).not.toContain(right.body.verificationCode);
+  });
+
+  it('refuses a ReturnUrl that is not this browser’s live interaction, before looking at the password', async () => {
+    await createAccount(testDb().db, 'fuzz@example.com', PASSWORD);
+    const browser = new TestBrowser(app);
+    const { returnUrl } = await startAuthorization(browser);
+    await browser.loadSpa();
+    const stranger = new TestBrowser(app);
+    await stranger.loadSpa();
+    const stolen = await stranger.post('/api/login', {
+      Username: 'fuzz@example.com',
+      Password: PASSWORD,
+      ReturnUrl: returnUrl,
+    });
+    expect(stolen.statusCode).toBe(409);
+    expect(stolen.json()).toMatchObject({ code: 'interaction_expired' });
+
+    const hostile = [
+      '//evil.test/oidc/auth/x',
+      '/\\evil.test',
+      'https:evil.test',
+      'javascript:alert(1)',
+      '/%2F%2Fevil.test',
+      `${returnUrl}\r\nLocation: //evil`,
+    ];
+    const arbitrary = fc.string({ maxLength: 60 });
+    for (const candidate of [...hostile, ...fc.sample(arbitrary, 40)]) {
+      const response = await browser.post('/api/login', {
+        Username: 'fuzz@example.com',
+        Password: PASSWORD,
+        ReturnUrl: candidate,
+      });
+      if (response.statusCode === 200) {
+        const redirectUrl = loginResponse.parse(response.json()).redirectUrl;
+        expect(new URL(redirectUrl ?? '/', 'https://keycard.test').origin).toBe('https://keycard.test');
+      } else {
+        expect([400, 409]).toContain(response.statusCode);
+      }
+    }
+  });
+});

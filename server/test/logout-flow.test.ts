@@ -1,0 +1,105 @@
+import { logoutResponse } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import {
+  CLIENT_ID,
+  createAccount,
+  POST_LOGOUT_URI,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildTestApp(testDb().db);
+  await registerTestClient(testDb().db);
+  await createAccount(testDb().db, 'grace@example.com', 'Correct-Horse-42', 'Grace Hopper');
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function signedInBrowser() {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  await browser.post('/api/login', {
+    Username: 'grace@example.com',
+    Password: 'Correct-Horse-42',
+    ReturnUrl: auth.returnUrl,
+  });
+  const tokens = await redeemCode(app, await resumeToCode(browser, auth.returnUrl), auth.verifier);
+  return { browser, idToken: tokens.id_token };
+}
+
+async function sessionCount(): Promise<number> {
+  return (await testDb().db.select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'))).length;
+}
+
+describe('RP-initiated logout through /logout and /api/Logout', () => {
+  it('ends the session, names the user and answers the registered post-logout URI with the state', async () => {
+    const { browser, idToken } = await signedInBrowser();
+    const sessionsBefore = await sessionCount();
+    const end = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: POST_LOGOUT_URI, state: 'st-1' })}`,
+    );
+    expect(end.statusCode).toBe(303);
+    const location = new URL(String(end.headers.location), 'http://localhost:3000');
+    expect(location.pathname).toBe('/logout');
+    const logoutId = location.searchParams.get('logoutId') ?? '';
+
+    const logout = await browser.post('/api/Logout', { logoutId });
+    expect(logout.statusCode).toBe(200);
+    expect(logoutResponse.parse(logout.json())).toEqual({
+      username: 'Grace Hopper',
+      postLogoutRedirectUri: `${POST_LOGOUT_URI}?state=st-1`,
+    });
+    expect(await sessionCount()).toBe(sessionsBefore - 1);
+
+    // The same browser must sign in again: a silent authorization is refused.
+    const silent = await startAuthorization(browser, { prompt: 'none' }).catch(
+      (error: Error) => error.message,
+    );
+    expect(String(silent)).toMatch(/error=login_required/);
+
+    // A reload of the goodbye page shows the same answer; the logoutId is not a secret store.
+    const again = await browser.post('/api/Logout', { logoutId });
+    expect(again.json()).toMatchObject({ username: 'Grace Hopper' });
+  });
+
+  it('gives no post-logout URI without one, and refuses an unregistered one without ending anything', async () => {
+    const { browser, idToken } = await signedInBrowser();
+    const plain = await browser.get(`/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID })}`);
+    const logoutId = new URL(String(plain.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
+    expect((await browser.post('/api/Logout', { logoutId })).json()).toEqual({
+      username: 'Grace Hopper',
+      postLogoutRedirectUri: null,
+    });
+
+    const before = (await testDb().db.select().from(logoutRequests)).length;
+    const evil = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.test/' })}`,
+    );
+    expect(evil.statusCode).toBe(303);
+    expect(evil.headers.location).toBe('/error');
+    expect((await testDb().db.select().from(logoutRequests)).length).toBe(before);
+  });
+
+  it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {
+    const browser = new TestBrowser(app);
+    await browser.loadSpa();
+    const response = await browser.post('/api/Logout', { logoutId: 'not-a-real-id' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { insertAccount, storePassword } from '../../src/accounts/account-repository.ts';
+import { hashPassword } from '../../src/accounts/password-hash.ts';
+import type { Db } from '../../src/store/database.ts';
+import { oidcClients } from '../../src/store/tables/index.ts';
+
+export const RP = 'https://planner.example';
+export const CLIENT_ID = 'planner';
+export const REDIRECT_URI = `${RP}/callback`;
+export const POST_LOGOUT_URI = `${RP}/signed-out`;
+
+/** Registers the relying party the tests sign in to: a public client using PKCE. */
+export async function registerTestClient(db: Db): Promise<void> {
+  await db
+    .insert(oidcClients)
+    .values({
+      clientId: CLIENT_ID,
+      productName: 'Planner',
+      redirectUris: [REDIRECT_URI],
+      postLogoutRedirectUris: [POST_LOGOUT_URI],
+      grantTypes: [],
+    })
+    .onConflictDoNothing();
+}
+
+export async function createAccount(
+  db: Db,
+  email: string,
+  password: string | null,
+  displayName = 'Ada Lovelace',
+) {
+  const account = await insertAccount(db, { email, displayName });
+  if (!account) throw new Error(`account ${email} exists`);
+  if (password !== null) await storePassword(db, account.id, await hashPassword(password), new Date());
+  return account;
+}
+
+/** A browser's cookie jar, enough for one origin in tests (paths are ignored). */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  take(response: LightMyRequestResponse): void {
+    for (const cookie of response.cookies) {
+      if (cookie.value === '' || (cookie.maxAge !== undefined && cookie.maxAge <= 0))
+        this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** A browser that has loaded the SPA (CSRF token) and can call the API and follow provider redirects. */
+export class TestBrowser {
+  readonly jar = new CookieJar();
+  private token = '';
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async get(url: string): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie: this.jar.header(), accept: 'text/html,application/xhtml+xml' },
+    });
+    this.jar.take(response);
+    return response;
+  }
+
+  async loadSpa(): Promise<void> {
+    this.token = (await this.get('/api/getcsrftoken')).body;
+  }
+
+  async post(url: string, payload: unknown): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method: 'POST',
+      url,
+      payload: payload as Record<string, unknown>,
+      headers: { cookie: this.jar.header(), 'x-csrf-token': this.token, 'sec-fetch-site': 'same-origin' },
+    });
+    this.jar.take(response);
+    return response;
+  }
+}
+
+export interface Authorization {
+  /** The ReturnUrl the provider put on the sign-in page's address. */
+  returnUrl: string;
+  verifier: string;
+  state: string;
+}
+
+/** The relying party sends the browser to the authorize endpoint; the provider sends it to sign in. */
+export async function startAuthorization(
+  browser: TestBrowser,
+  extra: Record<string, string> = {},
+): Promise<Authorization> {
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(8).toString('hex');
+  const query = new URLSearchParams({
+    client_id: CLIENT_ID,
+    response_type: 'code',
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email profile',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state,
+    ...extra,
+  });
+  const response = await browser.get(`/oidc/auth?${query}`);
+  const location = response.headers.location;
+  if (response.statusCode !== 303 || typeof location !== 'string') {
+    throw new Error(`authorize answered ${response.statusCode} ${response.body}`);
+  }
+  const returnUrl = new URL(location, 'http://keycard.test').searchParams.get('ReturnUrl');
+  if (!returnUrl) throw new Error(`no ReturnUrl in ${location}`);
+  return { returnUrl, verifier, state };
+}
+
+/** Follows the resume path after a successful login to the relying party's callback; returns its code. */
+export async function resumeToCode(browser: TestBrowser, resumePath: string): Promise<string> {
+  let response = await browser.get(resumePath);
+  for (let hop = 0; hop < 5 && response.statusCode >= 300 && response.statusCode < 400; hop++) {
+    const location = String(response.headers.location);
+    if (location.startsWith(REDIRECT_URI)) {
+      const code = new URL(location).searchParams.get('code');
+      if (!code) throw new Error(`no code in ${location}`);
+      return code;
+    }
+    response = await browser.get(
+      new URL(location, 'http://localhost:3000').pathname + new URL(location, 'http://localhost:3000').search,
+    );
+  }
+  throw new Error(`resume ended at ${response.statusCode} ${response.headers.location ?? response.body}`);
+}
+
+/** The relying party's back channel: code + verifier for tokens. */
+export async function redeemCode(app: FastifyInstance, code: string, verifier: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/oidc/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: CLIENT_ID,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  if (response.statusCode !== 200) throw new Error(`token answered ${response.statusCode} ${response.body}`);
+  return response.json<{ id_token: string; access_token: string }>();
+}
+
+export function claimsOf(idToken: string): Record<string, unknown> {
+  const payload = idToken.split('.')[1];
+  if (!payload) throw new Error('not a JWT');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
