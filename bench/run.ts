@@ -1,0 +1,219 @@
+/**
+ * `npm run bench`: sign-in throughput on this machine, every figure from one run (BENCHMARKS.md).
+ * The service runs as its own process on loopback (embedded database, demo relying party); every
+ * phase is bounded in request count. Targets (issue: sign-in): /api/login ≥ 0.85× raw argon2
+ * verifies/s, full code flow ≥ 0.7×, wrong-password and unknown-user rates within ±10 % of success,
+ * event loop never blocked over 50 ms.
+ */
+import { availableParallelism } from 'node:os';
+import autocannon from 'autocannon';
+import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/accounts/password-hash.ts';
+import { authorize, Browser, finishFlow, type Started } from './browser.ts';
+import { type BenchService, startService } from './service.ts';
+
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 400);
+const FLOWS = Number(process.env.BENCH_FLOWS ?? 150);
+// The service verifies hashes on libuv's pool (4 threads); the same concurrency is offered here.
+const CONCURRENCY = 4;
+
+interface Phase {
+  name: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  loopMaxMs: number;
+}
+
+async function rawVerifies(): Promise<number> {
+  const stored = await hashPassword('Bench-Password-123');
+  const total = 400;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (done < total) {
+        done++;
+        await verifyPassword(stored, 'Bench-Password-123');
+      }
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
+}
+
+interface Prepared {
+  cookie: string;
+  body: string;
+}
+
+/** One browser per attempt, each with its own live interaction (a login needs one). */
+async function prepare(service: BenchService, count: number, credentials: (i: number) => [string, string]) {
+  const prepared: Prepared[] = [];
+  for (let i = 0; i < count; i++) {
+    const browser = new Browser(service.base);
+    await browser.loadSpa();
+    const { returnUrl } = await authorize(browser);
+    const [Username, Password] = credentials(i);
+    prepared.push({
+      cookie: `${browser.cookieHeader()}\u0000${browser.csrfToken}`,
+      body: JSON.stringify({ Username, Password, ReturnUrl: returnUrl }),
+    });
+  }
+  return prepared;
+}
+
+async function loginPhase(
+  service: BenchService,
+  name: string,
+  prepared: Prepared[],
+  expected: RegExp,
+): Promise<Phase> {
+  let unexpected = 0;
+  await service.loopDelay();
+  const queue = [...prepared];
+  const result = await autocannon({
+    url: service.base,
+    connections: CONCURRENCY,
+    amount: queue.length,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/login',
+        setupRequest: (request) => {
+          const next = queue.shift();
+          if (!next) return request;
+          const [cookie, token] = next.cookie.split('\u0000');
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              cookie,
+              'x-csrf-token': token,
+              'sec-fetch-site': 'same-origin',
+            },
+            body: next.body,
+          };
+        },
+        onResponse: (status, body) => {
+          if (status !== 200 || !expected.test(body)) unexpected++;
+        },
+      },
+    ],
+  });
+  const loop = await service.loopDelay();
+  if (unexpected > 0) throw new Error(`${name}: ${unexpected} answers were not ${expected}`);
+  return {
+    name,
+    perSecond: result.requests.total / (result.duration || 1),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    loopMaxMs: loop.maxMs,
+  };
+}
+
+async function fullFlowPhase(service: BenchService): Promise<Phase> {
+  await service.loopDelay();
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < FLOWS) {
+        next++;
+        const t0 = performance.now();
+        const browser = new Browser(service.base);
+        await browser.loadSpa();
+        const flow: Started = await authorize(browser);
+        await browser.post('/api/CheckUsername', {
+          Username: 'demo@keycard.example',
+          ReturnUrl: flow.returnUrl,
+        });
+        const login = await browser.post('/api/login', {
+          Username: 'demo@keycard.example',
+          Password: service.demoPassword,
+          ReturnUrl: flow.returnUrl,
+        });
+        if (!(await login.text()).includes('"isAuthenticated":true'))
+          throw new Error('full flow: login failed');
+        await finishFlow(browser, flow);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const loop = await service.loopDelay();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return {
+    name: 'full code flow',
+    perSecond: FLOWS / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    loopMaxMs: loop.maxMs,
+  };
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'met' : 'MISSED';
+}
+
+async function main(): Promise<void> {
+  const { memoryCost, timeCost, parallelism } = ARGON2_PARAMETERS;
+  console.log(
+    `argon2id m=${memoryCost} KiB t=${timeCost} p=${parallelism}; ${availableParallelism()} cores; ${CONCURRENCY} in flight`,
+  );
+  const raw = await rawVerifies();
+  console.log(`raw argon2 verifies: ${raw.toFixed(1)}/s`);
+
+  // DATABASE_URL set: the production path (PostgreSQL); unset: the embedded default (PGlite).
+  const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  console.log(`starting the service on ${store}…`);
+  const service = await startService({ LOCKOUT_THRESHOLD: '1000', LOCKOUT_MINUTES: '0' });
+  try {
+    const demo = 'demo@keycard.example';
+    console.log(`preparing ${3 * LOGINS} interactions…`);
+    const success = await prepare(service, LOGINS, () => [demo, service.demoPassword]);
+    const wrong = await prepare(service, LOGINS, () => [demo, 'Wrong-Password-123']);
+    const unknown = await prepare(service, LOGINS, (i) => [
+      `nobody-${i}@bench.example`,
+      'Wrong-Password-123',
+    ]);
+    const phases = [
+      await loginPhase(service, '/api/login success', success, /"isAuthenticated":true/),
+      await loginPhase(service, '/api/login wrong password', wrong, /"verificationType":0/),
+      await loginPhase(service, '/api/login unknown user', unknown, /"verificationType":0/),
+      await fullFlowPhase(service),
+    ];
+    console.log('\n| phase | per second | × raw | p50 ms | p99 ms | max event-loop delay ms |');
+    console.log('|---|---|---|---|---|---|');
+    for (const p of phases) {
+      console.log(
+        `| ${p.name} | ${p.perSecond.toFixed(1)} | ${(p.perSecond / raw).toFixed(2)} | ${p.p50} | ${p.p99} | ${p.loopMaxMs} |`,
+      );
+    }
+    const [ok, bad, none, flow] = phases as [Phase, Phase, Phase, Phase];
+    const checks = [
+      [`/api/login ≥ 0.85× raw (${(ok.perSecond / raw).toFixed(2)})`, ok.perSecond >= 0.85 * raw],
+      [`full flow ≥ 0.7× raw (${(flow.perSecond / raw).toFixed(2)})`, flow.perSecond >= 0.7 * raw],
+      [
+        `wrong password within ±10 % of success (${(bad.perSecond / ok.perSecond).toFixed(2)})`,
+        Math.abs(bad.perSecond / ok.perSecond - 1) <= 0.1,
+      ],
+      [
+        `unknown user within ±10 % of success (${(none.perSecond / ok.perSecond).toFixed(2)})`,
+        Math.abs(none.perSecond / ok.perSecond - 1) <= 0.1,
+      ],
+      [
+        `event loop never blocked over 50 ms (${Math.max(...phases.map((p) => p.loopMaxMs))} ms)`,
+        phases.every((p) => p.loopMaxMs <= 50),
+      ],
+    ] as const;
+    console.log('');
+    for (const [text, ok] of checks) console.log(`${verdict(ok)}: ${text}`);
+    process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
+  } finally {
+    await service.stop();
+  }
+}
+
+await main();
