@@ -1,22 +1,52 @@
+import './sign-in.css';
 import { Link, useLocation } from 'react-router';
 import { forgotPasswordTarget } from '../../routing/link-targets.ts';
 import { readProduct, readReturnUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
-import { LoadingStatus } from '../../ui/loading-status.tsx';
+import { EmailStep } from './email-step.tsx';
+import { PasswordStep } from './password-step.tsx';
+import { useSignIn } from './use-sign-in.ts';
 
-/** SPEC §2 sign-in page (frame): welcome for the product of the ReturnUrl, rotating background. */
+const ALERT_ID = 'sign-in-wrong-password';
+
+/**
+ * SPEC §2/§4 sign-in page: a welcome for the ReturnUrl's product, the e-mail step then the password
+ * step, and the forgot-password link in the footer. After a failed login the wrong-password header
+ * shows and the page kind (so the background) changes (SPEC §8).
+ */
 export function SignInScreen() {
   const { t } = useText();
   const { search } = useLocation();
+  const signIn = useSignIn();
   const product = readProduct(readReturnUrl(search));
+  const wrong = signIn.failures > 0;
+
   return (
     <PageFrame
-      pageKind="unknownUser"
+      pageKind={wrong ? 'wrongPasswordUnknownUser' : 'unknownUser'}
       footerLinks={<Link to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</Link>}
     >
       <h1>{t('loginWelcome', { product })}</h1>
-      <LoadingStatus />
+      {/* Always present, so each new header (keyed by attempt) is announced, a repeat one too. */}
+      <div role="alert" className="sign-in__alert-region">
+        {wrong ? (
+          <h2 key={signIn.failures} id={ALERT_ID} className="sign-in__alert">
+            {t('wrongPasswordOrUnknownUser')}
+          </h2>
+        ) : null}
+      </div>
+      {signIn.step === 'email' ? (
+        <>
+          <p>{t('loginIntro')}</p>
+          <EmailStep signIn={signIn} />
+        </>
+      ) : (
+        <PasswordStep signIn={signIn} alertId={ALERT_ID} />
+      )}
+      <p role="status" className="loading-status sign-in__status">
+        {signIn.busy ? t('signingIn') : ''}
+      </p>
     </PageFrame>
   );
 }

@@ -1,0 +1,114 @@
+import '../../test-support/dom.ts';
+import { LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
+import { act, screen } from '@testing-library/preact';
+import { useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithTexts } from '../../test-support/texts.tsx';
+import { LogoutScreen } from './logout-screen.tsx';
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** Stubs the network edge (the client reads globalThis.fetch late) and records request bodies. */
+function stubLogout(answer: () => Response) {
+  const bodies: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      expect(new URL(String(input), 'http://spa.test').pathname).toBe('/api/Logout');
+      bodies.push(JSON.parse(String(init.body)));
+      return answer();
+    }),
+  );
+  const assign = vi.fn<(url: string | URL) => void>();
+  vi.stubGlobal('location', { ...window.location, assign });
+  return { bodies, assign };
+}
+
+/** Waits for `check` without moving the fake clock (vi.waitFor advances it by its interval). */
+const settled = (check: () => void) => vi.waitFor(check, { interval: 0 });
+
+function LocationProbe() {
+  const { pathname } = useLocation();
+  return <div data-testid="location">{pathname}</div>;
+}
+
+function renderLogout(url: string) {
+  return renderWithTexts(
+    <>
+      <LogoutScreen />
+      <LocationProbe />
+    </>,
+    url,
+  );
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
+  it('signs out the logoutId once, greets by name and redirects after exactly 3000 ms', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { bodies, assign } = stubLogout(() =>
+      json({ username: 'Ada Lovelace', postLogoutRedirectUri: 'https://planner.example/bye' }),
+    );
+    const { container } = renderLogout('/logout?logoutId=L-42');
+    await settled(() => expect(screen.getByText('logoffGreeting Ada Lovelace')).toBeTruthy());
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('logoff');
+    expect(container.querySelector('[data-page-kind]')?.getAttribute('data-page-kind')).toBe('userLogoff');
+    expect(screen.getByRole('status').textContent).toBe('redirecting');
+    expect(bodies).toEqual([{ logoutId: 'L-42' }]);
+
+    act(() => {
+      vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS - 1);
+    });
+    expect(assign).not.toHaveBeenCalled();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/bye');
+    expect(LOGOUT_REDIRECT_DELAY_MS).toBe(3000);
+  });
+
+  it('stays on the goodbye without a post-logout URI', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { assign } = stubLogout(() => json({ username: 'Ada', postLogoutRedirectUri: null }));
+    renderLogout('/logout?logoutId=L-1');
+    await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
+    act(() => {
+      vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS * 10);
+    });
+    expect(assign).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('does not follow a post-logout URI that is no http(s) URL', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { assign } = stubLogout(() =>
+      json({ username: 'Ada', postLogoutRedirectUri: 'javascript:alert(1)' }),
+    );
+    renderLogout('/logout?logoutId=L-1');
+    await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
+    act(() => {
+      vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS);
+    });
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('goes to /Error when the sign-out fails', async () => {
+    stubLogout(() => json({ code: 'not_found', message: 'unknown' }, 404));
+    renderLogout('/logout?logoutId=L-unknown');
+    await vi.waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
+    expect(screen.queryByText(/logoffGreeting/)).toBeNull();
+  });
+
+  it('goes to /Error without calling the service when there is no logoutId', async () => {
+    const { bodies } = stubLogout(() => json({ username: 'x', postLogoutRedirectUri: null }));
+    renderLogout('/logout');
+    await vi.waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
+    expect(bodies).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+import '../../test-support/dom.ts';
+import { screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  currentLocation,
+  json,
+  localUser,
+  pageKind,
+  QUERY,
+  RETURN_URL,
+  reachPasswordStep,
+  renderSignIn,
+  stubLocationAssign,
+  stubService,
+  wrongPassword,
+} from './sign-in-test-kit.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Signs in with `login` as the service's answer to /api/login. */
+async function signInAnswered(login: () => Response | Promise<Response>) {
+  const service = stubService({ '/api/CheckUsername': () => json(localUser), '/api/login': login });
+  const assign = stubLocationAssign();
+  const view = renderSignIn();
+  await view.user.type(await reachPasswordStep(view.user), 'Secret-Pass-1');
+  // A click, not Enter: focus leaves the field, so the tests see where the screen puts it back.
+  await view.user.click(screen.getByRole('button', { name: 'loginLabel' }));
+  return { ...view, service, assign };
+}
+
+describe('SignInScreen login results (SPEC §7/§8)', () => {
+  it('sends Username, Password and ReturnUrl, and on success loads the identity base plus redirectUrl', async () => {
+    const { service, assign } = await signInAnswered(() =>
+      json({
+        isAuthenticated: true,
+        redirectUrl: '/oidc/auth/uid-1',
+        verificationType: 0,
+        verificationCode: null,
+      }),
+    );
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/oidc/auth/uid-1'));
+    expect(service.bodiesOf('/api/login')).toEqual([
+      { Username: 'ada@example.test', Password: 'Secret-Pass-1', ReturnUrl: RETURN_URL },
+    ]);
+  });
+
+  it('goes to /ResetPassword/2/{code} keeping the query string when the password expired', async () => {
+    await signInAnswered(() =>
+      json({ isAuthenticated: false, redirectUrl: null, verificationType: 2, verificationCode: 'c0de-9' }),
+    );
+    await waitFor(() => expect(currentLocation()).toBe(`/ResetPassword/2/c0de-9${QUERY}`));
+  });
+
+  it('goes to /locked keeping the query string when the account is locked', async () => {
+    await signInAnswered(() =>
+      json({ isAuthenticated: false, redirectUrl: null, verificationType: 3, verificationCode: null }),
+    );
+    await waitFor(() => expect(currentLocation()).toBe(`/locked${QUERY}`));
+  });
+
+  it.each([
+    ['an unauthenticated answer', () => json(wrongPassword)],
+    ['an error answer', () => json({ code: 'interaction_expired', message: 'gone' }, 400)],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])(
+    'after %s shows the wrong-password header, changes the background and clears the password',
+    async (_, login) => {
+      const { container, assign } = await signInAnswered(login);
+      const alert = await screen.findByRole('alert');
+      await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
+      expect(screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' })).toBeTruthy();
+      expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
+      const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
+      expect(password.value).toBe('');
+      expect(password.getAttribute('aria-invalid')).toBe('true');
+      await waitFor(() => expect(document.activeElement).toBe(password));
+      expect(assign).not.toHaveBeenCalled();
+      expect(currentLocation()).toBe(`/${QUERY}`);
+    },
+  );
+
+  it('sends one login while a request is in flight, showing it busy and announcing signingIn', async () => {
+    let answer: (response: Response) => void = () => {};
+    const pending = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const { user, service } = await signInAnswered(() => pending);
+    const login = screen.getByRole('button', { name: 'loginLabel' }) as HTMLButtonElement;
+    await waitFor(() => expect(login.disabled).toBe(true));
+    expect(login.closest('form')?.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('status').textContent).toBe('signingIn');
+
+    await user.type(screen.getByLabelText('passwordLabel'), '{Enter}{Enter}');
+    login.closest('form')?.requestSubmit();
+    answer(json(wrongPassword));
+
+    await screen.findByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    expect(service.bodiesOf('/api/login')).toHaveLength(1);
+    expect(login.disabled).toBe(false);
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+});

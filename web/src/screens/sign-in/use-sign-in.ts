@@ -1,0 +1,123 @@
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { api, IDENTITY_BASE } from '../../api/api.ts';
+import { readReturnUrl } from '../../routing/query.ts';
+import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
+
+export type SignInStep = 'email' | 'password';
+
+/** What a call did: the page stays (ready for the next submit) or the browser is leaving it. */
+type Settled = 'stay' | 'leaving';
+
+export interface SignIn {
+  readonly step: SignInStep;
+  readonly email: string;
+  readonly password: string;
+  /** Failed logins since the last back; above 0 is SPEC §4's wrong-password flag. */
+  readonly failures: number;
+  /** A call is in flight: submits are blocked (SPEC §4). */
+  readonly busy: boolean;
+  readonly emailRef: RefObject<HTMLInputElement | null>;
+  readonly passwordRef: RefObject<HTMLInputElement | null>;
+  setEmail(email: string): void;
+  setPassword(password: string): void;
+  submitEmail(): void;
+  submitPassword(): void;
+  back(): void;
+}
+
+/** SPEC §4 sign-in: e-mail step, CheckUsername, password step, login and its results (SPEC §7/§8). */
+export function useSignIn(): SignIn {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<SignInStep>('email');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [failures, setFailures] = useState(0);
+  const [busy, setBusy] = useState(false);
+  // The state update of `busy` lands after a render; a second Enter can come before that.
+  const inFlight = useRef(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const [focusTarget, setFocusTarget] = useState<{ readonly field: SignInStep } | null>(null);
+  const returnUrl = readReturnUrl(search);
+
+  // After the step's fields are in the DOM, before paint, so typing never lands elsewhere.
+  useLayoutEffect(() => {
+    if (focusTarget) (focusTarget.field === 'email' ? emailRef : passwordRef).current?.focus();
+  }, [focusTarget]);
+
+  const release = () => {
+    inFlight.current = false;
+    setBusy(false);
+  };
+
+  // A page restored from the back-forward cache after leaving must accept submits again. A layout
+  // effect: it is added and removed with the component, never later from Preact's after-paint queue.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `release` only touches a ref and a setter
+  useLayoutEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => event.persisted && release();
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  const exclusive = (call: () => Promise<Settled>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    call().then((settled) => settled === 'stay' && release(), release);
+  };
+
+  const submitEmail = () =>
+    exclusive(async () => {
+      // SPEC §7: without an external provider, or when the call fails, the password step follows.
+      const body = { Username: email, ReturnUrl: returnUrl };
+      const answer = await api.post('checkUsername', body).catch(() => undefined);
+      const external = answer ? externalProviderUrl(IDENTITY_BASE, answer, email, returnUrl) : null;
+      if (external) {
+        window.location.assign(external);
+        return 'leaving';
+      }
+      setStep('password');
+      setFocusTarget({ field: 'password' });
+      return 'stay';
+    });
+
+  const submitPassword = () =>
+    exclusive(async () => {
+      const body = { Username: email, Password: password, ReturnUrl: returnUrl };
+      const move = loginMove(IDENTITY_BASE, await api.post('login', body).catch(() => undefined), search);
+      if (move.kind === 'leave') window.location.assign(move.url);
+      // Declarative routing navigates synchronously; the Promise in its type is for data routers.
+      if (move.kind === 'route') void navigate(move.to);
+      if (move.kind !== 'failed') return 'leaving';
+      // SPEC §8: the wrong-password header, the changed background, and a fresh password field.
+      setFailures((count) => count + 1);
+      setPassword('');
+      setFocusTarget({ field: 'password' });
+      return 'stay';
+    });
+
+  const back = () => {
+    if (inFlight.current) return;
+    setStep('email');
+    setFailures(0);
+    setPassword('');
+    setFocusTarget({ field: 'email' });
+  };
+
+  return {
+    step,
+    email,
+    password,
+    failures,
+    busy,
+    emailRef,
+    passwordRef,
+    setEmail,
+    setPassword,
+    submitEmail,
+    submitPassword,
+    back,
+  };
+}
