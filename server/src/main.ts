@@ -50,13 +50,6 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
-/** DESIGN §2 Modes: the demo account is made at first start and its password printed that once only. */
-async function announceDemoAccount(app: FastifyInstance, database: Database): Promise<void> {
-  const created = await ensureDemoAccount(database.db);
-  if (!created) return;
-  app.log.info(`Demo account created: ${created.email} / password ${created.password} (shown only now)`);
-}
-
 /** The terminal and npm both deliver Ctrl-C; the first signal shuts down, later ones are ignored. */
 function onShutdownSignal(shutdown: () => Promise<void>): void {
   let stopping = false;
@@ -97,9 +90,15 @@ async function main(): Promise<void> {
       db: database.db,
       logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
     });
+    // Made before serving, so the account exists once the URL is printed and no signal can cut it off.
+    const demoAccount = config.demo ? await ensureDemoAccount(database.db) : null;
     onShutdownSignal(shutdown);
     await listen(app, config);
-    if (config.demo) await announceDemoAccount(app, database);
+    if (demoAccount) {
+      app.log.info(
+        `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
+      );
+    }
   } catch (error) {
     await shutdown().catch(() => undefined);
     if (error instanceof DataDirLockedError) fail(error.message);

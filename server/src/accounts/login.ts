@@ -66,7 +66,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     return { outcome: 'locked' };
   }
 
-  if (matches && account && account.passwordHash && account.disabledAt === null) {
+  if (matches && account?.passwordHash && account.disabledAt === null) {
     await clearFailures(db, id);
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));

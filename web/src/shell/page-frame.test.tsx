@@ -42,7 +42,7 @@ describe('PageFrame', () => {
     expect(screen.getByRole('contentinfo').textContent).toContain('extra link');
   });
 
-  it('rotates the three sign-in images on the sign-in start page', () => {
+  it('rotates the three sign-in images on the sign-in start page', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     vi.setSystemTime(new Date(2026, 0, 15, 9, 0));
     const { container } = renderWithTexts(
@@ -53,7 +53,7 @@ describe('PageFrame', () => {
     const root = frameRoot(container);
     const seen = [root.dataset.background];
     for (let step = 0; step < 3; step += 1) {
-      act(() => {
+      await act(() => {
         vi.advanceTimersByTime(ROTATION_INTERVAL_MS);
       });
       seen.push(root.dataset.background);
@@ -62,7 +62,7 @@ describe('PageFrame', () => {
     expect(container.querySelectorAll('.background img')).toHaveLength(3);
   });
 
-  it('keeps the first sign-in image still under prefers-reduced-motion', () => {
+  it('keeps the first sign-in image still under prefers-reduced-motion', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
     const { container } = renderWithTexts(
@@ -70,7 +70,7 @@ describe('PageFrame', () => {
         <h1>heading</h1>
       </PageFrame>,
     );
-    act(() => {
+    await act(() => {
       vi.advanceTimersByTime(ROTATION_INTERVAL_MS * 2);
     });
     expect(frameRoot(container).dataset.background).toMatch(/unknownUser1\.jpg$/);

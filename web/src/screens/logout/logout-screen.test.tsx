@@ -62,11 +62,11 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     expect(screen.getByRole('status').textContent).toBe('redirecting');
     expect(bodies).toEqual([{ logoutId: 'L-42' }]);
 
-    act(() => {
+    await act(() => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS - 1);
     });
     expect(assign).not.toHaveBeenCalled();
-    act(() => {
+    await act(() => {
       vi.advanceTimersByTime(1);
     });
     expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/bye');
@@ -78,7 +78,7 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     const { assign } = stubLogout(() => json({ username: 'Ada', postLogoutRedirectUri: null }));
     renderLogout('/logout?logoutId=L-1');
     await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
-    act(() => {
+    await act(() => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS * 10);
     });
     expect(assign).not.toHaveBeenCalled();
@@ -92,7 +92,7 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     );
     renderLogout('/logout?logoutId=L-1');
     await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
-    act(() => {
+    await act(() => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS);
     });
     expect(assign).not.toHaveBeenCalled();

@@ -1,0 +1,20 @@
+import type { TextResource } from '@keycard/contract';
+import type { Locator, Page } from '@playwright/test';
+import { PageFrame } from './page-frame.ts';
+
+/**
+ * SPEC §2 /error/: "We're sorry!" and "Something went wrong." SPEC §3 has no page kind of its own
+ * for it; the SPA shows it on the fallback landing page's background.
+ */
+export class ErrorPage extends PageFrame {
+  readonly pageKind = 'fallbackLandingPage';
+  readonly headingKey = 'errorTitle';
+
+  constructor(page: Page, path = '/error/') {
+    super(page, path);
+  }
+
+  message(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.somethingWentWrong, { exact: true });
+  }
+}

@@ -1,0 +1,32 @@
+import type { CallResponse } from '@keycard/contract';
+import type { Page } from '@playwright/test';
+import { PageFrame } from './page-frame.ts';
+
+/** SPEC §2 /logout/: signs out the session of the query's logoutId and says goodbye by name. */
+export class LogoutPage extends PageFrame {
+  readonly pageKind = 'userLogoff';
+  readonly headingKey = 'logoff';
+
+  constructor(
+    page: Page,
+    path = '/logout/',
+    /**
+     * A fixed answer for POST /api/Logout. A real logoutId needs a signed-in OIDC session; journeys
+     * that only check the page frame answer the call themselves instead (unknown ids go to /Error).
+     */
+    private readonly answer?: CallResponse<'logout'>,
+  ) {
+    super(page, path);
+  }
+
+  override async open(path: string = this.path): Promise<void> {
+    const { answer } = this;
+    if (answer) {
+      await this.page.route(
+        (url) => url.pathname.toLowerCase() === '/api/logout',
+        (route) => route.fulfill({ json: answer }),
+      );
+    }
+    await super.open(path);
+  }
+}

@@ -1,0 +1,12 @@
+import type { Page } from '@playwright/test';
+import { PageFrame } from './page-frame.ts';
+
+/** SPEC §2 /verifyNewEmail/{code}: the new e-mail address is being confirmed. */
+export class VerifyNewEmailPage extends PageFrame {
+  readonly pageKind = 'emailVerification';
+  readonly headingKey = 'verifyingEmail';
+
+  constructor(page: Page, path = '/verifyNewEmail/e2e-email-code') {
+    super(page, path);
+  }
+}

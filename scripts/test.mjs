@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// `npm test`: everything CI runs. Unit and API tests (vitest, every project), then the browser
+// journeys (Playwright against the real built service). The last line is always
+// `N passed, N failed` (plus `, N skipped` when any were skipped), summed over both runners;
+// .ci/run parses it. Exits non-zero when anything failed.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spaStaleReason } from './spa-freshness.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const vitestReport = path.join(root, '.tmp', 'vitest-results.json');
+// Same file as REPORT_FILE in e2e/support/paths.ts (the config's JSON reporter writes it).
+const playwrightReport = path.join(root, 'e2e', 'artifacts', 'results.json');
+
+function log(message) {
+  console.log(`\n[test] ${message}`);
+}
+
+function run(command, args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    child.on('error', (error) => {
+      console.error(`[test] could not run ${command}: ${error.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts from vitest's JSON report; a file that failed to load counts as one failure. */
+function vitestCounts(exitCode) {
+  const report = readJson(vitestReport);
+  if (!report) return { passed: 0, failed: 1, skipped: 0 };
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
+  let failed = (report.numFailedTests ?? 0) + brokenFiles;
+  if (exitCode !== 0 && failed === 0) failed = 1;
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+/** Counts from Playwright's JSON report; errors outside tests (global setup …) count as failures. */
+function playwrightCounts(exitCode) {
+  const report = readJson(playwrightReport);
+  if (!report?.stats) return { passed: 0, failed: 1, skipped: 0 };
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
+  let failed = unexpected + flaky + (report.errors ?? []).length;
+  if (exitCode !== 0 && failed === 0) failed = 1;
+  return { passed: expected, failed, skipped };
+}
+
+function describe({ passed, failed, skipped }) {
+  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+}
+
+function seconds(since) {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+async function main() {
+  const started = Date.now();
+  mkdirSync(path.dirname(vitestReport), { recursive: true });
+  rmSync(vitestReport, { force: true });
+  rmSync(playwrightReport, { force: true });
+
+  let buildFailed = false;
+  if (spaStaleReason()) {
+    // Built here, before Playwright starts its clock; the service then finds web/dist fresh.
+    log('building the SPA (web/dist is stale)');
+    const at = Date.now();
+    buildFailed = (await run('npm', ['run', 'build', '-w', 'web'])) !== 0;
+    log(`build ${buildFailed ? 'FAILED' : 'done'} in ${seconds(at)}`);
+  }
+
+  log('unit and API tests (vitest run)');
+  let at = Date.now();
+  const vitestExit = await run(bin('vitest'), [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ]);
+  const unit = vitestCounts(vitestExit);
+  log(`vitest: ${describe(unit)} in ${seconds(at)}`);
+
+  log('browser journeys (playwright test)');
+  at = Date.now();
+  const playwrightExit = await run(bin('playwright'), [
+    'test',
+    '-c',
+    path.join('e2e', 'playwright.config.ts'),
+  ]);
+  const browser = playwrightCounts(playwrightExit);
+  log(`playwright: ${describe(browser)} in ${seconds(at)}`);
+
+  const total = {
+    passed: unit.passed + browser.passed,
+    failed: unit.failed + browser.failed + (buildFailed ? 1 : 0),
+    skipped: unit.skipped + browser.skipped,
+  };
+  log(`all tests finished in ${seconds(started)}`);
+  console.log(describe(total));
+  process.exitCode = total.failed > 0 ? 1 : 0;
+}
+
+await main();
