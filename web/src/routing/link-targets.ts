@@ -11,7 +11,8 @@ function isLocalPath(target: string): boolean {
   return /^\/(?![/\\])/.test(target);
 }
 
-function isHttpUrl(target: string): boolean {
+/** True for an absolute http or https URL (SPEC §5), never a script or data URL. */
+export function isHttpUrl(target: string): boolean {
   try {
     const { protocol } = new URL(target);
     return protocol === 'http:' || protocol === 'https:';

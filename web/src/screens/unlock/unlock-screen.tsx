@@ -1,18 +1,90 @@
+import type { CallResponse, TextKey } from '@keycard/contract';
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
+import { api } from '../../api/api.ts';
+import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
+import { readRedirectUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
-import { LoadingStatus } from '../../ui/loading-status.tsx';
+import { AppLink } from '../../ui/app-link.tsx';
+import { httpRedirectOr, redirectTo, useDelayedRedirect } from '../../ui/delayed-redirect.ts';
+import { useCallOnce } from '../../ui/use-call-once.ts';
+import type { LoadState } from '../../ui/use-load.ts';
 
 export interface UnlockScreenProps {
   readonly code: string;
 }
 
-/** SPEC §2 /unlock/{code} (frame): the account is being unlocked. */
-export function UnlockScreen(_props: UnlockScreenProps) {
+type UnlockOutcome = 'pending' | 'success' | 'linkExpired' | 'failed';
+
+/** SPEC §4/§8: success, an expired link, or anything else (a failed call too) as something wrong. */
+function outcomeOf(unlock: LoadState<CallResponse<'unlockUser'>>): UnlockOutcome {
+  if (unlock.status === 'loading') return 'pending';
+  if (unlock.status === 'failed') return 'failed';
+  if (unlock.value.success) return 'success';
+  return unlock.value.linkExpired ? 'linkExpired' : 'failed';
+}
+
+/**
+ * Headings and messages per outcome. The resource has no heading of its own for an expired unlock
+ * link or a failed unlock; they use the expired-link page's and the error page's.
+ */
+const HEADING: Record<Exclude<UnlockOutcome, 'success'>, TextKey> = {
+  pending: 'unlockInProgress',
+  linkExpired: 'passwordLinkExpired',
+  failed: 'errorTitle',
+};
+const MESSAGE: Record<UnlockOutcome, TextKey | null> = {
+  pending: null,
+  success: 'redirecting',
+  linkExpired: 'unlockLinkExpired',
+  failed: 'somethingWentWrong',
+};
+
+/**
+ * SPEC §2 /unlock/{code}, §4: unlocks the account on load, once. Success shows a header with the user
+ * name and, after the delay, goes to the answer's redirectUrl when it is an http(s) URL, else to the
+ * login target (the sign-in page with the ReturnUrl, the RedirectUrl, or /).
+ */
+export function UnlockScreen({ code }: UnlockScreenProps) {
   const { t } = useText();
+  const { search } = useLocation();
+  const unlock = useCallOnce(
+    () => api.post('unlockUser', { verificationCode: code, redirectUrl: readRedirectUrl(search) }),
+    code,
+  );
+  const outcome = outcomeOf(unlock);
+  const loginTarget = lockedLoginTarget(search);
+  const answer = unlock.status === 'ready' ? unlock.value : null;
+  const target = useMemo(
+    () => (answer?.success ? httpRedirectOr(answer.redirectUrl, redirectTo(loginTarget)) : null),
+    [answer, loginTarget],
+  );
+  useDelayedRedirect(target);
+
+  const heading =
+    outcome === 'success' ? t('unlockSuccessful', { userName: answer?.userName ?? '' }) : t(HEADING[outcome]);
+  const message = MESSAGE[outcome];
+
   return (
     <PageFrame pageKind="unlock">
-      <h1>{t('unlockInProgress')}</h1>
-      <LoadingStatus />
+      {/* One live region for the whole visit: each outcome is read out as it replaces the last. */}
+      <div role="status" aria-atomic="true">
+        <h1>{heading}</h1>
+        {message ? (
+          <p className={outcome === 'success' ? 'loading-status' : undefined}>{t(message)}</p>
+        ) : null}
+      </div>
+      {outcome === 'linkExpired' ? (
+        <ul className="card__links">
+          <li>
+            <AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>
+          </li>
+          <li>
+            <AppLink to={loginTarget}>{t('goToLoginLabel')}</AppLink>
+          </li>
+        </ul>
+      ) : null}
     </PageFrame>
   );
 }

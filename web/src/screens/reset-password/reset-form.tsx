@@ -1,0 +1,114 @@
+import { useText } from '../../text/use-text.ts';
+import { PasswordInput } from '../../ui/password-input.tsx';
+import { PolicyList } from './policy-list.tsx';
+import { RequirementIcon } from './requirement-icons.tsx';
+import { RESET_TAB } from './tab-order.ts';
+import type { ResetForm as ResetFormState } from './use-reset-form.ts';
+
+const NEW_ID = 'reset-new-password';
+const CONFIRM_ID = 'reset-confirm-password';
+const POLICY_ID = 'reset-password-policy';
+const MATCH_ID = 'reset-passwords-must-match';
+
+/** The valid/invalid icon beside a field (SPEC §5); the field itself carries aria-invalid. */
+function FieldState({ valid }: { readonly valid: boolean }) {
+  return (
+    <span className={`reset__state reset__state--${valid ? 'valid' : 'invalid'}`}>
+      <RequirementIcon state={valid ? 'met' : 'unmet'} />
+    </span>
+  );
+}
+
+interface ResetFormProps {
+  readonly form: ResetFormState;
+  /** The account's name from the code check: a hidden username field lets managers store the password. */
+  readonly userName: string | null;
+}
+
+/** SPEC §2/§5: new password, confirmation, the policy list and Reset. */
+export function ResetForm({ form, userName }: ResetFormProps) {
+  const { t } = useText();
+  const showNew = form.validating;
+  const showConfirm = form.validating && form.confirm !== '';
+  const mismatch = showConfirm && !form.confirmValid;
+
+  return (
+    <form
+      className="reset"
+      aria-busy={form.busy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        form.submit();
+      }}
+    >
+      {userName ? (
+        <input type="text" name="username" autoComplete="username" value={userName} readOnly hidden />
+      ) : null}
+      <div className="field">
+        <label className="field__label" htmlFor={NEW_ID}>
+          {t('newPasswordLabel')}
+        </label>
+        <div className="reset__control">
+          <PasswordInput
+            id={NEW_ID}
+            name="new-password"
+            autoComplete="new-password"
+            placeholder={t('newPasswordPlaceholder')}
+            required
+            value={form.newPassword}
+            onValueChange={form.setNewPassword}
+            onBlur={form.leaveNewPassword}
+            aria-invalid={showNew ? !form.newPasswordValid : undefined}
+            aria-describedby={POLICY_ID}
+            tabIndex={RESET_TAB.newPassword}
+            toggleTabIndex={RESET_TAB.newToggle}
+          />
+          {showNew ? <FieldState valid={form.newPasswordValid} /> : null}
+        </div>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={CONFIRM_ID}>
+          {t('confirmPasswordLabel')}
+        </label>
+        <div className="reset__control">
+          <PasswordInput
+            id={CONFIRM_ID}
+            name="confirm-password"
+            autoComplete="new-password"
+            placeholder={t('confirmPasswordPlaceholder')}
+            required
+            value={form.confirm}
+            onValueChange={form.setConfirm}
+            aria-invalid={showConfirm ? !form.confirmValid : undefined}
+            aria-describedby={mismatch ? MATCH_ID : undefined}
+            tabIndex={RESET_TAB.confirm}
+            toggleTabIndex={RESET_TAB.confirmToggle}
+          />
+          {showConfirm ? <FieldState valid={form.confirmValid} /> : null}
+        </div>
+        {mismatch ? (
+          <p id={MATCH_ID} className="reset__hint">
+            {t('passwordsMustMatch')}
+          </p>
+        ) : null}
+      </div>
+      <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
+      {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
+      <div role="alert" className="reset__alert-region">
+        {form.violation ? (
+          <p key={form.violation.attempt} className="reset__alert">
+            {t(form.violation.text)}
+          </p>
+        ) : null}
+      </div>
+      <button
+        type="submit"
+        className="button reset__submit"
+        disabled={!form.canSubmit}
+        tabIndex={RESET_TAB.reset}
+      >
+        {t('resetLabel')}
+      </button>
+    </form>
+  );
+}

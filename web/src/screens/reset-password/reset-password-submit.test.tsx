@@ -1,0 +1,207 @@
+import '../../test-support/dom.ts';
+import { REDIRECT_DELAY_MS, VerificationType } from '@keycard/contract';
+import { act, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  confirmField,
+  currentLocation,
+  fillBoth,
+  json,
+  newPasswordField,
+  renderReset,
+  resetAnswer,
+  resetButton,
+  STRONG,
+  stubLocationAssign,
+  stubService,
+  VALID,
+} from './reset-test-kit.tsx';
+
+const QUERY_RETURN = '?ReturnUrl=%2Foidc%2Fauth%2Fuid-1%3Fproduct%3DPlanner';
+const QUERY_REDIRECT = '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+type Answer = () => Response | Promise<Response>;
+
+/** Opens a valid reset link, fills both fields and presses Reset; the service answers `reset`. */
+async function submitWith(
+  reset: Answer,
+  type: VerificationType = VerificationType.PasswordReset,
+  search = '',
+) {
+  const service = stubService({ '/api/CheckVerification': () => json(VALID), '/api/ResetPassword': reset });
+  const assign = stubLocationAssign();
+  const view = renderReset(type, search);
+  await fillBoth(view.user);
+  await view.user.click(resetButton());
+  return { ...view, service, assign };
+}
+
+/** Waits for `check` without moving a fake clock (vi.waitFor advances it by its interval). */
+const settled = (check: () => void) => vi.waitFor(check, { interval: 0 });
+
+const alertText = () => screen.getByRole('alert').textContent;
+
+/** Waits until no reset is in flight. */
+const idle = () =>
+  waitFor(() => expect(document.querySelector('form')?.getAttribute('aria-busy')).toBe('false'));
+
+describe('ResetPasswordScreen submit (SPEC §7)', () => {
+  it('sends code, type, new password and, for a reset, the RedirectUrl', async () => {
+    const { service } = await submitWith(
+      () => json(resetAnswer({})),
+      VerificationType.PasswordReset,
+      QUERY_REDIRECT,
+    );
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+    expect(service.bodiesOf('/api/ResetPassword')).toEqual([
+      {
+        verificationCode: 'c0de-1',
+        verificationType: 1,
+        newPassword: STRONG,
+        redirectUrl: 'https://planner.example/home',
+      },
+    ]);
+  });
+
+  it('sends the full ReturnUrl as redirectUrl for an expired password', async () => {
+    const { service } = await submitWith(
+      () => json(resetAnswer({})),
+      VerificationType.PasswordExpired,
+      QUERY_RETURN,
+    );
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+    expect(service.bodiesOf('/api/ResetPassword')[0]).toMatchObject({
+      verificationType: 2,
+      redirectUrl: '/oidc/auth/uid-1?product=Planner',
+    });
+  });
+
+  it('sends the RedirectUrl, not the ReturnUrl, for a reset (empty without one)', async () => {
+    const { service } = await submitWith(
+      () => json(resetAnswer({})),
+      VerificationType.PasswordReset,
+      QUERY_RETURN,
+    );
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+    expect(service.bodiesOf('/api/ResetPassword')[0]).toMatchObject({ redirectUrl: '' });
+  });
+
+  it('blocks duplicate submits while a reset is in flight', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { service, user } = await submitWith(() => new Promise((resolve) => (answer = resolve)));
+    await user.click(resetButton());
+    await user.type(confirmField(), '{Enter}');
+    expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1);
+    answer(json(resetAnswer({ policyViolation: true })));
+    await waitFor(() => expect(alertText()).toBe('passwordPolicyViolation'));
+    await user.click(resetButton());
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
+  });
+});
+
+describe('ResetPasswordScreen success (SPEC §4/§5)', () => {
+  it.each([
+    [VerificationType.PasswordReset, 'resetPasswordSuccess'],
+    [VerificationType.VerifyUser, 'resetPasswordSuccess'],
+    [VerificationType.PasswordExpired, 'expiredPasswordResetSuccess'],
+  ] as const)('type %i hides the form and shows %s', async (type, caption) => {
+    await submitWith(
+      () => json(resetAnswer({ success: true, redirectUrl: 'https://planner.example/' })),
+      type,
+    );
+    const shown = await screen.findByText(caption);
+    expect(screen.queryByLabelText('newPasswordLabel')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'resetLabel' })).toBeNull();
+    expect(document.activeElement).toBe(shown);
+    expect(screen.getByRole('status').textContent).toBe('redirecting');
+  });
+
+  it('goes to the returned http(s) URL after exactly 12500 ms', async () => {
+    stubService({
+      '/api/CheckVerification': () => json(VALID),
+      '/api/ResetPassword': () =>
+        json(resetAnswer({ success: true, redirectUrl: 'https://planner.example/x' })),
+    });
+    const assign = stubLocationAssign();
+    const { user } = renderReset();
+    await fillBoth(user);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await act(() => resetButton().click());
+    await settled(() => expect(screen.getByText('resetPasswordSuccess')).toBeTruthy());
+
+    await act(() => {
+      vi.advanceTimersByTime(REDIRECT_DELAY_MS - 1);
+    });
+    expect(assign).not.toHaveBeenCalled();
+    await act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/x');
+    expect(REDIRECT_DELAY_MS).toBe(12_500);
+  });
+
+  it.each([['javascript:alert(1)'], ['/local/path'], [null]])(
+    'goes to /error after the delay when the returned URL is %s',
+    async (redirectUrl) => {
+      stubService({
+        '/api/CheckVerification': () => json(VALID),
+        '/api/ResetPassword': () => json(resetAnswer({ success: true, redirectUrl })),
+      });
+      const assign = stubLocationAssign();
+      const { user } = renderReset();
+      await fillBoth(user);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await act(() => resetButton().click());
+      await settled(() => expect(screen.getByText('resetPasswordSuccess')).toBeTruthy());
+      await act(() => {
+        vi.advanceTimersByTime(REDIRECT_DELAY_MS - 1);
+      });
+      expect(currentLocation()).toBe('/resetPassword/1/c0de-1');
+      await act(() => {
+        vi.advanceTimersByTime(1);
+      });
+      await settled(() => expect(currentLocation()).toBe('/error'));
+      expect(assign).not.toHaveBeenCalled();
+    },
+  );
+});
+
+describe('ResetPasswordScreen violations and failures (SPEC §8)', () => {
+  it.each([
+    ['policyViolation', { policyViolation: true }, 'passwordPolicyViolation'],
+    ['historyViolation', { historyViolation: true }, 'passwordHistoryViolation'],
+  ] as const)('shows the %s text and keeps the form', async (_case, fields, text) => {
+    await submitWith(() => json(resetAnswer(fields)));
+    await waitFor(() => expect(alertText()).toBe(text));
+    expect(((await newPasswordField()) as HTMLInputElement).value).toBe(STRONG);
+    expect(resetButton().disabled).toBe(false);
+  });
+
+  it.each([
+    ['neither success nor violation', () => json(resetAnswer({}))],
+    ['an error answer', () => json({ code: 'internal_error', message: 'boom' }, 500)],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('shows no message after %s and lets the user try again', async (_case, answer) => {
+    const { service, user } = await submitWith(answer);
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+    await idle();
+    await user.click(resetButton());
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
+    expect(alertText()).toBe('');
+    expect(screen.queryByText(/Success/)).toBeNull();
+  });
+
+  it('replaces an earlier violation text when a later answer has none', async () => {
+    const answers = [resetAnswer({ historyViolation: true }), resetAnswer({})];
+    const { service, user } = await submitWith(() => json(answers.shift()));
+    await waitFor(() => expect(alertText()).toBe('passwordHistoryViolation'));
+    await user.click(resetButton());
+    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
+    await waitFor(() => expect(alertText()).toBe(''));
+  });
+});

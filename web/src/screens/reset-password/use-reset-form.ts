@@ -1,0 +1,125 @@
+import { type CallResponse, type TextKey, VerificationType } from '@keycard/contract';
+import { useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { api } from '../../api/api.ts';
+import { readRedirectUrl, readReturnUrl } from '../../routing/query.ts';
+import { ERROR_PAGE, httpRedirectOr, type RedirectTarget } from '../../ui/delayed-redirect.ts';
+import { meetsPolicy } from './password-policy.ts';
+
+/** A violation the service answered; `attempt` makes a repeated one a new message. */
+export interface Violation {
+  readonly text: TextKey;
+  readonly attempt: number;
+}
+
+/** The password was changed: the caption to show and where the browser goes afterwards. */
+export interface ResetDone {
+  readonly caption: TextKey;
+  readonly target: RedirectTarget;
+}
+
+export interface ResetForm {
+  readonly newPassword: string;
+  readonly confirm: string;
+  setNewPassword(value: string): void;
+  setConfirm(value: string): void;
+  /** SPEC §5: validation shows once the new-password field lost focus while holding a value. */
+  readonly validating: boolean;
+  leaveNewPassword(): void;
+  readonly newPasswordValid: boolean;
+  readonly confirmValid: boolean;
+  /** SPEC §5: Reset is enabled only when both fields are valid and equal. */
+  readonly canSubmit: boolean;
+  /** A reset is in flight: further submits are ignored (the button keeps focus, so it stays enabled). */
+  readonly busy: boolean;
+  readonly violation: Violation | null;
+  readonly done: ResetDone | null;
+  submit(): void;
+}
+
+/** SPEC §7: an expired password (type 2) sends the full ReturnUrl; every other type the RedirectUrl. */
+export function resetRedirectUrl(verificationType: VerificationType, search: string): string {
+  return verificationType === VerificationType.PasswordExpired
+    ? readReturnUrl(search)
+    : readRedirectUrl(search);
+}
+
+/** SPEC §8: the policy violation wins over the history one; an answer that is neither shows nothing. */
+function violationText(answer: CallResponse<'resetPassword'>): TextKey | null {
+  if (answer.policyViolation) return 'passwordPolicyViolation';
+  if (answer.historyViolation) return 'passwordHistoryViolation';
+  return null;
+}
+
+/** SPEC §4/§5/§8: the reset form's values, validation and submission. */
+export function useResetForm(verificationType: VerificationType, code: string): ResetForm {
+  const { search } = useLocation();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [validating, setValidating] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [violation, setViolation] = useState<Violation | null>(null);
+  const [done, setDone] = useState<ResetDone | null>(null);
+  // `busy` lands with the next render; a second Enter can come before it.
+  const inFlight = useRef(false);
+  const attempts = useRef(0);
+
+  const newPasswordValid = meetsPolicy(newPassword);
+  const confirmValid = confirm !== '' && confirm === newPassword;
+  const canSubmit = newPasswordValid && confirmValid;
+
+  const succeed = (answer: CallResponse<'resetPassword'>) => {
+    const expired = verificationType === VerificationType.PasswordExpired;
+    const caption = expired ? 'expiredPasswordResetSuccess' : 'resetPasswordSuccess';
+    setDone({ caption, target: httpRedirectOr(answer.redirectUrl, ERROR_PAGE) });
+  };
+
+  const release = () => {
+    inFlight.current = false;
+    setBusy(false);
+  };
+
+  const submit = () => {
+    if (!canSubmit || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    attempts.current += 1;
+    const attempt = attempts.current;
+    const body = {
+      verificationCode: code,
+      verificationType,
+      newPassword,
+      redirectUrl: resetRedirectUrl(verificationType, search),
+    };
+    api.post('resetPassword', body).then(
+      (answer) => {
+        // A success keeps the form locked: the code is spent and the page is leaving.
+        if (answer.success) return succeed(answer);
+        const text = violationText(answer);
+        setViolation(text ? { text, attempt } : null);
+        release();
+      },
+      () => {
+        // SPEC §8 names no message for a failed call; the form stays usable for another try.
+        setViolation(null);
+        release();
+      },
+    );
+  };
+
+  return {
+    newPassword,
+    confirm,
+    setNewPassword,
+    setConfirm,
+    validating,
+    leaveNewPassword: () => newPassword !== '' && setValidating(true),
+    newPasswordValid,
+    confirmValid,
+    canSubmit,
+    busy,
+    violation,
+    done,
+    submit,
+  };
+}

@@ -1,0 +1,45 @@
+import { REDIRECT_DELAY_MS } from '@keycard/contract';
+import { useLayoutEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { isHttpUrl } from '../routing/link-targets.ts';
+
+/** Where the browser goes after an action: a full page load, or a route of the SPA. */
+export type RedirectTarget =
+  | { readonly kind: 'leave'; readonly url: string }
+  | { readonly kind: 'route'; readonly to: string };
+
+/** `value` when it is an absolute http or https URL (SPEC §5), else null; never a script URL. */
+export function httpUrlOrNull(value: string | null | undefined): string | null {
+  return value && isHttpUrl(value) ? value : null;
+}
+
+/** A link target (a local path or an http(s) URL, see routing/link-targets) as a redirect. */
+export function redirectTo(href: string): RedirectTarget {
+  return href.startsWith('/') ? { kind: 'route', to: href } : { kind: 'leave', url: href };
+}
+
+/** SPEC §5: the returned URL when it is http(s); otherwise `fallback`. */
+export function httpRedirectOr(url: string | null | undefined, fallback: RedirectTarget): RedirectTarget {
+  const http = httpUrlOrNull(url);
+  return http ? { kind: 'leave', url: http } : fallback;
+}
+
+/** SPEC §5/§8: a successful action whose redirect URL is no http(s) URL ends on the error page. */
+export const ERROR_PAGE: RedirectTarget = { kind: 'route', to: '/error' };
+
+/**
+ * Follows `target` REDIRECT_DELAY_MS (SPEC §9) after it is set; nothing while it is null. The timer
+ * starts in a layout effect, when the caption that precedes the redirect is committed, not a frame later.
+ */
+export function useDelayedRedirect(target: RedirectTarget | null): void {
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    if (!target) return;
+    const timer = setTimeout(() => {
+      if (target.kind === 'leave') window.location.assign(target.url);
+      // Replace: Back must not return to a page whose code is spent.
+      else void navigate(target.to, { replace: true });
+    }, REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [target, navigate]);
+}
