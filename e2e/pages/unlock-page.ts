@@ -4,7 +4,8 @@ import { PageFrame } from './page-frame.ts';
 /** SPEC §2 /unlock/{code}: the account is being unlocked with the code of the path. */
 export class UnlockPage extends PageFrame {
   readonly pageKind = 'unlock';
-  readonly headingKey = 'unlockInProgress';
+  /** The screen calls the service on load; a code the service does not know ends on this state. */
+  readonly headingKey = 'errorTitle';
 
   constructor(page: Page, path = '/unlock/e2e-unlock-code') {
     super(page, path);

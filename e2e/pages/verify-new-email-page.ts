@@ -4,7 +4,8 @@ import { PageFrame } from './page-frame.ts';
 /** SPEC §2 /verifyNewEmail/{code}: the new e-mail address is being confirmed. */
 export class VerifyNewEmailPage extends PageFrame {
   readonly pageKind = 'emailVerification';
-  readonly headingKey = 'verifyingEmail';
+  /** The screen calls the service on load; a code the service does not know ends on this state. */
+  readonly headingKey = 'errorTitle';
 
   constructor(page: Page, path = '/verifyNewEmail/e2e-email-code') {
     super(page, path);
