@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { AdminDeps, AdminResult } from './admin-result.ts';
+import { addClient } from './client-operations.ts';
+import { addClientInput } from './client-schemas.ts';
+import { addUser, disableUser, enableUser, expirePassword, unlockUser } from './user-operations.ts';
+import { accountInput, addUserInput } from './user-schemas.ts';
+
+/**
+ * One admin command as data: its name and validated input. The CLI builds these, the admin socket
+ * receives them from the CLI, and runAdminRequest runs them in whichever process holds the database.
+ */
+export const adminRequestSchema = z.discriminatedUnion('command', [
+  z.strictObject({ command: z.literal('user:add'), input: addUserInput }),
+  z.strictObject({ command: z.literal('user:expire-password'), input: accountInput }),
+  z.strictObject({ command: z.literal('user:unlock'), input: accountInput }),
+  z.strictObject({ command: z.literal('user:disable'), input: accountInput }),
+  z.strictObject({ command: z.literal('user:enable'), input: accountInput }),
+  z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
+]);
+export type AdminRequest = z.input<typeof adminRequestSchema>;
+export type AdminCommandName = AdminRequest['command'];
+
+/** Runs one command against `deps.db`; the operation validates the input again, so any caller may use it. */
+export function runAdminRequest(deps: AdminDeps, request: AdminRequest): Promise<AdminResult<unknown>> {
+  switch (request.command) {
+    case 'user:add':
+      return addUser(deps, request.input);
+    case 'user:expire-password':
+      return expirePassword(deps, request.input);
+    case 'user:unlock':
+      return unlockUser(deps, request.input);
+    case 'user:disable':
+      return disableUser(deps, request.input);
+    case 'user:enable':
+      return enableUser(deps, request.input);
+    case 'client:add':
+      return addClient(deps, request.input);
+  }
+}

@@ -1,0 +1,71 @@
+import { cliCommand } from './cli-command.ts';
+import { addClientResult } from './client-schemas.ts';
+
+function count(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** client:add of DESIGN §5. */
+export const CLIENT_COMMANDS = [
+  cliCommand({
+    name: 'client:add',
+    summary: 'register an OpenID Connect client (a relying party)',
+    details:
+      'Registers a relying party. Without --secret-stdin it is a public client that must use PKCE;\n' +
+      'with it, the client secret (32 or more printable characters) is read from standard input.\n' +
+      'Redirect URIs are absolute http(s) URLs without a #fragment, compared exactly as given.',
+    flags: [
+      {
+        name: 'id',
+        kind: 'value',
+        required: true,
+        placeholder: 'ID',
+        description: 'client_id: 3–64 of A–Z a–z 0–9 . _ -',
+      },
+      {
+        name: 'name',
+        kind: 'value',
+        required: true,
+        placeholder: '"Product name"',
+        description: 'product name shown on the sign-in page',
+      },
+      {
+        name: 'redirect-uri',
+        kind: 'list',
+        required: true,
+        placeholder: 'URI',
+        description: 'where sign-in returns to (repeatable)',
+      },
+      {
+        name: 'post-logout-uri',
+        kind: 'list',
+        placeholder: 'URI',
+        description: 'where sign-out may return to (repeatable)',
+      },
+      { name: 'secret-stdin', kind: 'switch', description: 'read the client secret from standard input' },
+    ],
+    secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
+    fieldFlags: {
+      id: '--id',
+      name: '--name',
+      redirectUris: '--redirect-uri',
+      postLogoutUris: '--post-logout-uri',
+      secret: '--secret-stdin',
+    },
+    toRequest: (flags, secret) => ({
+      command: 'client:add',
+      input: {
+        id: flags.value('id') ?? '',
+        name: flags.value('name') ?? '',
+        redirectUris: flags.list('redirect-uri'),
+        postLogoutUris: flags.list('post-logout-uri'),
+        secret,
+      },
+    }),
+    result: addClientResult,
+    format: (client) =>
+      `registered ${client.kind} client ${client.clientId} ("${client.productName}"` +
+      `${client.kind === 'public' ? ', PKCE' : ''}) with ${count(client.redirectUris.length, 'redirect URI')}` +
+      ` and ${count(client.postLogoutRedirectUris.length, 'post-logout URI')}`,
+  }),
+];

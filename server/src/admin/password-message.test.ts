@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { brokenPasswordRules } from '../accounts/password-policy.ts';
+import { describeBrokenRules } from './password-message.ts';
+
+describe('password policy message for admins', () => {
+  it('lists what the password needs, in the policy order', () => {
+    expect(describeBrokenRules(brokenPasswordRules('short'))).toBe(
+      'the password needs at least 12 characters, a digit, an uppercase letter and a character that is neither a letter nor a digit',
+    );
+  });
+
+  it('names the length cap, the e-mail rule and the common-password list', () => {
+    expect(describeBrokenRules(brokenPasswordRules(`Aa1!${'a'.repeat(253)}`))).toBe(
+      'the password may have at most 256 characters',
+    );
+    expect(
+      describeBrokenRules(brokenPasswordRules('Ada.Lovelace1@Example.com', 'ada.lovelace1@example.com')),
+    ).toBe('the password must not be the e-mail address');
+    expect(describeBrokenRules(['digit', 'common'])).toBe(
+      'the password needs a digit and is on the list of common passwords',
+    );
+  });
+
+  it('never quotes the password', () => {
+    const password = 'weak-but-long-enough';
+    expect(describeBrokenRules(brokenPasswordRules(password))).not.toContain(password);
+  });
+});

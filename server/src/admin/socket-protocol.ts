@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ADMIN_ERROR_CODES } from './admin-result.ts';
+
+/**
+ * The admin socket's wire format: over DATA_DIR/admin.sock the CLI writes one JSON line
+ * `{ "version": 1, "command": …, "input": … }` and the service answers one JSON line, the
+ * operation's AdminResult, then closes the connection.
+ */
+export const ADMIN_SOCKET_NAME = 'admin.sock';
+export const PROTOCOL_VERSION = 1;
+/** Far above any valid request (a few URIs and a secret); bounds what a stray client can make us buffer. */
+export const MAX_LINE_BYTES = 64 * 1024;
+
+export function adminSocketPath(dataDir: string): string {
+  return path.join(dataDir, ADMIN_SOCKET_NAME);
+}
+
+/** Errors of the transport itself, beside the operations' own codes. */
+export const TRANSPORT_ERROR_CODES = ['invalid_request', 'failed'] as const;
+
+export const adminResponseSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.enum([...ADMIN_ERROR_CODES, ...TRANSPORT_ERROR_CODES]),
+      message: z.string(),
+      field: z.string().optional(),
+    }),
+  }),
+]);
+export type AdminResponse = z.output<typeof adminResponseSchema>;
+
+/**
+ * Collects bytes up to the first newline. `push` answers the line once complete, 'too_long' past
+ * MAX_LINE_BYTES, or undefined while more is needed.
+ */
+export function lineReader(): { push(chunk: Buffer): string | 'too_long' | undefined } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(chunk) {
+      const newline = chunk.indexOf(0x0a);
+      chunks.push(newline < 0 ? chunk : chunk.subarray(0, newline));
+      size += newline < 0 ? chunk.length : newline;
+      if (size > MAX_LINE_BYTES) return 'too_long';
+      return newline < 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+/**
+ * Why an operation failed unexpectedly, safe to show and log: the driver's own message, never a
+ * query wrapper's text, which lists the query's parameters (a password hash or client secret).
+ */
+export function describeFailure(error: unknown): string {
+  let current: unknown = error;
+  while (
+    typeof current === 'object' &&
+    current !== null &&
+    'cause' in current &&
+    current.cause !== undefined
+  ) {
+    current = current.cause;
+  }
+  return current instanceof Error ? current.message : String(current);
+}

@@ -1,0 +1,98 @@
+import { type CliCommand, cliCommand } from './cli-command.ts';
+import { accountChangeResult, addUserResult, unlockResult } from './user-schemas.ts';
+
+/** The user:* commands of DESIGN §5. */
+
+const EMAIL_FLAG = {
+  name: 'email',
+  kind: 'value',
+  required: true,
+  placeholder: 'E',
+  description: "the account's e-mail address",
+} as const;
+
+const addUserCommand = cliCommand({
+  name: 'user:add',
+  summary: 'create an account, optionally with a first password read from standard input',
+  details:
+    'Creates a local account. With --password-stdin the first password is read from standard input\n' +
+    '(a pipe, or typed without echo) and must meet the password policy; without it the account has\n' +
+    'no password yet and cannot sign in until an invitation sets one.',
+  flags: [
+    EMAIL_FLAG,
+    { name: 'name', kind: 'value', required: true, placeholder: '"First Last"', description: 'display name' },
+    { name: 'password-stdin', kind: 'switch', description: 'read the first password from standard input' },
+  ],
+  secret: { flag: 'password-stdin', field: 'password', label: 'Password' },
+  fieldFlags: { email: '--email', name: '--name', password: '--password-stdin' },
+  toRequest: (flags, password) => ({
+    command: 'user:add',
+    input: { email: flags.value('email') ?? '', name: flags.value('name') ?? '', password },
+  }),
+  result: addUserResult,
+  format: ({ account, hasPassword }) =>
+    `created account ${account.email} (id ${account.id})` +
+    (hasPassword
+      ? ' with the given password'
+      : '; it has no password yet and cannot sign in until one is set'),
+});
+
+/** A user:* command that only names the account. */
+function accountCommand(
+  name: 'user:expire-password' | 'user:disable' | 'user:enable',
+  summary: string,
+  details: string,
+  done: (email: string, changed: boolean) => string,
+): CliCommand {
+  return cliCommand({
+    name,
+    summary,
+    details,
+    flags: [EMAIL_FLAG],
+    fieldFlags: { email: '--email' },
+    toRequest: (flags) => ({ command: name, input: { email: flags.value('email') ?? '' } }),
+    result: accountChangeResult,
+    format: ({ account, changed }) => done(account.email, changed),
+  });
+}
+
+const unlockCommand = cliCommand({
+  name: 'user:unlock',
+  summary: "clear the account's failed sign-ins and lock",
+  details: 'Clears the failure counter and lock of the e-mail address, as the unlock link in the mail does.',
+  flags: [EMAIL_FLAG],
+  fieldFlags: { email: '--email' },
+  toRequest: (flags) => ({ command: 'user:unlock', input: { email: flags.value('email') ?? '' } }),
+  result: unlockResult,
+  format: ({ account, wasLocked, failuresCleared }) => {
+    const cleared = failuresCleared === 1 ? '1 failed sign-in' : `${failuresCleared} failed sign-ins`;
+    if (wasLocked) return `unlocked ${account.email} (cleared ${cleared})`;
+    return `${account.email} was not locked; ${failuresCleared > 0 ? `cleared ${cleared}` : 'nothing to clear'}`;
+  },
+});
+
+export const USER_COMMANDS: readonly CliCommand[] = [
+  addUserCommand,
+  accountCommand(
+    'user:expire-password',
+    'make the account change its password at the next sign-in',
+    'After the next correct password the user is sent to choose a new one.',
+    (email, changed) =>
+      changed
+        ? `${email} must change the password at the next sign-in`
+        : `${email} already had to change the password at the next sign-in`,
+  ),
+  unlockCommand,
+  accountCommand(
+    'user:disable',
+    'stop the account from signing in',
+    'A disabled account cannot sign in until it is enabled again; nothing else about it changes.',
+    (email, changed) => (changed ? `disabled ${email}` : `${email} was already disabled`),
+  ),
+  accountCommand(
+    'user:enable',
+    'let a disabled account sign in again',
+    'Undoes user:disable.',
+    (email, changed) => (changed ? `enabled ${email}` : `${email} was already enabled`),
+  ),
+];

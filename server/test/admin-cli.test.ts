@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { AdminRequest } from '../src/admin/admin-commands.ts';
+import { CLI_COMMANDS } from '../src/admin/run-cli.ts';
+import { runAdmin } from './admin-harness.ts';
+
+const NAMES = [
+  'user:add',
+  'user:expire-password',
+  'user:unlock',
+  'user:disable',
+  'user:enable',
+  'client:add',
+];
+
+/** Records what would have run: nothing must, when the command line is refused. */
+function recorder() {
+  const requests: AdminRequest[] = [];
+  return {
+    requests,
+    execute: async (_config: unknown, request: AdminRequest) => {
+      requests.push(request);
+      return {
+        via: 'database' as const,
+        response: { ok: false as const, error: { code: 'not_found' as const, message: 'x' } },
+      };
+    },
+  };
+}
+
+describe('admin CLI: commands, help and usage errors', () => {
+  it('has exactly the commands of DESIGN §5 for this issue', () => {
+    expect(CLI_COMMANDS.map((command) => command.name)).toEqual(NAMES);
+  });
+
+  it('lists every command with --help (exit 0) and on stderr without a command (exit 2)', async () => {
+    const help = await runAdmin(['--help']);
+    expect(help.code).toBe(0);
+    for (const name of NAMES) expect(help.stdout).toContain(`  ${name} `);
+    const none = await runAdmin([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Usage: npm run admin -- <command>');
+    expect(none.stderr).toMatch(/admin: no command given\n$/);
+  });
+
+  it.each([
+    [
+      'user:add',
+      'Usage: npm run admin -- user:add --email E --name "First Last" [--password-stdin] [--json]',
+    ],
+    ['user:expire-password', 'Usage: npm run admin -- user:expire-password --email E [--json]'],
+    ['user:unlock', 'Usage: npm run admin -- user:unlock --email E [--json]'],
+    ['user:disable', 'Usage: npm run admin -- user:disable --email E [--json]'],
+    ['user:enable', 'Usage: npm run admin -- user:enable --email E [--json]'],
+    [
+      'client:add',
+      'Usage: npm run admin -- client:add --id ID --name "Product name" --redirect-uri URI [--redirect-uri URI …] ' +
+        '[--post-logout-uri URI …] [--secret-stdin] [--json]',
+    ],
+  ])('%s --help prints its usage and flags', async (name, usage) => {
+    const { execute, requests } = recorder();
+    const run = await runAdmin([name, '--email', 'x', '--help'], { execute });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe(usage);
+    expect(run.stdout).toContain('--json');
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses an unknown command and an unknown flag (exit 2)', async () => {
+    expect(await runAdmin(['user:remove', '--email', 'a@b.example'])).toMatchObject({
+      code: 2,
+      stderr: 'admin: unknown command "user:remove" (see npm run admin -- --help)\n',
+    });
+    expect(await runAdmin(['user:unlock', '--email', 'a@b.example', '--force'])).toMatchObject({
+      code: 2,
+      stderr: 'admin: user:unlock: unknown flag --force (see user:unlock --help)\n',
+    });
+  });
+
+  it('answers --json errors on stdout with their code', async () => {
+    const run = await runAdmin(['user:unlock', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.json()).toEqual({
+      ok: false,
+      error: { code: 'usage', message: 'user:unlock: missing --email (see user:unlock --help)' },
+    });
+    expect(run.stderr).toBe('');
+  });
+
+  it('never takes a secret from the arguments, and never repeats it', async () => {
+    const { execute, requests } = recorder();
+    const secret = 'Hunter2-Secret-Value!';
+    for (const argv of [
+      ['user:add', '--email', 'a@b.example', '--name', 'A B', '--password', secret],
+      ['user:add', '--email', 'a@b.example', '--name', 'A B', `--password=${secret}`],
+      ['user:add', '--email', 'a@b.example', '--name', 'A B', secret],
+      [
+        'client:add',
+        '--id',
+        'abc',
+        '--name',
+        'N',
+        '--redirect-uri',
+        'https://x.example/',
+        `--secret=${secret}`,
+      ],
+    ]) {
+      const run = await runAdmin(argv, { execute, stdin: secret });
+      expect(run.code).toBe(2);
+      expect(run.stderr + run.stdout).not.toContain(secret);
+      expect(run.stdinRead).toBe(false);
+    }
+    expect(requests).toEqual([]);
+    const hint = await runAdmin([
+      'user:add',
+      '--email',
+      'a@b.example',
+      '--name',
+      'A B',
+      '--password',
+      secret,
+    ]);
+    expect(hint.stderr).toBe(
+      'admin: user:add: secrets are never taken from arguments (--password); pipe it into --password-stdin (see user:add --help)\n',
+    );
+  });
+
+  it('refuses a password spread over several lines of standard input', async () => {
+    const { execute, requests } = recorder();
+    const run = await runAdmin(['user:add', '--email', 'a@b.example', '--name', 'A B', '--password-stdin'], {
+      execute,
+      stdin: 'Correct-Horse-42\nsecond line\n',
+    });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'admin: --password-stdin: standard input must hold the secret on one line\n',
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it('hands the operation the validated request, with the secret from standard input', async () => {
+    const { execute, requests } = recorder();
+    await runAdmin(['user:add', '--email', ' a@b.example ', '--name', 'A B', '--password-stdin'], {
+      execute,
+      stdin: 'Correct-Horse-42\n',
+    });
+    expect(requests).toEqual([
+      { command: 'user:add', input: { email: ' a@b.example ', name: 'A B', password: 'Correct-Horse-42' } },
+    ]);
+  });
+
+  it('stops on a bad environment with one line naming the variable, before asking for a secret (exit 1)', async () => {
+    const { execute, requests } = recorder();
+    const run = await runAdmin(['user:add', '--email', 'a@b.example', '--name', 'A B', '--password-stdin'], {
+      execute,
+      env: { DATABASE_URL: 'mysql://x' },
+      stdin: 'Correct-Horse-42',
+    });
+    expect(run).toMatchObject({
+      code: 1,
+      stderr: 'admin: fix the environment: DATABASE_URL: must be a postgres:// connection URL\n',
+      stdinRead: false,
+    });
+    expect(requests).toEqual([]);
+  });
+});

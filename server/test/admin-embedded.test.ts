@@ -1,0 +1,291 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findAccountByEmail } from '../src/accounts/account-repository.ts';
+import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { type AdminSocket, startAdminSocket } from '../src/admin/admin-socket.ts';
+import { executeAdminRequest } from '../src/admin/execute-request.ts';
+import { adminSocketPath } from '../src/admin/socket-protocol.ts';
+import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/lock-file.ts';
+import type { Database } from '../src/store/database.ts';
+import { migrateDatabase } from '../src/store/migrate.ts';
+import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
+import { runAdmin } from './admin-harness.ts';
+import { createTestDatabase } from './support/database.ts';
+
+const PASSWORD = 'Correct-Horse-42';
+
+/** The CLI as run by hand, but giving up on a busy DATA_DIR after `waitMs`. */
+function cli(
+  argv: string[],
+  dataDir: string,
+  { stdin, waitMs = 400 }: { stdin?: string; waitMs?: number } = {},
+) {
+  return runAdmin(argv, {
+    env: { DATA_DIR: dataDir },
+    stdin,
+    execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50 }),
+  });
+}
+
+/** A service's claim on DATA_DIR by a process that is alive and is not this one. */
+function lockAsAnotherProcess(dataDir: string): void {
+  writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.ppid}\n`);
+}
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-admin-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('admin CLI on the embedded database with no service running', () => {
+  it('takes the DATA_DIR lock, runs the command on PGlite there and releases the lock', async () => {
+    const running = cli(
+      ['user:add', '--email', 'ada@example.com', '--name', 'Ada L', '--password-stdin', '--json'],
+      dataDir,
+      {
+        stdin: PASSWORD,
+      },
+    );
+    // While the CLI works, a service starting on the same DATA_DIR is refused, as a second service is.
+    for (let waited = 0; waited < 10_000 && !existsSync(path.join(dataDir, LOCK_FILE_NAME)); waited += 5)
+      await sleep(5);
+    expect(() => acquireDataDirLock(dataDir, { pid: process.ppid })).toThrow(DataDirLockedError);
+    const run = await running;
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ ok: true, via: 'database', result: { hasPassword: true } });
+    expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+
+    const database = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
+    try {
+      const account = await findAccountByEmail(database.db, 'ada@example.com');
+      expect(await verifyPassword(account?.passwordHash ?? null, PASSWORD)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it('refuses, changing nothing, while another live process holds DATA_DIR without an admin socket', async () => {
+    lockAsAnotherProcess(dataDir);
+    // A socket file left by a crashed service: nobody listens on it.
+    writeFileSync(adminSocketPath(dataDir), '');
+    const run = await cli(['user:disable', '--email', 'ada@example.com'], dataDir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `admin: the data directory ${dataDir} is in use by process ${process.ppid}, which does not take admin commands ` +
+        '(another admin command, or a Keycard without the admin socket); nothing was changed, try again\n',
+    );
+    expect(existsSync(pgliteDirectory(dataDir))).toBe(false);
+  });
+});
+
+describe('admin CLI while the service holds the embedded database', () => {
+  let database: Database;
+  let socket: AdminSocket | undefined;
+  beforeAll(async () => {
+    database = await openDatabase({ memory: true });
+    await migrateDatabase(database);
+  });
+  afterAll(() => database.close());
+  afterEach(async () => {
+    await socket?.close();
+    socket = undefined;
+  });
+
+  it('sends the command over the admin socket; the service runs it on its own database', async () => {
+    lockAsAnotherProcess(dataDir);
+    socket = await startAdminSocket({ dataDir, db: database.db });
+    expect(statSync(socket.path).mode & 0o777).toBe(0o600);
+
+    const run = await cli(
+      ['user:add', '--email', 'grace@example.com', '--name', 'Grace H', '--password-stdin', '--json'],
+      dataDir,
+      {
+        stdin: `${PASSWORD}\n`,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({
+      ok: true,
+      via: 'service',
+      result: { account: { email: 'grace@example.com' } },
+    });
+    const account = await findAccountByEmail(database.db, 'grace@example.com');
+    expect(await verifyPassword(account?.passwordHash ?? null, PASSWORD)).toBe(true);
+    // The CLI never opened the data directory's database: the service's is the only one.
+    expect(existsSync(pgliteDirectory(dataDir))).toBe(false);
+
+    const duplicate = await cli(['user:add', '--email', 'GRACE@example.com', '--name', 'Grace H'], dataDir);
+    expect(duplicate).toMatchObject({
+      code: 1,
+      stderr: 'admin: an account with the e-mail GRACE@example.com already exists\n',
+    });
+    const unknown = await cli(['user:unlock', '--email', 'nobody@example.com'], dataDir);
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'admin: no account with the e-mail nobody@example.com\n',
+    });
+  });
+
+  it('waits for a service that is still starting and then routes the command to it', async () => {
+    lockAsAnotherProcess(dataDir);
+    const run = cli(['user:add', '--email', 'late@example.com', '--name', 'Late Comer'], dataDir, {
+      waitMs: 10_000,
+    });
+    await sleep(300);
+    socket = await startAdminSocket({ dataDir, db: database.db });
+    expect((await run).code).toBe(0);
+    expect(await findAccountByEmail(database.db, 'late@example.com')).not.toBeNull();
+  });
+
+  it('replaces a stale socket file and removes its own at close', async () => {
+    writeFileSync(adminSocketPath(dataDir), 'stale');
+    const started = await startAdminSocket({ dataDir, db: database.db });
+    expect(statSync(started.path).isSocket()).toBe(true);
+    await started.close();
+    expect(existsSync(started.path)).toBe(false);
+  });
+});
+
+describe('admin socket: only valid requests run', () => {
+  let database: Database;
+  let socket: AdminSocket;
+  beforeAll(async () => {
+    database = await openDatabase({ memory: true });
+    await migrateDatabase(database);
+  });
+  beforeEach(async () => {
+    socket = await startAdminSocket({ dataDir, db: database.db });
+  });
+  afterEach(() => socket.close());
+  afterAll(() => database.close());
+
+  function exchange(payload: string | Buffer): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const connection = createConnection(socket.path);
+      let answer = '';
+      connection.on('data', (chunk) => (answer += chunk.toString()));
+      connection.on('end', () => resolve(JSON.parse(answer)));
+      connection.on('error', reject);
+      connection.write(payload);
+    });
+  }
+
+  const add = { command: 'user:add', input: { email: 'sock@example.com', name: 'So Ck' } };
+
+  it.each([
+    ['not JSON', 'hello\n', 'request is not JSON'],
+    ['no version', `${JSON.stringify(add)}\n`, 'unsupported protocol version'],
+    ['a newer version', `${JSON.stringify({ version: 2, ...add })}\n`, 'unsupported protocol version'],
+    [
+      'an unknown command',
+      `${JSON.stringify({ version: 1, command: 'db:drop', input: {} })}\n`,
+      /^command: /,
+    ],
+    ['an extra key', `${JSON.stringify({ version: 1, ...add, as: 'root' })}\n`, /Unrecognized key/],
+    ['an oversized line', `${'x'.repeat(70_000)}\n`, 'request too large'],
+  ])('refuses %s', async (_name, payload, message) => {
+    const answer = await exchange(payload);
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.stringMatching(message) },
+    });
+    expect(await findAccountByEmail(database.db, 'sock@example.com')).toBeNull();
+  });
+
+  it('answers invalid input with the field, and refuses unknown input keys', async () => {
+    const bad = { version: 1, command: 'user:add', input: { email: 'nope', name: 'X' } };
+    expect(await exchange(`${JSON.stringify(bad)}\n`)).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        field: 'email',
+        message: 'must be an e-mail address such as ada@example.com',
+      },
+    });
+    const extra = { version: 1, command: 'user:add', input: { ...add.input, admin: true } };
+    expect(await exchange(`${JSON.stringify(extra)}\n`)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+    expect(await findAccountByEmail(database.db, 'sock@example.com')).toBeNull();
+  });
+
+  it('runs a valid request and answers its result', async () => {
+    const answer = await exchange(`${JSON.stringify({ version: 1, ...add })}\n`);
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { account: { email: 'sock@example.com' }, hasPassword: false },
+    });
+  });
+});
+
+describe('admin CLI when an operation fails unexpectedly', () => {
+  const SECRET = 'k3Y-secret-0123456789abcdefghijklmnop';
+  const argv = [
+    'client:add',
+    '--id',
+    'broken',
+    '--name',
+    'Broken',
+    '--redirect-uri',
+    'https://b.example/cb',
+    '--secret-stdin',
+  ];
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ memory: true });
+    await migrateDatabase(database);
+    // The insert now fails inside drizzle, whose error text lists the query's parameters.
+    await database.db.execute(sql`drop table oidc_client`);
+  });
+  afterAll(() => database.close());
+
+  it('reports the database error in one line without the secret, in-process', async () => {
+    const run = await runAdmin(argv, { db: database.db, stdin: SECRET });
+    expect(run).toMatchObject({ code: 1, stderr: 'admin: failed: relation "oidc_client" does not exist\n' });
+  });
+
+  it('reports it through the socket, and logs it in the service, without the secret', async () => {
+    lockAsAnotherProcess(dataDir);
+    const logged: string[] = [];
+    const socket = await startAdminSocket({
+      dataDir,
+      db: database.db,
+      onError: (message) => logged.push(message),
+    });
+    try {
+      const run = await cli(argv, dataDir, { stdin: SECRET });
+      expect(run).toMatchObject({
+        code: 1,
+        stderr: 'admin: client:add failed in the running service: relation "oidc_client" does not exist\n',
+      });
+      expect(logged).toEqual(['admin command client:add failed: relation "oidc_client" does not exist']);
+    } finally {
+      await socket.close();
+    }
+  });
+});
+
+// The PostgreSQL path runs on the PostgreSQL pass (DATABASE_URL set), on its own database.
+describe.runIf(process.env.DATABASE_URL)('admin CLI with DATABASE_URL', () => {
+  it('connects to PostgreSQL and takes no DATA_DIR lock', async () => {
+    const postgres = await createTestDatabase();
+    try {
+      const run = await runAdmin(['user:add', '--email', 'pg@example.com', '--name', 'Post Gres', '--json'], {
+        env: { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl },
+      });
+      expect(run.json()).toMatchObject({ ok: true, via: 'database' });
+      expect(await findAccountByEmail(postgres.database.db, 'pg@example.com')).not.toBeNull();
+      expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+    } finally {
+      await postgres.dispose();
+    }
+  });
+});
