@@ -3,6 +3,8 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './page-kinds.ts';
 // Schemas: used by the server to validate, and by tests to check answers.
+export * from './schemas/admin-api.ts';
+export * from './schemas/admin-fields.ts';
 export * from './schemas/calls.ts';
 export * from './schemas/error-body.ts';
 export * from './schemas/text-resource.ts';

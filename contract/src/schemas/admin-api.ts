@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import {
+  accountIdField,
+  clientIdField,
+  clientSecretField,
+  displayNameField,
+  emailField,
+  passwordField,
+  productNameField,
+  uriListField,
+} from './admin-fields.ts';
+
+/**
+ * The admin HTTP API under /admin/api (DESIGN §1 Provisioning): bodies and answers, written once.
+ * The server's admin operations (CLI and API alike) validate with these and answer these shapes;
+ * the OpenAPI document is generated from them. Errors are the contract's `{ code, message, field? }`.
+ */
+
+/** The scope a client-credentials token must carry to call the admin API. */
+export const ADMIN_SCOPE = 'keycard:admin';
+
+/** Where the admin API lives; every call's path starts with it. */
+export const ADMIN_API_BASE = '/admin/api';
+
+// ---- accounts -------------------------------------------------------------------------------
+
+export const createUserBody = z.strictObject({
+  email: emailField,
+  name: displayNameField,
+  /** Absent: the account has no password until the invitation mailed to it sets one. */
+  password: passwordField.optional(),
+});
+
+export const changeEmailBody = z.strictObject({ newEmail: emailField });
+
+export const userIdParams = z.strictObject({ id: accountIdField });
+export const findUserQuery = z.strictObject({ email: emailField });
+
+export const accountSummary = z.object({ id: z.string(), email: z.string(), displayName: z.string() });
+export type AccountSummary = z.output<typeof accountSummary>;
+
+/** An account as admins see it: its state, never a hash, code or secret. */
+export const userView = accountSummary.extend({
+  hasPassword: z.boolean(),
+  mustChangePassword: z.boolean(),
+  disabled: z.boolean(),
+  /** Linked to an upstream identity provider by federation. */
+  external: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserView = z.output<typeof userView>;
+
+/**
+ * What creating an account did about the first password: `not_needed` when one was given, `queued`
+ * when the invitation (VerifyUser mail) is in the outbox, `signs_in_upstream` when the address's
+ * domain signs in through an organisation's identity provider, where a local password is never asked.
+ */
+export const invitationState = z.enum(['not_needed', 'queued', 'signs_in_upstream']);
+export type InvitationState = z.output<typeof invitationState>;
+
+export const addUserResult = z.object({
+  account: accountSummary,
+  hasPassword: z.boolean(),
+  invitation: invitationState,
+});
+export type AddUserResult = z.output<typeof addUserResult>;
+
+/** `changed` is false when the account already was in the asked-for state. */
+export const accountChangeResult = z.object({ account: accountSummary, changed: z.boolean() });
+export type AccountChangeResult = z.output<typeof accountChangeResult>;
+
+export const unlockResult = z.object({
+  account: accountSummary,
+  /** A lock was in force when the admin cleared it. */
+  wasLocked: z.boolean(),
+  /** Consecutive failures the counter held. */
+  failuresCleared: z.number().int(),
+});
+export type UnlockResult = z.output<typeof unlockResult>;
+
+/** The invitation is queued; its link sets the first password within `validHours`. */
+export const inviteResult = z.object({ account: accountSummary, validHours: z.number().int() });
+export type InviteResult = z.output<typeof inviteResult>;
+
+/** The confirmation went to `newEmail`, the notice to `account.email`; the link works `validHours`. */
+export const changeEmailResult = z.object({
+  account: accountSummary,
+  newEmail: z.string(),
+  validHours: z.number().int(),
+});
+export type ChangeEmailResult = z.output<typeof changeEmailResult>;
+
+/** The account that was deleted, as it was. */
+export const deleteUserResult = z.object({ account: accountSummary });
+export type DeleteUserResult = z.output<typeof deleteUserResult>;
+
+// ---- OIDC clients ---------------------------------------------------------------------------
+
+/** Registering a relying party. Admin-API clients are made only by the CLI (`client:add --admin`). */
+export const registerClientBody = z.strictObject({
+  id: clientIdField,
+  name: productNameField,
+  redirectUris: uriListField.min(1, 'at least one redirect URI is required'),
+  postLogoutUris: uriListField.optional(),
+  /** Absent: a public client that must use PKCE. */
+  secret: clientSecretField.optional(),
+});
+
+/**
+ * Changing a client: only the fields given change. `secret: null` makes it a public client (PKCE);
+ * lists replace the stored lists.
+ */
+export const updateClientBody = z.strictObject({
+  name: productNameField.optional(),
+  redirectUris: uriListField.min(1, 'at least one redirect URI is required').optional(),
+  postLogoutUris: uriListField.optional(),
+  secret: clientSecretField.nullable().optional(),
+});
+
+export const clientIdParams = z.strictObject({ id: clientIdField });
+
+/** A client as admins see it: never its secret. */
+export const clientView = z.object({
+  clientId: z.string(),
+  productName: z.string(),
+  kind: z.enum(['public', 'confidential']),
+  /** May obtain client-credentials tokens with the admin scope. */
+  admin: z.boolean(),
+  redirectUris: z.array(z.string()),
+  postLogoutRedirectUris: z.array(z.string()),
+});
+export type ClientView = z.output<typeof clientView>;
+
+// ---- the calls ------------------------------------------------------------------------------
+
+/**
+ * One admin API call: method, path below ADMIN_API_BASE (OpenAPI style, `{id}`), the schemas of its
+ * path parameters, query and JSON body, and of its answer with the success status.
+ */
+export interface AdminCall {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly summary: string;
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly response: z.ZodType;
+  readonly status: 200 | 201;
+}
+
+function userAction(path: string, summary: string, response: z.ZodType) {
+  return {
+    method: 'POST',
+    path: `/users/{id}/${path}`,
+    summary,
+    params: userIdParams,
+    response,
+    status: 200,
+  } as const;
+}
+
+/** The account and client calls (DESIGN §1 Provisioning). */
+export const adminCalls = {
+  createUser: {
+    method: 'POST',
+    path: '/users',
+    summary: 'Create an account; without a password an invitation (VerifyUser mail) sets the first one',
+    body: createUserBody,
+    response: addUserResult,
+    status: 201,
+  },
+  findUser: {
+    method: 'GET',
+    path: '/users',
+    summary: 'Find an account by e-mail address',
+    query: findUserQuery,
+    response: userView,
+    status: 200,
+  },
+  readUser: {
+    method: 'GET',
+    path: '/users/{id}',
+    summary: 'Read an account',
+    params: userIdParams,
+    response: userView,
+    status: 200,
+  },
+  deleteUser: {
+    method: 'DELETE',
+    path: '/users/{id}',
+    summary: 'Delete an account, its codes and sessions',
+    params: userIdParams,
+    response: deleteUserResult,
+    status: 200,
+  },
+  inviteUser: userAction('invite', 'Mail a new invitation whose link sets the first password', inviteResult),
+  changeEmail: {
+    ...userAction(
+      'change-email',
+      'Mail a confirmation link to the new address and a notice to the old one',
+      changeEmailResult,
+    ),
+    body: changeEmailBody,
+  },
+  expirePassword: userAction(
+    'expire-password',
+    'Make the next sign-in ask for a new password',
+    accountChangeResult,
+  ),
+  unlockUser: userAction('unlock', "Clear the account's failed sign-ins and lock", unlockResult),
+  disableUser: userAction('disable', 'Stop the account from signing in', accountChangeResult),
+  enableUser: userAction('enable', 'Let a disabled account sign in again', accountChangeResult),
+  registerClient: {
+    method: 'POST',
+    path: '/clients',
+    summary: 'Register an OpenID Connect client (a relying party)',
+    body: registerClientBody,
+    response: clientView,
+    status: 201,
+  },
+  updateClient: {
+    method: 'PATCH',
+    path: '/clients/{id}',
+    summary: 'Change a client: product name, redirect and post-logout URIs, secret',
+    params: clientIdParams,
+    body: updateClientBody,
+    response: clientView,
+    status: 200,
+  },
+} as const satisfies Record<string, AdminCall>;
