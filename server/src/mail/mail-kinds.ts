@@ -15,6 +15,11 @@ export interface MailValues {
   email_change_confirm: { userName: string; link: string; newEmail: string };
   /** Sent to the OLD address when an e-mail change was requested and when it was confirmed. */
   email_change_notice: { userName: string; newEmail: string };
+  /**
+   * An administrator made the password expire: the next sign-in asks for a new one. No link: the
+   * expired-password code is issued only after the right password (DESIGN §2 Login).
+   */
+  password_expired: { userName: string };
   /** After any successful password change (reset, expiry, first password). */
   password_changed: { userName: string };
   /** Forgot-password for an account that signs in through its organisation's identity provider. */

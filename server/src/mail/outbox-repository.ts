@@ -1,0 +1,114 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../store/database.ts';
+import { rowsOf } from '../store/rows.ts';
+import { outbox } from '../store/tables/mail.ts';
+
+/** SQL of the mail outbox (STYLE §6: the same statements on PGlite and PostgreSQL ≥ 15). */
+
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/** A message a worker has claimed and now owns until `locked_until`. */
+export interface ClaimedMail {
+  readonly id: string;
+  readonly recipient: string;
+  readonly subject: string;
+  readonly textBody: string;
+  readonly htmlBody: string;
+  /** Failed attempts before this one. */
+  readonly attempts: number;
+}
+
+export async function insertMail(
+  db: Db,
+  row: Pick<OutboxRow, 'kind' | 'recipient' | 'subject' | 'textBody' | 'htmlBody'>,
+): Promise<string> {
+  const [inserted] = await db.insert(outbox).values(row).returning({ id: outbox.id });
+  if (!inserted) throw new Error('mail outbox insert returned no row');
+  return inserted.id;
+}
+
+/**
+ * Claims the most overdue message by setting its lease in one statement. `FOR UPDATE SKIP LOCKED`
+ * lets concurrent claimers pass over a row another instance is claiming right now, and PostgreSQL
+ * re-checks the WHERE clause on a row changed since the statement began, so a row is claimed by
+ * one worker only; an expired lease (a worker that died mid-send) makes the row due again.
+ */
+export async function claimNextDue(db: Db, now: Date, leaseUntil: Date): Promise<ClaimedMail | undefined> {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    with due as (
+      select id from mail_outbox
+      where sent_at is null and failed_at is null and next_attempt_at <= ${at}::timestamptz
+        and (locked_until is null or locked_until < ${at}::timestamptz)
+      order by next_attempt_at, created_at
+      limit 1
+      for update skip locked
+    )
+    update mail_outbox as m set locked_until = ${leaseUntil.toISOString()}::timestamptz
+    from due where m.id = due.id
+    returning m.id, m.recipient, m.subject, m.text_body, m.html_body, m.attempts`);
+  const [row] = rowsOf<{
+    id: string;
+    recipient: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    attempts: number;
+  }>(result);
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    recipient: row.recipient,
+    subject: row.subject,
+    textBody: row.text_body,
+    htmlBody: row.html_body,
+    attempts: Number(row.attempts),
+  };
+}
+
+export async function markSent(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ sentAt: now, lockedUntil: null, lastError: null })
+    .where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
+}
+
+/** A failed attempt: counted, with its error, and either scheduled again or given up. */
+export type AttemptOutcome =
+  | { readonly retryAt: Date; readonly error: string }
+  | { readonly failedAt: Date; readonly error: string };
+
+export async function recordFailedAttempt(
+  db: Db,
+  id: string,
+  attempts: number,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  await db
+    .update(outbox)
+    .set({
+      attempts,
+      lastError: outcome.error,
+      lockedUntil: null,
+      ...('retryAt' in outcome ? { nextAttemptAt: outcome.retryAt } : { failedAt: outcome.failedAt }),
+    })
+    .where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
+}
+
+/** Gives a claimed message back unsent and uncounted (the worker is stopping), so it is due at once. */
+export async function releaseClaim(db: Db, id: string): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ lockedUntil: null })
+    .where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
+}
+
+/** The newest messages first, for the development mailbox. */
+export function recentMail(db: Db, limit: number): Promise<OutboxRow[]> {
+  return db.select().from(outbox).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(limit);
+}
+
+export async function findMail(db: Db, id: string): Promise<OutboxRow | undefined> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+  return row;
+}

@@ -1,0 +1,51 @@
+/**
+ * When a failed message is tried again (DESIGN §2 Mail: exponential back-off, capped retries).
+ * 30 s × 2^(n−1) after the n-th failure, capped at one hour, each ±20 % so instances that failed
+ * together do not retry in lockstep. Ten attempts span about three hours of SMTP outage.
+ */
+export const RETRY_BASE_MS = 30_000;
+export const RETRY_MAX_DELAY_MS = 3_600_000;
+export const MAX_ATTEMPTS = 10;
+const JITTER = 0.2;
+
+/** Delay after the given number of failed attempts (1 = the first failure). `random` is in [0, 1). */
+export function retryDelayMs(failedAttempts: number, random: () => number = Math.random): number {
+  const exponential = RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1);
+  const capped = Math.min(exponential, RETRY_MAX_DELAY_MS);
+  return Math.round(capped * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/** Fields nodemailer sets on its errors. */
+interface SmtpErrorFields {
+  code?: unknown;
+  responseCode?: unknown;
+}
+
+/**
+ * A refusal that another attempt cannot change: the server answered 5xx to the recipient or the
+ * message itself. Authentication and connection problems stay transient: they are fixed by
+ * configuration, after which the retries deliver.
+ */
+export function isPermanentRejection(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, responseCode } = error as SmtpErrorFields;
+  const permanent = typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+  return permanent && (code === 'EENVELOPE' || code === 'EMESSAGE');
+}
+
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * What is stored in last_error and logged: the error code and message on one line, shortened, with
+ * the SMTP credentials removed should a library ever echo them.
+ */
+export function describeError(error: unknown, secrets: readonly string[] = []): string {
+  const code = typeof error === 'object' && error !== null ? (error as SmtpErrorFields).code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  let text = typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
+  for (const secret of secrets) {
+    if (secret.length >= 3) text = text.split(secret).join('[redacted]');
+  }
+  text = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../src/clock.ts';
+import type { MailRequest } from '../src/mail/mail-kinds.ts';
+import type { MailLog } from '../src/mail/transport.ts';
+import type { Db } from '../src/store/database.ts';
+import { outbox } from '../src/store/tables/mail.ts';
+
+/** The public origin of the mail tests; every link must start with it. */
+export const PUBLIC_URL = 'https://login.example.test';
+
+/** A log that keeps its lines, so a test can read what the worker or dev mailbox reported. */
+export function recordingLog(): MailLog & { readonly lines: string[] } {
+  const lines: string[] = [];
+  const write = (details: Record<string, unknown> | string, message?: string) => {
+    lines.push(typeof details === 'string' ? details : `${message} ${JSON.stringify(details)}`);
+  };
+  return { lines, info: write, warn: write, error: write };
+}
+
+/**
+ * Real time plus an offset a test moves forward, so "30 s later" needs no sleeping while rows
+ * written with the database's now() stay comparable.
+ */
+export function steppingClock(): Clock & { advance(ms: number): void } {
+  let offset = 0;
+  return {
+    // +1: a Date drops the microseconds the database stamps rows with (clock.ts rounds up alike).
+    now: async () => new Date(Date.now() + 1 + offset),
+    advance(ms) {
+      offset += ms;
+    },
+  };
+}
+
+export function resetRequest(to: string, code = 'reset-code-1'): MailRequest<'password_reset'> {
+  return {
+    kind: 'password_reset',
+    to,
+    language: 'en',
+    values: { userName: 'Dana Demo', link: `${PUBLIC_URL}/resetPassword/1/${code}` },
+  };
+}
+
+export async function outboxRow(db: Db, id: string) {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+  if (!row) throw new Error(`no outbox row ${id}`);
+  return row;
+}
+
+/** Resolves once `condition` holds, checking every 10 ms; fails after `timeoutMs`. */
+export async function eventually(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,192 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listFailedMail, retryFailedMail } from '../src/mail/failed-mail.ts';
+import { createMailService, type MailService } from '../src/mail/mail-service.ts';
+import { MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, retryDelayMs } from '../src/mail/retry-schedule.ts';
+import { outbox } from '../src/store/tables/mail.ts';
+import { outboxRow, PUBLIC_URL, recordingLog, resetRequest, steppingClock } from './mail-kit.ts';
+import { deadPort, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from './mail-sink.ts';
+import { testConfig } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+
+const testDb = useTestDatabase();
+const HOUR = 3_600_000;
+const cleanup: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  await testDb().db.delete(outbox);
+});
+
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+async function sinkFor(options?: SmtpSinkOptions): Promise<SmtpSink> {
+  const sink = await startSmtpSink(options);
+  cleanup.push(() => sink.close());
+  return sink;
+}
+
+function serviceFor(smtpUrl: string, clock = steppingClock(), log = recordingLog()): MailService {
+  const service = createMailService({
+    config: testConfig({ PUBLIC_URL, SMTP_URL: smtpUrl }),
+    db: testDb().db,
+    log,
+    clock,
+    // No jitter, so the schedule is exact.
+    random: () => 0.5,
+  });
+  cleanup.push(() => service.stop());
+  return service;
+}
+
+describe('retries with back-off (DESIGN §2 Mail)', () => {
+  it('a server answering 451 first delivers the message at the next attempt, link intact', async () => {
+    const sink = await sinkFor({
+      answer: (attempt) => (attempt === 1 ? { code: 451, message: 'Try later' } : 'accept'),
+    });
+    const clock = steppingClock();
+    const service = serviceFor(sink.url, clock);
+    const { id } = await service.queue(testDb().db, resetRequest('dana@example.test', 'still-valid'));
+
+    const triedAt = await clock.now();
+    expect(await service.runOnce()).toBe(1);
+    const afterFirst = await outboxRow(testDb().db, id);
+    expect(afterFirst).toMatchObject({ attempts: 1, sentAt: null, failedAt: null, lockedUntil: null });
+    expect(afterFirst.lastError).toMatch(/451/);
+    const wait = afterFirst.nextAttemptAt.getTime() - triedAt.getTime();
+    expect(wait).toBeGreaterThanOrEqual(29_000);
+    expect(wait).toBeLessThanOrEqual(31_000);
+
+    expect(await service.runOnce()).toBe(0); // not due yet
+    expect(sink.received).toHaveLength(0);
+
+    clock.advance(31_000);
+    expect(await service.runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    expect(received?.parsed.text?.split('\n')).toContain(`${PUBLIC_URL}/resetPassword/1/still-valid`);
+    const delivered = await outboxRow(testDb().db, id);
+    expect(delivered.sentAt).not.toBeNull();
+    expect(delivered.lastError).toBeNull();
+  });
+
+  it('a dead server: attempts grow with doubling waits until the cap, then the message is failed', async () => {
+    const clock = steppingClock();
+    const log = recordingLog();
+    const service = serviceFor(`smtp://127.0.0.1:${await deadPort()}`, clock, log);
+    const { id } = await service.queue(testDb().db, resetRequest('dana@example.test'));
+
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const triedAt = await clock.now();
+      expect(await service.runOnce()).toBe(1);
+      const row = await outboxRow(testDb().db, id);
+      expect(row.attempts).toBe(attempt);
+      expect(row.lastError).toMatch(/ECONNREFUSED/);
+      if (attempt < MAX_ATTEMPTS) {
+        expect(row.failedAt).toBeNull();
+        const wait = row.nextAttemptAt.getTime() - triedAt.getTime();
+        const expected = Math.min(30_000 * 2 ** (attempt - 1), RETRY_MAX_DELAY_MS);
+        expect(Math.abs(wait - expected), `wait after attempt ${attempt}`).toBeLessThan(1_000);
+      } else {
+        expect(row.failedAt).not.toBeNull();
+      }
+      clock.advance(2 * HOUR);
+    }
+    expect(await service.runOnce()).toBe(0); // failed stays failed
+    expect(log.lines.filter((line) => line.startsWith('Mail delivery failed; will retry'))).toHaveLength(
+      MAX_ATTEMPTS - 1,
+    );
+    expect(log.lines.at(-1)).toMatch(/^Mail delivery failed for good/);
+  });
+
+  it('a failed message is listed without its body and, once retried, delivered', async () => {
+    const deadService = serviceFor(`smtp://127.0.0.1:${await deadPort()}`);
+    const { id } = await deadService.queue(testDb().db, resetRequest('dana@example.test', 'listed'));
+    const { id: sentId } = await deadService.queue(testDb().db, resetRequest('sent@example.test'));
+    await testDb().db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, sentId));
+    await testDb()
+      .db.update(outbox)
+      .set({ attempts: MAX_ATTEMPTS - 1 });
+    expect(await deadService.runOnce()).toBe(1);
+
+    const failed = await listFailedMail(testDb().db);
+    expect(failed).toEqual([
+      {
+        id,
+        kind: 'password_reset',
+        recipient: 'dana@example.test',
+        subject: 'Reset your Keycard password',
+        createdAt: expect.any(Date),
+        failedAt: expect.any(Date),
+        attempts: MAX_ATTEMPTS,
+        lastError: expect.stringMatching(/ECONNREFUSED/),
+      },
+    ]);
+    expect(JSON.stringify(failed)).not.toContain('listed'); // the code in the link stays out
+
+    expect(
+      await retryFailedMail(testDb().db, ['not-a-uuid', '00000000-0000-4000-8000-000000000000', sentId]),
+    ).toEqual([]);
+    expect(await retryFailedMail(testDb().db, [id])).toEqual([id]);
+    expect(await outboxRow(testDb().db, id)).toMatchObject({
+      attempts: 0,
+      failedAt: null,
+      lockedUntil: null,
+    });
+    expect(await listFailedMail(testDb().db)).toEqual([]);
+
+    const sink = await sinkFor();
+    expect(await serviceFor(sink.url).runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    expect(received?.parsed.text).toContain(`${PUBLIC_URL}/resetPassword/1/listed`);
+    expect((await outboxRow(testDb().db, id)).sentAt).not.toBeNull();
+  });
+
+  it('retryFailedMail without ids retries every failed message', async () => {
+    const service = serviceFor(`smtp://127.0.0.1:${await deadPort()}`);
+    for (const to of ['a@example.test', 'b@example.test']) await service.queue(testDb().db, resetRequest(to));
+    await testDb()
+      .db.update(outbox)
+      .set({ attempts: MAX_ATTEMPTS - 1 });
+    expect(await service.runOnce()).toBe(2);
+    expect(await listFailedMail(testDb().db)).toHaveLength(2);
+    expect(await retryFailedMail(testDb().db)).toHaveLength(2);
+    expect(await listFailedMail(testDb().db)).toEqual([]);
+  });
+
+  it('a permanent rejection (550) fails the message at once instead of retrying it', async () => {
+    const sink = await sinkFor({ answer: () => ({ code: 550, message: 'No such mailbox' }) });
+    const service = serviceFor(sink.url);
+    const { id } = await service.queue(testDb().db, resetRequest('gone@example.test'));
+    expect(await service.runOnce()).toBe(1);
+    const row = await outboxRow(testDb().db, id);
+    expect(row.attempts).toBe(1);
+    expect(row.failedAt).not.toBeNull();
+    expect(row.lastError).toMatch(/550/);
+  });
+
+  it('never stores the SMTP credentials in last_error', async () => {
+    const sink = await sinkFor({ auth: { user: 'keycard', pass: 'Right-Secret-1234' } });
+    const wrongUrl = sink.url.replace('Right-Secret-1234', 'Wrong-Secret-9876');
+    const log = recordingLog();
+    const service = serviceFor(wrongUrl, steppingClock(), log);
+    const { id } = await service.queue(testDb().db, resetRequest('dana@example.test'));
+    expect(await service.runOnce()).toBe(1);
+    const row = await outboxRow(testDb().db, id);
+    expect(row.lastError).toMatch(/535|auth/i);
+    for (const text of [row.lastError ?? '', ...log.lines]) {
+      expect(text).not.toContain('Wrong-Secret-9876');
+      expect(text).not.toContain('Right-Secret-1234');
+    }
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('doubles from 30 s, is capped at one hour and jitters by at most 20 %', () => {
+    expect([1, 2, 3, 4, 8, 20].map((n) => retryDelayMs(n, () => 0.5))).toEqual([
+      30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000,
+    ]);
+    expect(retryDelayMs(1, () => 0)).toBe(24_000);
+    expect(retryDelayMs(1, () => 0.999_999)).toBe(36_000);
+  });
+});
