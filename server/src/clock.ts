@@ -11,13 +11,20 @@ export interface Clock {
   now(): Promise<Date>;
 }
 
+/**
+ * The database keeps microseconds, a Date milliseconds: the time is rounded up to the next
+ * millisecond, so a row stamped by the database a moment ago (e.g. an outbox row's
+ * next_attempt_at = now()) is never later than the "now" read after it.
+ */
 export function databaseClock(db: Db): Clock {
   return {
     async now() {
-      const [row] = rowsOf<{ now: string | Date }>(await db.execute(sql`select now() as now`));
-      const value = row?.now;
-      if (value === undefined) throw new Error('database returned no time');
-      return new Date(value);
+      const [row] = rowsOf<{ ms: string | number }>(
+        await db.execute(sql`select ceil(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`),
+      );
+      const ms = Number(row?.ms);
+      if (!Number.isFinite(ms)) throw new Error('database returned no time');
+      return new Date(ms);
     },
   };
 }

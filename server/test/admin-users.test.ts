@@ -6,7 +6,7 @@ import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.t
 import { attemptLogin } from '../src/accounts/login.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { manualClock } from '../src/clock.ts';
-import { auditEvents, passwordHistory } from '../src/store/tables/index.ts';
+import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { useTestDatabase } from './support/database.ts';
 
@@ -30,12 +30,13 @@ function login(email: string, password: string) {
       email,
       password,
       ip: '127.0.0.1',
+      language: 'en',
     },
   );
 }
 
 describe('user:add', () => {
-  it('creates an account without a password and says it has none yet', async () => {
+  it('creates an account without a password and queues its invitation', async () => {
     const run = await admin(['user:add', '--email', ' Grace@Example.com ', '--name', ' Grace Hopper ']);
     expect(run.code).toBe(0);
     const account = await findAccountByEmail(db(), 'grace@example.com');
@@ -46,8 +47,11 @@ describe('user:add', () => {
     });
     expect(account?.passwordHash).toBeNull();
     expect(run.stdout).toBe(
-      `created account Grace@Example.com (id ${account?.id}); it has no password yet and cannot sign in until one is set\n`,
+      `created account Grace@Example.com (id ${account?.id}) and queued an invitation whose link sets the first password\n`,
     );
+    const [mail] = await db().select().from(outbox).where(eq(outbox.recipient, 'Grace@Example.com'));
+    expect(mail).toMatchObject({ kind: 'invitation', sentAt: null });
+    expect(mail?.textBody).toMatch(/\/resetPassword\/6\/[A-Za-z0-9_-]+/);
     expect(run.stdinRead).toBe(false);
     const [event] = await auditOf(account?.id ?? '');
     expect(event).toMatchObject({ event: 'admin', outcome: 'success', detail: { command: 'user:add' } });
@@ -87,6 +91,7 @@ describe('user:add', () => {
       result: {
         account: { id: account?.id, email: 'json@example.com', displayName: 'Jay Son' },
         hasPassword: false,
+        invitation: 'queued',
       },
     });
   });
@@ -176,8 +181,18 @@ describe('user:expire-password', () => {
       { command: 'user:expire-password' },
     ]);
 
+    // The owner is told why the next sign-in asks for a new password, once.
+    const notices = await db().select().from(outbox).where(eq(outbox.recipient, 'expire@example.com'));
+    expect(notices.map((mail) => [mail.kind, mail.subject])).toEqual([
+      ['password_expired', 'Please choose a new Keycard password'],
+    ]);
+    expect(notices[0]?.textBody).not.toMatch(/resetPassword/i);
+
     const again = await admin(['user:expire-password', '--email', 'expire@example.com']);
     expect(again.stdout).toBe('expire@example.com already had to change the password at the next sign-in\n');
+    expect(await db().select().from(outbox).where(eq(outbox.recipient, 'expire@example.com'))).toHaveLength(
+      1,
+    );
   });
 
   it('reports an unknown account (exit 1)', async () => {

@@ -10,12 +10,24 @@ export interface LockoutPolicy {
 }
 
 /** True while the identifier is locked at `now`. An expired lock is cleared on the way. */
-export async function isLocked(db: Db, identifierHash: string, now: Date): Promise<boolean> {
+export interface LockState {
+  readonly locked: boolean;
+  /** Failures are on record (and not part of a lock in force): a successful sign-in clears them. */
+  readonly hasFailures: boolean;
+}
+
+/** Reads the identifier's counter once; a lock whose time is up is cleared on the way. */
+export async function lockState(db: Db, identifierHash: string, now: Date): Promise<LockState> {
   const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
-  if (!row?.lockedAt) return false;
-  if (row.lockedUntil === null || row.lockedUntil > now) return true;
+  if (!row) return { locked: false, hasFailures: false };
+  if (!row.lockedAt) return { locked: false, hasFailures: true };
+  if (row.lockedUntil === null || row.lockedUntil > now) return { locked: true, hasFailures: true };
   await clearFailures(db, identifierHash);
-  return false;
+  return { locked: false, hasFailures: false };
+}
+
+export async function isLocked(db: Db, identifierHash: string, now: Date): Promise<boolean> {
+  return (await lockState(db, identifierHash, now)).locked;
 }
 
 export interface FailureOutcome {

@@ -1,11 +1,12 @@
-import { VerificationType } from '@keycard/contract';
+import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Clock } from '../clock.ts';
 import { issueCode } from '../codes/codes.ts';
+import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import type { Db } from '../store/tables/index.ts';
 import { type Account, findAccountByEmail, replaceHash } from './account-repository.ts';
-import { identifierHash } from './identifiers.ts';
-import { claimUnlockMail, clearFailures, isLocked, type LockoutPolicy, recordFailure } from './lockout.ts';
+import { emailDomain, identifierHash } from './identifiers.ts';
+import { claimUnlockMail, clearFailures, type LockoutPolicy, lockState, recordFailure } from './lockout.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
 
 export interface LoginRules {
@@ -18,14 +19,19 @@ export interface LoginDeps {
   db: Db;
   clock: Clock;
   rules: LoginRules;
-  /** Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock). */
-  onLocked: (tx: Db, account: Account) => Promise<void>;
+  /**
+   * Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock);
+   * `language` is the failed attempt's, for an account without a language of its own.
+   */
+  onLocked: (tx: Db, account: Account, language: Language) => Promise<void>;
 }
 
 export interface LoginAttempt {
   email: string;
   password: string;
   ip: string | null;
+  /** The request's language (mail to an account without a language of its own). */
+  language: Language;
 }
 
 export type LoginResult =
@@ -50,9 +56,18 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   const { db, clock, rules } = deps;
   const id = identifierHash(attempt.email);
   const now = await clock.now();
-  const [locked, account] = await Promise.all([isLocked(db, id, now), findAccountByEmail(db, attempt.email)]);
+  const [{ locked, hasFailures }, account, upstreamId] = await Promise.all([
+    lockState(db, id, now),
+    findAccountByEmail(db, attempt.email),
+    upstreamProviderIdForDomain(db, emailDomain(attempt.email)),
+  ]);
+  // An address that signs in upstream (linked, or of a bound domain) has no usable local password:
+  // its organisation decides who may sign in, so a password kept from before cannot outlive an
+  // offboarding there (DESIGN §1 Federation). The dummy hash keeps the timing the same.
+  const federated = account?.externalIdpId != null || upstreamId !== null;
+  const usableHash = locked || federated ? null : (account?.passwordHash ?? null);
   // While locked even the right password is not checked against the account: no password oracle.
-  const matches = await verifyPassword(locked ? null : (account?.passwordHash ?? null), attempt.password);
+  const matches = await verifyPassword(usableHash, attempt.password);
   const accountId = account?.id ?? null;
 
   if (locked) {
@@ -67,7 +82,8 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   }
 
   if (matches && account?.passwordHash && account.disabledAt === null) {
-    await clearFailures(db, id);
+    // Nothing to clear in the common case: the success path then writes no more than a failure does.
+    if (hasFailures) await clearFailures(db, id);
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
@@ -94,7 +110,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
     if (account && account.disabledAt === null) {
       await db.transaction(async (tx) => {
-        if (await claimUnlockMail(tx, id, now)) await deps.onLocked(tx, account);
+        if (await claimUnlockMail(tx, id, now)) await deps.onLocked(tx, account, attempt.language);
       });
     }
   }

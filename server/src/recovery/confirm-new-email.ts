@@ -1,0 +1,105 @@
+import { VerificationType } from '@keycard/contract';
+import { type Account, findAccountById } from '../accounts/account-repository.ts';
+import { normalizeEmail } from '../accounts/identifiers.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { swapEmail } from './account-email.ts';
+import { countWrongCode, guessingBlocked } from './code-guessing.ts';
+import { claimFirstUse, findStoredCode, type StoredCode } from './code-states.ts';
+import { mailLanguage } from './mail-language.ts';
+import type { RecoveryDeps, Requester } from './recovery-deps.ts';
+import { redirectOrDefault } from './redirect-targets.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+export interface ConfirmNewEmailInput extends Requester {
+  code: string;
+  redirectUrl?: string | null;
+}
+
+export type ConfirmNewEmailOutcome =
+  | { outcome: 'confirmed'; firstName: string; redirectUrl: string }
+  | { outcome: 'failed' };
+
+const EMAIL_TYPES = [VerificationType.EmailChanged, VerificationType.ContactEmailChanged] as const;
+const FAILED: ConfirmNewEmailOutcome = { outcome: 'failed' };
+
+/**
+ * The first use: swaps the address when it is still free (else nothing changes and the code stays
+ * unspent), tells the old address, records the change. False when the address was taken.
+ */
+async function applyChange(
+  deps: RecoveryDeps,
+  input: ConfirmNewEmailInput,
+  stored: StoredCode,
+  account: Account,
+  newEmail: string,
+  now: Date,
+): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    if (!(await swapEmail(tx, account.id, newEmail))) return false;
+    // A parallel open of the same link claimed it first and tells the old address itself.
+    if (!(await claimFirstUse(tx, stored.id, now))) return true;
+    await deps.mail.queue(tx, {
+      kind: 'email_change_notice',
+      to: account.email,
+      language: mailLanguage(account, input.language),
+      values: { userName: account.displayName, newEmail },
+    });
+    await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, ip: input.ip });
+    return true;
+  });
+}
+
+/**
+ * The first open of the link: applies the change, or records why not. An account created with the new
+ * address at the same moment loses the race to the unique index, which is a taken address too.
+ */
+async function changeNow(...args: Parameters<typeof applyChange>): Promise<boolean> {
+  const [deps, input, , account] = args;
+  let changed: boolean;
+  try {
+    changed = await applyChange(...args);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    changed = false;
+  }
+  if (changed) {
+    deps.mail.nudge();
+    return true;
+  }
+  await recordAudit(deps.db, {
+    event: 'email_change',
+    outcome: 'refused',
+    accountId: account.id,
+    ip: input.ip,
+    detail: { reason: 'address_taken' },
+  });
+  return false;
+}
+
+/**
+ * SPEC §4 verify new e-mail, which acts on load. Idempotent within the code's lifetime like unlock
+ * (DESIGN §2 Codes): a later open of a used link succeeds while the account has the new address.
+ */
+export async function confirmNewEmail(
+  deps: RecoveryDeps,
+  input: ConfirmNewEmailInput,
+): Promise<ConfirmNewEmailOutcome> {
+  if (await guessingBlocked(deps.limits, input.ip)) return FAILED;
+  const stored = await findStoredCode(deps.db, input.code, EMAIL_TYPES);
+  const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
+  const newEmail = stored?.payload?.newEmail;
+  const now = await deps.clock.now();
+  if (!stored || !account || !newEmail || stored.expiresAt <= now || stored.supersededAt !== null) {
+    await countWrongCode(deps.limits, input.ip);
+    return FAILED;
+  }
+  const confirmed = stored.consumedAt
+    ? normalizeEmail(account.email) === normalizeEmail(newEmail)
+    : await changeNow(deps, input, stored, account, newEmail, now);
+  if (!confirmed) return FAILED;
+  return {
+    outcome: 'confirmed',
+    firstName: account.firstName,
+    redirectUrl: await redirectOrDefault(deps, input.redirectUrl),
+  };
+}

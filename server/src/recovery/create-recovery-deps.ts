@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../store/database.ts';
+import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
+import { createRecoveryLimits } from './recovery-limits.ts';
+
+export interface RecoveryParts {
+  readonly config: Pick<Config, 'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory'>;
+  readonly db: Db;
+  readonly mail: MailQueue;
+  readonly clock: Clock;
+  /** Shared rate-limit counters (REDIS_URL). */
+  readonly redis?: Redis;
+}
+
+/** The recovery flows' dependencies, built once per app from the config (http/app.ts). */
+export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryParts): RecoveryDeps {
+  return {
+    db,
+    clock,
+    mail,
+    publicUrl: config.publicUrl,
+    defaultRedirectUrl: config.defaultRedirectUrl,
+    passwordHistory: config.passwordHistory,
+    limits: createRecoveryLimits({ redis }),
+  };
+}

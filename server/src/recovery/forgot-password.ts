@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { VerificationType } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import { type Account, findAccountByEmail } from '../accounts/account-repository.ts';
+import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { codeHash, issueCode } from '../codes/codes.ts';
+import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { type Db, upstreamProviders } from '../store/tables/index.ts';
+import { fixedClock } from './fixed-clock.ts';
+import { mailLanguage } from './mail-language.ts';
+import { resetPasswordLink } from './mail-links.ts';
+import type { RecoveryDeps, Requester } from './recovery-deps.ts';
+import { resetLinkQuery } from './redirect-targets.ts';
+
+/**
+ * Every forgot-password answer takes at least this long, so the little extra work for an existing
+ * account (a code and a mail row) cannot be told from the nothing done for an unknown address.
+ */
+export const FORGOT_PASSWORD_MIN_MS = 250;
+
+export interface ForgotPasswordInput extends Requester {
+  email: string;
+  locationSearch?: string | null;
+}
+
+type Recipient =
+  | { kind: 'local'; account: Account }
+  | { kind: 'federated'; account: Account; providerName: string }
+  | { kind: 'nobody' };
+
+async function providerName(db: Db, providerId: string): Promise<string> {
+  const [row] = await db
+    .select({ name: upstreamProviders.name })
+    .from(upstreamProviders)
+    .where(eq(upstreamProviders.id, providerId));
+  return row?.name ?? '';
+}
+
+/** Who gets which mail. Both queries run for every input, so the path taken does not show in timing. */
+async function recipientFor(db: Db, email: string): Promise<Recipient> {
+  const [account, domainProviderId] = await Promise.all([
+    findAccountByEmail(db, email),
+    upstreamProviderIdForDomain(db, emailDomain(email)),
+  ]);
+  // A disabled account gets no mail: it could not sign in with the new password anyway. An address the
+  // outbox would refuse gets none either, rather than an answer that differs from everybody else's.
+  if (!account || account.disabledAt !== null || !isDeliverableAddress(account.email))
+    return { kind: 'nobody' };
+  const providerId = account.externalIdpId ?? domainProviderId;
+  if (providerId !== null)
+    return { kind: 'federated', account, providerName: await providerName(db, providerId) };
+  return { kind: 'local', account };
+}
+
+/** False when the address or the client has asked too often; the answer stays the same either way. */
+async function withinLimits(deps: RecoveryDeps, input: ForgotPasswordInput): Promise<boolean> {
+  const [byAddress, byIp] = await Promise.all([
+    deps.limits.forgotPerAddress.take(codeHash(`forgot:${normalizeEmail(input.email)}`)),
+    deps.limits.forgotPerIp.take(input.ip ?? 'unknown'),
+  ]);
+  return byAddress && byIp;
+}
+
+async function queueMail(
+  deps: RecoveryDeps,
+  input: ForgotPasswordInput,
+  recipient: Recipient,
+  allowed: boolean,
+): Promise<void> {
+  const query = await resetLinkQuery(deps, input.locationSearch);
+  const now = await deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    if (allowed && recipient.kind === 'local') {
+      const { account } = recipient;
+      const code = await issueCode(tx, fixedClock(now), {
+        accountId: account.id,
+        type: VerificationType.PasswordReset,
+      });
+      await deps.mail.queue(tx, {
+        kind: 'password_reset',
+        to: account.email,
+        language: mailLanguage(account, input.language),
+        values: { userName: account.displayName, link: resetPasswordLink(deps.publicUrl, 1, code, query) },
+      });
+    } else if (allowed && recipient.kind === 'federated') {
+      const { account } = recipient;
+      // The same amount of code work as the local path.
+      codeHash(randomBytes(32).toString('base64url'));
+      await deps.mail.queue(tx, {
+        kind: 'federated_account',
+        to: account.email,
+        language: mailLanguage(account, input.language),
+        values: { userName: account.displayName, providerName: recipient.providerName },
+      });
+    } else {
+      codeHash(randomBytes(32).toString('base64url'));
+    }
+    const accountId = recipient.kind === 'nobody' ? null : recipient.account.id;
+    await recordAudit(tx, {
+      event: 'reset_request',
+      outcome: allowed ? 'success' : 'refused',
+      accountId,
+      ip: input.ip,
+      ...(allowed ? {} : { detail: { reason: 'rate_limited' } }),
+    });
+  });
+}
+
+/**
+ * DESIGN §2 Forgot password. Resolves the same way, after the same minimum time, for an existing,
+ * unknown, federated, disabled or locked address and when the limits are reached; changes no account
+ * state (a lock stays); mail is only queued, so SMTP trouble cannot change the answer either.
+ */
+export async function requestPasswordReset(deps: RecoveryDeps, input: ForgotPasswordInput): Promise<void> {
+  const floor = sleep(FORGOT_PASSWORD_MIN_MS);
+  const allowed = await withinLimits(deps, input);
+  const recipient = await recipientFor(deps.db, input.email);
+  await queueMail(deps, input, recipient, allowed);
+  if (allowed && recipient.kind !== 'nobody') deps.mail.nudge();
+  await floor;
+}

@@ -1,0 +1,110 @@
+import { VerificationType } from '@keycard/contract';
+import { type Account, findAccountById, storePassword } from '../accounts/account-repository.ts';
+import { identifierHash } from '../accounts/identifiers.ts';
+import { clearFailures } from '../accounts/lockout.ts';
+import { hashPassword } from '../accounts/password-hash.ts';
+import { meetsPasswordPolicy } from '../accounts/password-policy.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { consumeCode, findLiveCode } from '../codes/codes.ts';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { endAccountSessions } from './account-sessions.ts';
+import { countWrongCode, guessingBlocked } from './code-guessing.ts';
+import { RESET_TYPES, spendResetCodes } from './code-states.ts';
+import { fixedClock } from './fixed-clock.ts';
+import { mailLanguage } from './mail-language.ts';
+import { reusesRecentPassword } from './password-reuse.ts';
+import type { RecoveryDeps, Requester } from './recovery-deps.ts';
+import { redirectOrDefault, signInPageOrDefault } from './redirect-targets.ts';
+
+export interface ResetPasswordInput extends Requester {
+  code: string;
+  type: VerificationType;
+  newPassword: string;
+  /** Type 2: the full ReturnUrl of the sign-in (SPEC §7); otherwise the RedirectUrl. */
+  redirectUrl?: string | null;
+}
+
+export type ResetOutcome =
+  | { outcome: 'invalid' }
+  | { outcome: 'policy_violation' }
+  | { outcome: 'history_violation' }
+  | { outcome: 'reset'; redirectUrl: string };
+
+function isResetType(type: VerificationType): boolean {
+  return (RESET_TYPES as readonly number[]).includes(type);
+}
+
+async function accountOfLiveCode(deps: RecoveryDeps, input: ResetPasswordInput): Promise<Account | null> {
+  if (!isResetType(input.type)) return null;
+  const live = await findLiveCode(deps.db, deps.clock, input.code, [input.type]);
+  const account = live ? await findAccountById(deps.db, live.accountId) : null;
+  return account && account.disabledAt === null ? account : null;
+}
+
+/**
+ * Everything a reset changes, in one transaction (DESIGN §2): the code is spent first and only one of
+ * any number of parallel resets gets it; then the new hash and its history row, the account's other
+ * reset codes spent, its lock and failure count cleared, its sessions ended, the notice queued.
+ */
+async function applyReset(
+  deps: RecoveryDeps,
+  input: ResetPasswordInput,
+  account: Account,
+  passwordHash: string,
+): Promise<boolean> {
+  const now = await deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const spent = await consumeCode(tx, fixedClock(now), input.code, [input.type]);
+    if (!spent || spent.accountId !== account.id) return false;
+    await storePassword(tx, account.id, passwordHash, now);
+    await spendResetCodes(tx, account.id, now);
+    await clearFailures(tx, identifierHash(account.email));
+    await endAccountSessions(tx, account.id);
+    // An address the outbox would refuse must not cost the person their new password.
+    if (isDeliverableAddress(account.email)) {
+      await deps.mail.queue(tx, {
+        kind: 'password_changed',
+        to: account.email,
+        language: mailLanguage(account, input.language),
+        values: { userName: account.displayName },
+      });
+    }
+    await recordAudit(tx, {
+      event: 'password_reset',
+      outcome: 'success',
+      accountId: account.id,
+      ip: input.ip,
+      detail: { verificationType: input.type },
+    });
+    return true;
+  });
+}
+
+/** Where the browser goes after a successful reset: always an absolute http(s) URL (DESIGN §2). */
+function redirectAfterReset(deps: RecoveryDeps, input: ResetPasswordInput): Promise<string> | string {
+  if (input.type === VerificationType.PasswordExpired) return signInPageOrDefault(deps, input.redirectUrl);
+  return redirectOrDefault(deps, input.redirectUrl);
+}
+
+/**
+ * SPEC §4/§5/§7 ResetPassword (DESIGN §2): policy and history are checked on the server before the
+ * code is spent, so a refused password leaves the link usable. Type 6 (VerifyUser) sets the first one.
+ */
+export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInput): Promise<ResetOutcome> {
+  if (await guessingBlocked(deps.limits, input.ip)) return { outcome: 'invalid' };
+  const account = await accountOfLiveCode(deps, input);
+  if (!account) {
+    await countWrongCode(deps.limits, input.ip);
+    return { outcome: 'invalid' };
+  }
+  if (!meetsPasswordPolicy(input.newPassword, account.email)) return { outcome: 'policy_violation' };
+  if (await reusesRecentPassword(deps.db, account, input.newPassword, deps.passwordHistory)) {
+    return { outcome: 'history_violation' };
+  }
+  // Hashed before the transaction: argon2 takes a while and needs no database lock.
+  const passwordHash = await hashPassword(input.newPassword);
+  // A parallel reset that spent the code first makes this one a spent link.
+  if (!(await applyReset(deps, input, account, passwordHash))) return { outcome: 'invalid' };
+  deps.mail.nudge();
+  return { outcome: 'reset', redirectUrl: await redirectAfterReset(deps, input) };
+}

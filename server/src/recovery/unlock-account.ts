@@ -1,0 +1,59 @@
+import { VerificationType } from '@keycard/contract';
+import { findAccountById } from '../accounts/account-repository.ts';
+import { identifierHash } from '../accounts/identifiers.ts';
+import { clearFailures } from '../accounts/lockout.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import { countWrongCode, guessingBlocked } from './code-guessing.ts';
+import { claimFirstUse, findStoredCode } from './code-states.ts';
+import type { RecoveryDeps } from './recovery-deps.ts';
+import { redirectOrDefault } from './redirect-targets.ts';
+
+export interface UnlockInput {
+  code: string;
+  redirectUrl?: string | null;
+  ip: string | null;
+}
+
+export type UnlockOutcome =
+  | { outcome: 'unlocked'; userName: string; redirectUrl: string }
+  | { outcome: 'expired' }
+  | { outcome: 'invalid' };
+
+const UNLOCK_TYPES = [VerificationType.LockedAfterTooManyFailedAttempts] as const;
+
+/**
+ * SPEC §4 unlock, which acts on load. Idempotent within the code's lifetime (DESIGN §2 Codes): the first
+ * use clears the lock and is recorded; a later open (a person after a mail scanner) shows the same
+ * success and changes nothing, so it cannot lift a newer lock either. A code replaced by a newer
+ * unlock mail counts as expired.
+ */
+export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Promise<UnlockOutcome> {
+  if (await guessingBlocked(deps.limits, input.ip)) return { outcome: 'invalid' };
+  const stored = await findStoredCode(deps.db, input.code, UNLOCK_TYPES);
+  const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
+  if (!stored || !account) {
+    await countWrongCode(deps.limits, input.ip);
+    return { outcome: 'invalid' };
+  }
+  const now = await deps.clock.now();
+  if (stored.expiresAt <= now || stored.supersededAt !== null) {
+    await countWrongCode(deps.limits, input.ip);
+    return { outcome: 'expired' };
+  }
+  await deps.db.transaction(async (tx) => {
+    if (!(await claimFirstUse(tx, stored.id, now))) return;
+    await clearFailures(tx, identifierHash(account.email));
+    await recordAudit(tx, {
+      event: 'unlock',
+      outcome: 'success',
+      accountId: account.id,
+      ip: input.ip,
+      detail: { via: 'link' },
+    });
+  });
+  return {
+    outcome: 'unlocked',
+    userName: account.displayName,
+    redirectUrl: await redirectOrDefault(deps, input.redirectUrl),
+  };
+}

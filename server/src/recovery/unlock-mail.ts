@@ -1,0 +1,40 @@
+import { type Language, VerificationType } from '@keycard/contract';
+import type { Account } from '../accounts/account-repository.ts';
+import { type Clock, databaseClock } from '../clock.ts';
+import { issueCode } from '../codes/codes.ts';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
+import type { Db } from '../store/database.ts';
+import { mailLanguage } from './mail-language.ts';
+import { unlockLink } from './mail-links.ts';
+import type { MailingDeps } from './recovery-deps.ts';
+
+export interface UnlockMailDeps extends Pick<MailingDeps, 'mail' | 'publicUrl'> {
+  /** The clock to read inside the lock's transaction; the database's by default (read on `tx`). */
+  readonly clockIn?: (tx: Db) => Clock;
+}
+
+/**
+ * The `onLocked` step of the login policy (DESIGN §2 Login): an unlock code (type 3) and the unlock mail
+ * carrying PUBLIC_URL/unlock/<code>, written in the transaction that claimed the lock's one mail.
+ */
+export function queueUnlockMail(
+  deps: UnlockMailDeps,
+): (tx: Db, account: Account, language: Language) => Promise<void> {
+  const clockIn = deps.clockIn ?? databaseClock;
+  return async (tx, account, language) => {
+    // An address the outbox would refuse must not turn a failed sign-in into an error.
+    if (!isDeliverableAddress(account.email)) return;
+    const code = await issueCode(tx, clockIn(tx), {
+      accountId: account.id,
+      type: VerificationType.LockedAfterTooManyFailedAttempts,
+    });
+    await deps.mail.queue(tx, {
+      kind: 'unlock',
+      to: account.email,
+      language: mailLanguage(account, language),
+      values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },
+    });
+    // The worker also polls; this only shortens the wait once the lock's transaction has committed.
+    deps.mail.nudge();
+  };
+}

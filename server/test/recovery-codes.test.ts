@@ -1,0 +1,188 @@
+import { VerificationType } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { findAccountById } from '../src/accounts/account-repository.ts';
+import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { CODE_LIFETIME_MS, codeHash } from '../src/codes/codes.ts';
+import { checkVerification } from '../src/recovery/check-verification.ts';
+import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
+import { resetPassword } from '../src/recovery/reset-password.ts';
+import { unlockAccount } from '../src/recovery/unlock-account.ts';
+import { verificationCodes } from '../src/store/tables/index.ts';
+import { freshIp, issueResetCode, NEW_PASSWORD, recoveryDeps, STRONG } from './recovery-kit.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+let serial = 0;
+
+async function account() {
+  serial += 1;
+  return createAccount(testDb().db, `codes-${serial}@example.com`, STRONG, 'Ada Lovelace');
+}
+
+function reset(deps: ReturnType<typeof recoveryDeps>, code: string, type: VerificationType = 1) {
+  return resetPassword(deps, { code, type, newPassword: NEW_PASSWORD, ip: freshIp(), language: 'en' });
+}
+
+describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
+  it('stores only the SHA-256 of a code', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    const rows = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.codeHash).toBe(codeHash(code));
+    expect(JSON.stringify(rows)).not.toContain(code);
+  });
+
+  it('accepts a reset code until its lifetime ends and rejects it one second later', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    const lifetime = CODE_LIFETIME_MS[VerificationType.PasswordReset] ?? 0;
+    deps.clock.advance(lifetime - 1000);
+    expect(await checkVerification(deps, { code, type: 1, ip: freshIp() })).toEqual({
+      isValid: true,
+      userName: 'Ada Lovelace',
+    });
+    deps.clock.advance(2000);
+    expect(await checkVerification(deps, { code, type: 1, ip: freshIp() })).toEqual({
+      isValid: false,
+      userName: null,
+    });
+    expect(await reset(deps, code)).toEqual({ outcome: 'invalid' });
+  });
+
+  it('rejects unlock and new-e-mail codes one second after they expire', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: 'moved@example.com',
+    });
+    deps.clock.advance((CODE_LIFETIME_MS[VerificationType.EmailChanged] ?? 0) + 1000);
+    expect(await unlockAccount(deps, { code: unlock, ip: freshIp() })).toEqual({ outcome: 'expired' });
+    expect(await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).toEqual({
+      outcome: 'failed',
+    });
+  });
+
+  it('spends a reset code once: a replay of the same link fails', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    expect((await reset(deps, code)).outcome).toBe('reset');
+    expect(await reset(deps, code)).toEqual({ outcome: 'invalid' });
+    expect((await checkVerification(deps, { code, type: 1, ip: freshIp() })).isValid).toBe(false);
+  });
+
+  it('lets exactly one of 20 parallel resets with one code succeed', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        resetPassword(deps, {
+          code,
+          type: 1,
+          newPassword: `${NEW_PASSWORD}-${n}`,
+          ip: freshIp(),
+          language: 'en',
+        }),
+      ),
+    );
+    const winners = results.flatMap((result, n) => (result.outcome === 'reset' ? [n] : []));
+    expect(winners).toHaveLength(1);
+    expect(results.filter((result) => result.outcome === 'invalid')).toHaveLength(19);
+    const stored = await findAccountById(testDb().db, id);
+    expect(await verifyPassword(stored?.passwordHash ?? null, `${NEW_PASSWORD}-${winners[0]}`)).toBe(true);
+    expect(deps.mail.of('password_changed')).toHaveLength(1);
+  });
+
+  it('lets a new reset code supersede the older one', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const older = await issueResetCode(deps, id);
+    const newer = await issueResetCode(deps, id);
+    expect((await checkVerification(deps, { code: older, type: 1, ip: freshIp() })).isValid).toBe(false);
+    expect(await reset(deps, older)).toEqual({ outcome: 'invalid' });
+    expect((await reset(deps, newer)).outcome).toBe('reset');
+  });
+
+  it('refuses a reset code in unlock and in verify-new-e-mail, and leaves it usable', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    expect(await unlockAccount(deps, { code, ip: freshIp() })).toEqual({ outcome: 'invalid' });
+    expect(await confirmNewEmail(deps, { code, ip: freshIp(), language: 'en' })).toEqual({
+      outcome: 'failed',
+    });
+    expect((await reset(deps, code)).outcome).toBe('reset');
+  });
+
+  it('accepts a code only for its own type', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const reset1 = await issueResetCode(deps, id, VerificationType.PasswordReset);
+    const expired2 = await issueResetCode(deps, id, VerificationType.PasswordExpired);
+    const invite6 = await issueResetCode(deps, id, VerificationType.VerifyUser);
+    const unlock3 = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const check = async (code: string, type: VerificationType) =>
+      (await checkVerification(deps, { code, type, ip: freshIp() })).isValid;
+    expect([await check(reset1, 1), await check(reset1, 2), await check(reset1, 6)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([await check(expired2, 2), await check(expired2, 1), await check(expired2, 6)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([await check(invite6, 6), await check(invite6, 1), await check(invite6, 2)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([await check(unlock3, 3), await check(unlock3, 1)]).toEqual([false, false]);
+    expect(await reset(deps, unlock3, 3)).toEqual({ outcome: 'invalid' });
+    expect(await reset(deps, reset1, 2)).toEqual({ outcome: 'invalid' });
+  });
+
+  it('spends the account’s other reset-type codes with a successful reset', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const reset1 = await issueResetCode(deps, id, VerificationType.PasswordReset);
+    const expired2 = await issueResetCode(deps, id, VerificationType.PasswordExpired);
+    const invite6 = await issueResetCode(deps, id, VerificationType.VerifyUser);
+    expect((await reset(deps, reset1)).outcome).toBe('reset');
+    for (const [code, type] of [
+      [expired2, 2],
+      [invite6, 6],
+    ] as const) {
+      expect((await checkVerification(deps, { code, type, ip: freshIp() })).isValid).toBe(false);
+    }
+  });
+
+  it('answers invalid without looking once an IP has presented too many wrong codes', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    const ip = freshIp();
+    const limit = deps.limits.wrongCodesPerIp.limit;
+    for (let n = 0; n < limit; n++) {
+      expect((await checkVerification(deps, { code: `guess-${n}`, type: 1, ip })).isValid).toBe(false);
+    }
+    expect(await checkVerification(deps, { code, type: 1, ip })).toEqual({ isValid: false, userName: null });
+    expect(
+      await resetPassword(deps, { code, type: 1, newPassword: NEW_PASSWORD, ip, language: 'en' }),
+    ).toEqual({
+      outcome: 'invalid',
+    });
+    expect((await checkVerification(deps, { code, type: 1, ip: freshIp() })).isValid).toBe(true);
+  });
+});

@@ -1,0 +1,247 @@
+import { VerificationType } from '@keycard/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAccountByEmail, setDisabled } from '../src/accounts/account-repository.ts';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
+import { codeHash } from '../src/codes/codes.ts';
+import { FORGOT_PASSWORD_MIN_MS } from '../src/recovery/forgot-password.ts';
+import {
+  accounts,
+  auditEvents,
+  upstreamDomains,
+  upstreamProviders,
+  verificationCodes,
+} from '../src/store/tables/index.ts';
+import { type ApiClient, apiClient, codeOf, freshIp, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const PUBLIC_URL = 'http://localhost:3000';
+let app: FastifyInstance;
+let api: ApiClient;
+let serial = 0;
+
+beforeAll(async () => {
+  // Nothing listens on port 9: every delivery attempt fails, as with an SMTP server that is down.
+  app = await buildTestApp(testDb().db, { env: { SMTP_URL: 'smtp://127.0.0.1:9', LOCKOUT_THRESHOLD: '3' } });
+  app.mail.start();
+  api = await apiClient(app);
+  await registerTestClient(testDb().db);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function localAccount(name = 'Ada Lovelace') {
+  serial += 1;
+  return createAccount(testDb().db, `forgot-${serial}@example.com`, STRONG, name);
+}
+
+function forgot(
+  email: string,
+  extra: Record<string, unknown> = {},
+  options: Parameters<ApiClient['post']>[2] = {},
+) {
+  return api.post('/api/forgotpassword', { email, returnUrl: null, locationSearch: '', ...extra }, options);
+}
+
+async function resetMailTo(email: string): Promise<string> {
+  const [mail] = await outboxMails(testDb().db, 'password_reset', email);
+  if (!mail) throw new Error(`no reset mail to ${email}`);
+  return linkIn(mail.textBody);
+}
+
+describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
+  it('answers byte-identical bodies for existing, unknown, federated, disabled, locked and limited addresses while SMTP is down', async () => {
+    const existing = await localAccount();
+    const [provider] = await testDb()
+      .db.insert(upstreamProviders)
+      .values({
+        name: 'Contoso SSO',
+        issuer: 'https://sso.contoso.test',
+        clientId: 'k',
+        clientSecret: 's',
+        scopes: [],
+      })
+      .returning();
+    const federated = await localAccount('Fed Erated');
+    await testDb()
+      .db.update(accounts)
+      .set({ externalIdpId: provider?.id ?? null })
+      .where(eq(accounts.id, federated.id));
+    await testDb()
+      .db.insert(upstreamDomains)
+      .values({ domain: 'sso.contoso.test', providerId: provider?.id ?? '' });
+    const byDomain = await createAccount(testDb().db, 'member@sso.contoso.test', null, 'Dom Ain');
+    const disabled = await localAccount();
+    await setDisabled(testDb().db, disabled.id, true);
+    const locked = await localAccount();
+    const now = new Date();
+    for (let n = 0; n < 3; n++)
+      await recordFailure(testDb().db, identifierHash(locked.email), now, { threshold: 3, minutes: 0 });
+    const limited = await localAccount();
+    for (let n = 0; n < 3; n++) await forgot(limited.email);
+
+    const answers = await Promise.all(
+      [
+        existing.email,
+        'nobody@example.com',
+        federated.email,
+        byDomain.email,
+        disabled.email,
+        locked.email,
+        limited.email,
+      ].map((email) => forgot(email)),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toBe('{}');
+      expect(answer.headers['content-type']).toBe(answers[0]?.headers['content-type']);
+    }
+    expect(await outboxMails(testDb().db, 'password_reset', existing.email)).toHaveLength(1);
+    expect(await outboxMails(testDb().db, 'password_reset', locked.email)).toHaveLength(1);
+    expect(await outboxMails(testDb().db, 'password_reset', limited.email)).toHaveLength(3);
+    expect(await outboxMails(testDb().db, undefined, 'nobody@example.com')).toHaveLength(0);
+    expect(await outboxMails(testDb().db, undefined, disabled.email)).toHaveLength(0);
+    for (const account of [federated, byDomain]) {
+      const mails = await outboxMails(testDb().db, undefined, account.email);
+      expect(mails.map((mail) => mail.kind)).toEqual(['federated_account']);
+      expect(mails[0]?.textBody).toContain('Contoso SSO');
+    }
+    // Queued, not lost: the row waits for SMTP to come back.
+    const [waiting] = await outboxMails(testDb().db, 'password_reset', existing.email);
+    expect(waiting?.sentAt).toBeNull();
+  });
+
+  it('takes the same minimum time for an existing and an unknown address', async () => {
+    const timed = async (email: string) => {
+      const started = performance.now();
+      await forgot(email);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      known.push(await timed((await localAccount()).email));
+      unknown.push(await timed(`ghost-${round}@example.com`));
+    }
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    for (const duration of [...known, ...unknown])
+      expect(duration).toBeGreaterThanOrEqual(FORGOT_PASSWORD_MIN_MS - 1);
+    expect(Math.abs(mean(known) - mean(unknown))).toBeLessThan(100);
+  });
+
+  it('mails a PUBLIC_URL reset link whatever the Host header says, and stores only the code’s hash', async () => {
+    const account = await localAccount();
+    await forgot(account.email, {}, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test' } });
+    const link = await resetMailTo(account.email);
+    expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/1/[\\w-]{43}$`));
+    const code = codeOf(link);
+    const rows = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, account.id));
+    expect(rows.map((row) => [row.verificationType, row.codeHash])).toEqual([[1, codeHash(code)]]);
+    expect(JSON.stringify(rows)).not.toContain(code);
+    const check = await api.post('/api/CheckVerification', { verificationCode: code, verificationType: 1 });
+    expect(check.json()).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+  });
+
+  it.each([
+    [
+      'a local ReturnUrl',
+      '?ReturnUrl=%2Foidc%2Fauth%2Fabc%3Fproduct%3DPlanner',
+      '?ReturnUrl=%2Foidc%2Fauth%2Fabc%3Fproduct%3DPlanner',
+    ],
+    [
+      'a registered RedirectUrl',
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+    ],
+    [
+      'the RedirectUrl of two valid ones',
+      '?ReturnUrl=%2Fx&RedirectUrl=https%3A%2F%2Fplanner.example%2F',
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2F',
+    ],
+    ['no foreign RedirectUrl', '?RedirectUrl=https%3A%2F%2Fevil.test%2F', ''],
+    ['no protocol-relative ReturnUrl', '?ReturnUrl=%2F%2Fevil.test', ''],
+    ['no absolute ReturnUrl', '?returnUrl=https%3A%2F%2Fevil.test', ''],
+    ['no other parameter', '?product=Planner&foo=%2Fbar', ''],
+  ])('keeps %s in the link', async (_name, locationSearch, query) => {
+    const account = await localAccount();
+    await forgot(account.email, { locationSearch });
+    const link = new URL(await resetMailTo(account.email));
+    expect(link.search).toBe(query);
+  });
+
+  it('changes no account state: a lock, the failure count and the password stay as they were', async () => {
+    const account = await localAccount();
+    const id = identifierHash(account.email);
+    const now = new Date();
+    for (let n = 0; n < 3; n++) await recordFailure(testDb().db, id, now, { threshold: 3, minutes: 0 });
+    const before = await findAccountByEmail(testDb().db, account.email);
+    await forgot(account.email);
+    expect(await findAccountByEmail(testDb().db, account.email)).toEqual(before);
+    expect(await isLocked(testDb().db, id, new Date())).toBe(true);
+    expect(await failureCount(testDb().db, id)).toBe(3);
+  });
+
+  it('limits mail per address and per client address, answering the same', async () => {
+    const account = await localAccount();
+    for (let n = 0; n < 4; n++) expect((await forgot(account.email)).body).toBe('{}');
+    expect(await outboxMails(testDb().db, 'password_reset', account.email)).toHaveLength(3);
+
+    const ip = freshIp();
+    await Promise.all(Array.from({ length: 20 }, (_, n) => forgot(`spray-${n}@example.com`, {}, { ip })));
+    const victim = await localAccount();
+    expect((await forgot(victim.email, {}, { ip })).body).toBe('{}');
+    expect(await outboxMails(testDb().db, 'password_reset', victim.email)).toHaveLength(0);
+    expect((await forgot(victim.email, {}, { ip: freshIp() })).body).toBe('{}');
+    expect(await outboxMails(testDb().db, 'password_reset', victim.email)).toHaveLength(1);
+  });
+
+  it('records a reset_request audit event for known and unknown addresses, without the code', async () => {
+    const account = await localAccount();
+    const ip = freshIp();
+    await forgot(account.email, {}, { ip });
+    await forgot('unknown-audit@example.com', {}, { ip });
+    const events = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'reset_request'), eq(auditEvents.ip, ip)));
+    expect(events.map((event) => [event.accountId, event.outcome])).toEqual(
+      expect.arrayContaining([
+        [account.id, 'success'],
+        [null, 'success'],
+      ]),
+    );
+    const code = codeOf(await resetMailTo(account.email));
+    expect(JSON.stringify(events)).not.toContain(code);
+  });
+
+  it('supersedes the previous reset link with a new request', async () => {
+    const account = await localAccount();
+    await forgot(account.email);
+    await forgot(account.email);
+    const [first, second] = await outboxMails(testDb().db, 'password_reset', account.email);
+    const check = async (mail: typeof first) =>
+      (
+        await api.post('/api/CheckVerification', {
+          verificationCode: codeOf(linkIn(mail?.textBody ?? '')),
+          verificationType: VerificationType.PasswordReset,
+        })
+      ).json();
+    expect(await check(first)).toEqual({ isValid: false, userName: null });
+    expect(await check(second)).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+    const live = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.accountId, account.id), isNull(verificationCodes.supersededAt)));
+    expect(live).toHaveLength(1);
+  });
+});

@@ -1,0 +1,197 @@
+import { loginResponse } from '@keycard/contract';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAccountById } from '../src/accounts/account-repository.ts';
+import { databaseClock } from '../src/clock.ts';
+import { codeHash, issueCode } from '../src/codes/codes.ts';
+import { inviteUser } from '../src/recovery/invite-user.ts';
+import type { MailingDeps } from '../src/recovery/recovery-deps.ts';
+import { requestEmailChange } from '../src/recovery/request-email-change.ts';
+import { verificationCodes } from '../src/store/tables/index.ts';
+import {
+  type ApiClient,
+  apiClient,
+  codeOf,
+  linkIn,
+  NEW_PASSWORD,
+  outboxMails,
+  STRONG,
+} from './recovery-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import {
+  createAccount,
+  RP,
+  registerTestClient,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const PUBLIC_URL = 'http://localhost:3000';
+const DEFAULT_REDIRECT = `${PUBLIC_URL}/demo`;
+let app: FastifyInstance;
+let api: ApiClient;
+let serial = 0;
+
+beforeAll(async () => {
+  app = await buildTestApp(testDb().db, { env: { LOCKOUT_THRESHOLD: '3', LOCKOUT_MINUTES: '0' } });
+  api = await apiClient(app);
+  await registerTestClient(testDb().db);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** How the admin CLI and API call the provisioning steps: the service's store, clock and outbox. */
+function adminDeps(): MailingDeps {
+  return { db: testDb().db, clock: databaseClock(testDb().db), mail: app.mail, publicUrl: PUBLIC_URL };
+}
+
+async function account(password: string | null = STRONG, name = 'Ada Lovelace') {
+  serial += 1;
+  return createAccount(testDb().db, `links-${serial}@example.com`, password, name);
+}
+
+async function signIn(email: string, password: string) {
+  const browser = new TestBrowser(app);
+  const { returnUrl } = await startAuthorization(browser);
+  await browser.loadSpa();
+  const response = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: returnUrl,
+  });
+  return loginResponse.parse(response.json());
+}
+
+async function onlyLink(kind: Parameters<typeof outboxMails>[1], to: string): Promise<string> {
+  const mails = await outboxMails(testDb().db, kind, to);
+  expect(mails).toHaveLength(1);
+  return linkIn(mails[0]?.textBody ?? '');
+}
+
+function unlock(code: string, redirectUrl: string | null = null) {
+  return api.post('/api/UnlockUser', { verificationCode: code, redirectUrl });
+}
+
+function verifyNewEmail(code: string, redirectUrl: string | null = null) {
+  return api.post('/api/VerifyNewEmail', { verificationCode: code, redirectUrl });
+}
+
+describe('POST /api/UnlockUser', () => {
+  it('a lock queues one unlock mail whose link unlocks, also when opened twice', async () => {
+    const target = await account();
+    for (let n = 0; n < 5; n++) await signIn(target.email, 'Wrong-Password-1');
+    expect((await signIn(target.email, STRONG)).verificationType).toBe(3);
+    const link = await onlyLink('unlock', target.email);
+    expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/unlock/[\\w-]{43}$`));
+
+    const success = {
+      success: true,
+      userName: 'Ada Lovelace',
+      linkExpired: false,
+      redirectUrl: `${RP}/home`,
+    };
+    expect((await unlock(codeOf(link), `${RP}/home`)).json()).toEqual(success);
+    expect((await unlock(codeOf(link), `${RP}/home`)).json()).toEqual(success);
+    expect((await signIn(target.email, STRONG)).isAuthenticated).toBe(true);
+  });
+
+  it('answers linkExpired for an expired link and a plain failure for unknown or foreign codes', async () => {
+    const target = await account();
+    const clock = databaseClock(testDb().db);
+    const expired = await issueCode(testDb().db, clock, { accountId: target.id, type: 3 });
+    await testDb()
+      .db.update(verificationCodes)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(verificationCodes.codeHash, codeHash(expired)));
+    expect((await unlock(expired)).json()).toEqual({
+      success: false,
+      userName: null,
+      linkExpired: true,
+      redirectUrl: null,
+    });
+    const reset = await issueCode(testDb().db, clock, { accountId: target.id, type: 1 });
+    for (const code of ['no-such-code', reset]) {
+      expect((await unlock(code)).json()).toEqual({
+        success: false,
+        userName: null,
+        linkExpired: false,
+        redirectUrl: null,
+      });
+    }
+  });
+
+  it('falls back to the default for a RedirectUrl that is not allowed', async () => {
+    const target = await account();
+    const code = await issueCode(testDb().db, databaseClock(testDb().db), { accountId: target.id, type: 3 });
+    expect((await unlock(code, 'https://evil.test/')).json()).toMatchObject({
+      success: true,
+      redirectUrl: DEFAULT_REDIRECT,
+    });
+  });
+});
+
+describe('POST /api/VerifyNewEmail', () => {
+  it('confirms a requested change from the mailed link, tells the old address, and the new address signs in', async () => {
+    const target = await account();
+    serial += 1;
+    const wanted = `moved-${serial}@example.com`;
+    expect(await requestEmailChange(adminDeps(), target.id, wanted)).toEqual({ outcome: 'requested' });
+    const link = await onlyLink('email_change_confirm', wanted);
+    expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/verifyNewEmail/[\\w-]{43}$`));
+    expect(await outboxMails(testDb().db, 'email_change_notice', target.email)).toHaveLength(1);
+
+    const success = { success: true, userFirstName: 'Ada', redirectUrl: `${RP}/profile` };
+    expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
+    expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
+    expect((await findAccountById(testDb().db, target.id))?.email).toBe(wanted);
+    expect(await outboxMails(testDb().db, 'email_change_notice', target.email)).toHaveLength(2);
+    expect((await signIn(wanted, STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(target.email, STRONG)).isAuthenticated).toBe(false);
+  });
+
+  it('fails for an unknown code, a reset code and an address taken meanwhile', async () => {
+    const target = await account();
+    const other = await account();
+    const clock = databaseClock(testDb().db);
+    const taken = await issueCode(testDb().db, clock, {
+      accountId: target.id,
+      type: 7,
+      payload: { newEmail: other.email },
+    });
+    const reset = await issueCode(testDb().db, clock, { accountId: target.id, type: 1 });
+    const failed = { success: false, userFirstName: null, redirectUrl: null };
+    for (const code of ['no-such-code', reset, taken])
+      expect((await verifyNewEmail(code)).json()).toEqual(failed);
+    expect((await findAccountById(testDb().db, target.id))?.email).toBe(target.email);
+  });
+});
+
+describe('invitation (VerifyUser)', () => {
+  it('mails a link that sets the first password, after which the user signs in', async () => {
+    const invited = await account(null, 'Grace Hopper');
+    expect(await inviteUser(adminDeps(), invited.id)).toEqual({ outcome: 'invited' });
+    const link = await onlyLink('invitation', invited.email);
+    expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/6/[\\w-]{43}$`));
+    const code = codeOf(link);
+    const check = await api.post('/api/CheckVerification', { verificationCode: code, verificationType: 6 });
+    expect(check.json()).toEqual({ isValid: true, userName: 'Grace Hopper' });
+    const reset = await api.post('/api/ResetPassword', {
+      verificationCode: code,
+      verificationType: 6,
+      newPassword: NEW_PASSWORD,
+      redirectUrl: `${RP}/start`,
+    });
+    expect(reset.json()).toEqual({
+      success: true,
+      redirectUrl: `${RP}/start`,
+      policyViolation: false,
+      historyViolation: false,
+    });
+    expect((await signIn(invited.email, NEW_PASSWORD)).isAuthenticated).toBe(true);
+  });
+});

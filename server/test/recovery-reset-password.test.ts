@@ -1,0 +1,265 @@
+import { loginResponse, VerificationType } from '@keycard/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMustChangePassword } from '../src/accounts/account-repository.ts';
+import { databaseClock } from '../src/clock.ts';
+import { codeHash, issueCode } from '../src/codes/codes.ts';
+import { auditEvents, oidcPayloads, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
+import {
+  type ApiClient,
+  apiClient,
+  codeOf,
+  linkIn,
+  NEW_PASSWORD,
+  outboxMails,
+  STRONG,
+} from './recovery-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import {
+  createAccount,
+  RP,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const PUBLIC_URL = 'http://localhost:3000';
+const DEFAULT_REDIRECT = `${PUBLIC_URL}/demo`;
+const INVALID = { success: false, redirectUrl: null, policyViolation: false, historyViolation: false };
+const POLICY = { success: false, redirectUrl: null, policyViolation: true, historyViolation: false };
+const HISTORY = { success: false, redirectUrl: null, policyViolation: false, historyViolation: true };
+let app: FastifyInstance;
+let api: ApiClient;
+let serial = 0;
+
+beforeAll(async () => {
+  app = await buildTestApp(testDb().db, { env: { PASSWORD_HISTORY: '5', LOCKOUT_THRESHOLD: '5' } });
+  api = await apiClient(app);
+  await registerTestClient(testDb().db);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function account(password: string | null = STRONG) {
+  serial += 1;
+  return createAccount(testDb().db, `reset-${serial}@example.com`, password, 'Ada Lovelace');
+}
+
+function codeFor(accountId: string, type: VerificationType = VerificationType.PasswordReset) {
+  return issueCode(testDb().db, databaseClock(testDb().db), { accountId, type });
+}
+
+async function reset(code: string, newPassword: string, type: number = 1, redirectUrl: string | null = null) {
+  const response = await api.post('/api/ResetPassword', {
+    verificationCode: code,
+    verificationType: type,
+    newPassword,
+    redirectUrl,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+async function check(code: string, type: number = 1) {
+  return (
+    await api.post('/api/CheckVerification', { verificationCode: code, verificationType: type })
+  ).json();
+}
+
+/** One sign-in from a fresh browser; the browser is returned signed in when it worked. */
+async function signIn(email: string, password: string) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  const response = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: auth.returnUrl,
+  });
+  return { browser, auth, body: loginResponse.parse(response.json()) };
+}
+
+describe('POST /api/CheckVerification', () => {
+  it('answers the display name for a live code and only reads it', async () => {
+    const { id } = await account();
+    const code = await codeFor(id);
+    expect(await check(code)).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+    expect(await check(code)).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+    expect((await reset(code, NEW_PASSWORD)).success).toBe(true);
+  });
+
+  it('answers invalid for an unknown code, another type and a spent code', async () => {
+    const { id } = await account();
+    const code = await codeFor(id);
+    expect(await check('not-a-code')).toEqual({ isValid: false, userName: null });
+    expect(await check(code, 2)).toEqual({ isValid: false, userName: null });
+    expect(await check(code, 3)).toEqual({ isValid: false, userName: null });
+    await reset(code, NEW_PASSWORD);
+    expect(await check(code)).toEqual({ isValid: false, userName: null });
+  });
+});
+
+describe('POST /api/ResetPassword: password policy on the server (SPEC §5, DESIGN §2)', () => {
+  it.each([
+    ['11 code points, emoji counted once', 'Ab1😀😀😀😀😀😀😀😀'],
+    ['no digit', 'Correct-Horse-xy'],
+    ['no lowercase letter', 'CORRECT-HORSE-42'],
+    ['no uppercase letter', 'correct-horse-42'],
+    ['no non-alphanumeric character', 'CorrectHorse4242'],
+    ['more than 256 characters', `Ab1!${'x'.repeat(253)}`],
+    ['a common password', 'P@ssw0rd1234'],
+  ])('refuses %s with policyViolation and keeps the link usable', async (_rule, password) => {
+    const { id } = await account();
+    const code = await codeFor(id);
+    expect(await reset(code, password)).toEqual(POLICY);
+    expect(await check(code)).toMatchObject({ isValid: true });
+  });
+
+  it('refuses the account’s own e-mail address as password', async () => {
+    serial += 1;
+    const email = `Pass.Word${serial}@Example.com`;
+    const { id } = await createAccount(testDb().db, email, STRONG);
+    expect(await reset(await codeFor(id), email.toLowerCase())).toEqual(POLICY);
+  });
+
+  it.each([
+    ['12 code points with emoji', 'Ab1😀😀😀😀😀😀😀😀😀'],
+    ['128 characters', `Ab1!${'x'.repeat(124)}`],
+  ])('accepts %s', async (_name, password) => {
+    const { id } = await account();
+    expect(await reset(await codeFor(id), password)).toMatchObject({ success: true, policyViolation: false });
+  });
+});
+
+describe('POST /api/ResetPassword: history (DESIGN §2)', () => {
+  it('refuses the current and an earlier password by verifying stored hashes, and accepts a new one', async () => {
+    const { id } = await account();
+    expect((await reset(await codeFor(id), NEW_PASSWORD)).success).toBe(true);
+    const rows = await testDb().db.select().from(passwordHistory).where(eq(passwordHistory.accountId, id));
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain(STRONG);
+    expect(rows.every((row) => row.passwordHash.startsWith('$argon2id$'))).toBe(true);
+
+    const code = await codeFor(id);
+    expect(await reset(code, STRONG)).toEqual(HISTORY);
+    expect(await reset(code, NEW_PASSWORD)).toEqual(HISTORY);
+    expect(await reset(code, 'Third-Secret-Phrase-9')).toMatchObject({ success: true });
+  });
+});
+
+describe('POST /api/ResetPassword: success', () => {
+  it('changes the password, ends every session, clears the lock and sends the notice', async () => {
+    const target = await account();
+    const signedIn = await signIn(target.email, STRONG);
+    expect(signedIn.body.isAuthenticated).toBe(true);
+    await redeemCode(
+      app,
+      await resumeToCode(signedIn.browser, signedIn.auth.returnUrl),
+      signedIn.auth.verifier,
+    );
+    const ofAccount = sql`${oidcPayloads.payload}->>'accountId' = ${target.id}`;
+    const before = await testDb().db.select().from(oidcPayloads).where(ofAccount);
+    expect(before.map((row) => row.type)).toEqual(expect.arrayContaining(['Session', 'Grant']));
+
+    for (let n = 0; n < 5; n++) await signIn(target.email, 'Wrong-Password-1');
+    expect((await signIn(target.email, STRONG)).body.verificationType).toBe(
+      VerificationType.LockedAfterTooManyFailedAttempts,
+    );
+
+    await api.post('/api/forgotpassword', { email: target.email, locationSearch: '' });
+    const [mail] = await outboxMails(testDb().db, 'password_reset', target.email);
+    const code = codeOf(linkIn(mail?.textBody ?? ''));
+    expect(await reset(code, NEW_PASSWORD, 1, `${RP}/welcome-back`)).toEqual({
+      success: true,
+      redirectUrl: `${RP}/welcome-back`,
+      policyViolation: false,
+      historyViolation: false,
+    });
+
+    expect(await testDb().db.select().from(oidcPayloads).where(ofAccount)).toEqual([]);
+    for (const { type, grantId } of before.filter((row) => row.grantId)) {
+      expect(
+        await testDb()
+          .db.select()
+          .from(oidcPayloads)
+          .where(and(eq(oidcPayloads.type, type), eq(oidcPayloads.grantId, grantId ?? ''))),
+      ).toEqual([]);
+    }
+    expect((await signIn(target.email, STRONG)).body).toMatchObject({
+      isAuthenticated: false,
+      verificationType: 0,
+    });
+    expect((await signIn(target.email, NEW_PASSWORD)).body.isAuthenticated).toBe(true);
+    expect(await outboxMails(testDb().db, 'password_changed', target.email)).toHaveLength(1);
+    const events = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'password_reset'), eq(auditEvents.accountId, target.id)));
+    expect(events.map((event) => event.outcome)).toEqual(['success']);
+  });
+
+  it('answers the invalid shape for an unknown, spent or expired code', async () => {
+    const { id } = await account();
+    const code = await codeFor(id);
+    expect(await reset('unknown-code', NEW_PASSWORD)).toEqual(INVALID);
+    expect((await reset(code, NEW_PASSWORD)).success).toBe(true);
+    expect(await reset(code, 'Another-Secret-55')).toEqual(INVALID);
+    const stale = await codeFor(id);
+    await testDb()
+      .db.update(verificationCodes)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(verificationCodes.codeHash, codeHash(stale)));
+    expect(await reset(stale, 'Another-Secret-55')).toEqual(INVALID);
+  });
+
+  it.each([
+    ['type 1 with a registered RedirectUrl', 1, `${RP}/home?x=1`, `${RP}/home?x=1`],
+    ['type 1 with a foreign RedirectUrl', 1, 'https://evil.test/', DEFAULT_REDIRECT],
+    ['type 1 with a script URL', 1, 'javascript:alert(1)', DEFAULT_REDIRECT],
+    ['type 1 without RedirectUrl', 1, null, DEFAULT_REDIRECT],
+    ['type 6 with a registered RedirectUrl', 6, `${RP}/first`, `${RP}/first`],
+    ['type 6 with a local path', 6, '/oidc/auth/x', DEFAULT_REDIRECT],
+    [
+      'type 2 with a local ReturnUrl',
+      2,
+      '/oidc/auth/abc?product=Planner',
+      `${PUBLIC_URL}/?ReturnUrl=%2Foidc%2Fauth%2Fabc%3Fproduct%3DPlanner`,
+    ],
+    ['type 2 with a protocol-relative ReturnUrl', 2, '//evil.test/x', DEFAULT_REDIRECT],
+    ['type 2 with an absolute ReturnUrl', 2, 'https://evil.test/x', DEFAULT_REDIRECT],
+  ])('answers an absolute http(s) redirect for %s', async (_name, type, redirectUrl, expected) => {
+    const { id } = await account(type === 6 ? null : STRONG);
+    const answer = await reset(await codeFor(id, type as VerificationType), NEW_PASSWORD, type, redirectUrl);
+    expect(answer).toEqual({
+      success: true,
+      redirectUrl: expected,
+      policyViolation: false,
+      historyViolation: false,
+    });
+    expect(new URL(answer.redirectUrl).protocol).toMatch(/^https?:$/);
+  });
+
+  it('leads an expired-password reset back to the sign-in page, where the new password signs in', async () => {
+    const target = await account();
+    await setMustChangePassword(testDb().db, target.id);
+    const expired = await signIn(target.email, STRONG);
+    expect(expired.body.verificationType).toBe(VerificationType.PasswordExpired);
+    const code = expired.body.verificationCode ?? '';
+    expect(await check(code, 2)).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+    const answer = await reset(code, NEW_PASSWORD, 2, expired.auth.returnUrl);
+    expect(answer.redirectUrl).toBe(`${PUBLIC_URL}/?ReturnUrl=${encodeURIComponent(expired.auth.returnUrl)}`);
+    const again = await expired.browser.post('/api/login', {
+      Username: target.email,
+      Password: NEW_PASSWORD,
+      ReturnUrl: new URL(answer.redirectUrl).searchParams.get('ReturnUrl'),
+    });
+    expect(loginResponse.parse(again.json()).isAuthenticated).toBe(true);
+  });
+});

@@ -1,0 +1,149 @@
+import { VerificationType } from '@keycard/contract';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
+import { CODE_LIFETIME_MS } from '../src/codes/codes.ts';
+import { resetPassword } from '../src/recovery/reset-password.ts';
+import { unlockAccount } from '../src/recovery/unlock-account.ts';
+import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
+import {
+  codeOf,
+  DEFAULT_REDIRECT,
+  freshIp,
+  issueResetCode,
+  NEW_PASSWORD,
+  PUBLIC_URL,
+  recoveryDeps,
+  STRONG,
+} from './recovery-kit.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const POLICY = { threshold: 2, minutes: 0 };
+let serial = 0;
+
+/** An account whose identifier is locked (until unlocked), with its unlock code. */
+async function lockedAccount(deps: ReturnType<typeof recoveryDeps>) {
+  serial += 1;
+  const account = await createAccount(testDb().db, `unlock-${serial}@example.com`, STRONG, 'Ada Lovelace');
+  const now = await deps.clock.now();
+  for (let n = 0; n < POLICY.threshold; n++)
+    await recordFailure(testDb().db, identifierHash(account.email), now, POLICY);
+  const code = await issueResetCode(deps, account.id, VerificationType.LockedAfterTooManyFailedAttempts);
+  return { account, code };
+}
+
+async function unlockEvents(accountId: string) {
+  return testDb()
+    .db.select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.event, 'unlock'), eq(auditEvents.accountId, accountId)));
+}
+
+describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
+  it('clears the lock and the failure count and names the user', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    const id = identifierHash(account.email);
+    expect(await isLocked(testDb().db, id, await deps.clock.now())).toBe(true);
+    expect(await unlockAccount(deps, { code, ip: freshIp() })).toEqual({
+      outcome: 'unlocked',
+      userName: 'Ada Lovelace',
+      redirectUrl: DEFAULT_REDIRECT,
+    });
+    expect(await isLocked(testDb().db, id, await deps.clock.now())).toBe(false);
+    expect(await failureCount(testDb().db, id)).toBe(0);
+  });
+
+  it('still shows success when opened again (a mail scanner first), recording the unlock once', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    const scanner = await unlockAccount(deps, { code, ip: freshIp() });
+    const person = await unlockAccount(deps, { code, ip: freshIp() });
+    expect(scanner.outcome).toBe('unlocked');
+    expect(person).toEqual(scanner);
+    expect(await unlockEvents(account.id)).toHaveLength(1);
+  });
+
+  it('does not lift a newer lock when an already used link is opened again', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    await unlockAccount(deps, { code, ip: freshIp() });
+    const now = await deps.clock.now();
+    for (let n = 0; n < POLICY.threshold; n++)
+      await recordFailure(testDb().db, identifierHash(account.email), now, POLICY);
+    expect((await unlockAccount(deps, { code, ip: freshIp() })).outcome).toBe('unlocked');
+    expect(await isLocked(testDb().db, identifierHash(account.email), now)).toBe(true);
+  });
+
+  it('answers expired one second after the lifetime, also for a link already used', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { code } = await lockedAccount(deps);
+    const unused = (await lockedAccount(deps)).code;
+    await unlockAccount(deps, { code, ip: freshIp() });
+    deps.clock.advance((CODE_LIFETIME_MS[VerificationType.LockedAfterTooManyFailedAttempts] ?? 0) + 1000);
+    expect(await unlockAccount(deps, { code, ip: freshIp() })).toEqual({ outcome: 'expired' });
+    expect(await unlockAccount(deps, { code: unused, ip: freshIp() })).toEqual({ outcome: 'expired' });
+  });
+
+  it('answers invalid for an unknown code and for codes of other types', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account } = await lockedAccount(deps);
+    const reset = await issueResetCode(deps, account.id, VerificationType.PasswordReset);
+    const change = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: 'n@example.com',
+    });
+    for (const code of ['no-such-code', reset, change]) {
+      expect(await unlockAccount(deps, { code, ip: freshIp() })).toEqual({ outcome: 'invalid' });
+    }
+    expect(await isLocked(testDb().db, identifierHash(account.email), await deps.clock.now())).toBe(true);
+  });
+
+  it('refuses an unlock code in a password reset', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { code } = await lockedAccount(deps);
+    expect(
+      await resetPassword(deps, { code, type: 3, newPassword: NEW_PASSWORD, ip: freshIp(), language: 'en' }),
+    ).toEqual({ outcome: 'invalid' });
+    expect(
+      await resetPassword(deps, { code, type: 1, newPassword: NEW_PASSWORD, ip: freshIp(), language: 'en' }),
+    ).toEqual({ outcome: 'invalid' });
+  });
+
+  it('keeps only an allowed RedirectUrl', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { code } = await lockedAccount(deps);
+    const allowed = await unlockAccount(deps, {
+      code,
+      ip: freshIp(),
+      redirectUrl: `${PUBLIC_URL}/after?x=1`,
+    });
+    expect(allowed).toMatchObject({ redirectUrl: `${PUBLIC_URL}/after?x=1` });
+    const foreign = await unlockAccount(deps, { code, ip: freshIp(), redirectUrl: 'https://evil.test/' });
+    expect(foreign).toMatchObject({ redirectUrl: DEFAULT_REDIRECT });
+  });
+
+  it('queues the unlock mail of a lock with a PUBLIC_URL link whose code unlocks', async () => {
+    const deps = recoveryDeps(testDb().db);
+    serial += 1;
+    const account = await createAccount(
+      testDb().db,
+      `locked-mail-${serial}@example.com`,
+      STRONG,
+      'Ada Lovelace',
+    );
+    const onLocked = queueUnlockMail({ mail: deps.mail, publicUrl: PUBLIC_URL, clockIn: () => deps.clock });
+    // The account has no language of its own: the failed sign-in's language decides.
+    await testDb().db.transaction((tx) => onLocked(tx, account, 'de'));
+    expect(deps.mail.queued.find((queued) => queued.kind === 'unlock')?.language).toBe('de');
+    const [mail] = deps.mail.of('unlock', account.email);
+    expect(mail?.userName).toBe('Ada Lovelace');
+    expect(mail?.link).toMatch(new RegExp(`^${PUBLIC_URL}/unlock/[\\w-]{43}$`));
+    expect((await unlockAccount(deps, { code: codeOf(mail?.link ?? ''), ip: freshIp() })).outcome).toBe(
+      'unlocked',
+    );
+  });
+});
