@@ -1,0 +1,78 @@
+import * as oidc from 'openid-client';
+import { emailDomain } from '../accounts/identifiers.ts';
+import { upstreamProviderIdForDomain } from './home-realm.ts';
+import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
+import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
+import { findProviderRecord, upstreamConfiguration } from './upstream-client.ts';
+import type { UpstreamFlow } from './upstream-flow.ts';
+
+export type CompleteResult =
+  | {
+      readonly ok: true;
+      readonly accountId: string;
+      readonly providerId: string;
+      readonly how: Extract<LinkResult, { ok: true }>['how'];
+    }
+  | { readonly ok: false; readonly reason: FederationRefusal; readonly providerId: string };
+
+/**
+ * The callback's work (DESIGN §1): the authorization response is checked against the flow this browser
+ * started (state), the code is exchanged with the PKCE verifier, and openid-client validates the ID
+ * token (issuer, audience, expiry, nonce). Only then is the local account linked or provisioned.
+ * `callbackUrl` is the URL the provider redirected to, query included.
+ */
+export async function completeUpstreamSignIn(
+  deps: FederationDeps,
+  flow: UpstreamFlow,
+  callbackUrl: URL,
+): Promise<CompleteResult> {
+  const { providerId } = flow;
+  const refuse = (reason: FederationRefusal) => ({ ok: false as const, reason, providerId });
+  const response = callbackUrl.searchParams;
+  if (response.has('error')) return refuse('upstream_error');
+  if (response.get('state') !== flow.state) return refuse('state_mismatch');
+  const provider = await findProviderRecord(deps.db, providerId);
+  if (!provider) return refuse('unknown_provider');
+
+  let config: oidc.Configuration;
+  try {
+    config = await upstreamConfiguration(provider);
+  } catch {
+    return refuse('upstream_unreachable');
+  }
+  let claims: oidc.IDToken | undefined;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: flow.codeVerifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
+    claims = tokens.claims();
+  } catch {
+    return refuse('token_invalid');
+  }
+  if (!claims) return refuse('token_invalid');
+
+  // Only an address the provider vouches for may pick a local account (the literal true, not "true").
+  if (claims.email_verified !== true || typeof claims.email !== 'string') return refuse('email_unverified');
+  const email = claims.email;
+  if ((await upstreamProviderIdForDomain(deps.db, emailDomain(email))) !== provider.id) {
+    return refuse('domain_not_bound');
+  }
+  const linked = await linkOrProvisionAccount(deps.db, {
+    providerId,
+    subject: claims.sub,
+    email,
+    displayName: displayNameOf(claims, email),
+  });
+  if (!linked.ok) return refuse(linked.reason);
+  return { ok: true, accountId: linked.account.id, providerId, how: linked.how };
+}
+
+/** The name claim, else given and family name, else the address's local part: never empty. */
+function displayNameOf(claims: oidc.IDToken, email: string): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value.replace(/\p{Cc}/gu, ' ').trim() : '');
+  const name = text(claims.name) || [text(claims.given_name), text(claims.family_name)].join(' ').trim();
+  return (name || email.slice(0, email.lastIndexOf('@'))).slice(0, 200);
+}

@@ -1,0 +1,11 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * The lookup form of an e-mail domain: lower-case IDNA ASCII, so "Bücher.Example" and
+ * "xn--bcher-kva.example" are one binding. '' when it is not a dotted host name.
+ */
+export function normalizeDomain(value: string): string {
+  const ascii = domainToASCII(value.trim().normalize('NFC').toLowerCase());
+  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(ascii)) return '';
+  return ascii;
+}

@@ -1,0 +1,76 @@
+import { and, eq, isNull, or } from 'drizzle-orm';
+import { type Account, findAccountByEmail, insertAccount } from '../accounts/account-repository.ts';
+import type { Db } from '../store/database.ts';
+import { accounts } from '../store/tables/index.ts';
+
+export interface VerifiedIdentity {
+  readonly providerId: string;
+  /** The provider's `sub`: stable for the person even if the address changes there. */
+  readonly subject: string;
+  /** Verified by the provider (email_verified === true) and of a domain bound to it. */
+  readonly email: string;
+  readonly displayName: string;
+}
+
+export type LinkResult =
+  | { readonly ok: true; readonly account: Account; readonly how: 'provisioned' | 'linked' | 'returning' }
+  | { readonly ok: false; readonly reason: 'account_disabled' | 'linked_elsewhere' };
+
+/**
+ * Links or provisions the local account by verified e-mail (DESIGN §1 Federation).
+ *
+ * Policy: an existing local account of that address is linked to the provider, even one that has a
+ * password. An admin bound the address's domain to this provider, which makes the provider the
+ * authority for every address of the domain: home-realm discovery already sends those people there
+ * and never to the password step, and the provider has just verified that this person holds the
+ * address. Refusing would strand exactly the accounts that existed before the binding.
+ * What is refused: an account linked to another provider or to another subject of this one (the
+ * address was re-assigned upstream; the earlier person's account is not handed to the new one), and
+ * a disabled account.
+ */
+export async function linkOrProvisionAccount(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {
+  return db.transaction(async (tx) => {
+    const existing = await findAccountByEmail(tx, identity.email);
+    if (!existing) {
+      const created = await insertAccount(tx, { email: identity.email, displayName: identity.displayName });
+      // Someone else created the address a moment ago: treat it as existing, under the same rules.
+      if (!created) return linkExisting(tx, identity);
+      await bind(tx, created.id, identity);
+      return { ok: true, account: created, how: 'provisioned' };
+    }
+    return linkExisting(tx, identity);
+  });
+}
+
+async function linkExisting(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {
+  const account = await findAccountByEmail(db, identity.email);
+  if (!account) throw new Error('the account disappeared during linking');
+  if (account.disabledAt) return { ok: false, reason: 'account_disabled' };
+  if (account.externalIdpId === identity.providerId && account.externalSubject === identity.subject) {
+    return { ok: true, account, how: 'returning' };
+  }
+  // Bound only when still unbound (or bound to this provider without a subject yet), so two callbacks
+  // racing for one account cannot both win.
+  const linked = await db
+    .update(accounts)
+    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject, updatedAt: new Date() })
+    .where(
+      and(
+        eq(accounts.id, account.id),
+        or(
+          isNull(accounts.externalIdpId),
+          and(eq(accounts.externalIdpId, identity.providerId), isNull(accounts.externalSubject)),
+        ),
+      ),
+    )
+    .returning({ id: accounts.id });
+  if (linked.length === 0) return { ok: false, reason: 'linked_elsewhere' };
+  return { ok: true, account, how: 'linked' };
+}
+
+function bind(db: Db, accountId: string, identity: VerifiedIdentity) {
+  return db
+    .update(accounts)
+    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject })
+    .where(eq(accounts.id, accountId));
+}

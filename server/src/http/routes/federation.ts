@@ -1,0 +1,136 @@
+import { getCalls } from '@keycard/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { recordAudit } from '../../audit/audit-log.ts';
+import { completeUpstreamSignIn } from '../../federation/complete-upstream-sign-in.ts';
+import {
+  type FederationDeps,
+  type FederationRefusal,
+  startUpstreamSignIn,
+} from '../../federation/start-upstream-sign-in.ts';
+import { decodeFlow, encodeFlow, UPSTREAM_FLOW_TTL_SECONDS } from '../../federation/upstream-flow.ts';
+import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
+import { CROSS_SITE_EXEMPTIONS } from '../csrf.ts';
+import { finishLogin, liveInteraction } from '../live-interaction.ts';
+import { parseInput } from '../parse-input.ts';
+import type { RouteModule } from '../route-module.ts';
+
+/** Where upstream providers send the browser back (DESIGN §5); csrf.ts lets that cross-site GET in. */
+export const UPSTREAM_CALLBACK_PATH = '/api/ExternalIdentityProviderCallback';
+
+/** The authorization response (RFC 6749 §4.1.2, RFC 9207 iss); providers may add parameters of their own. */
+const callbackQuery = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+});
+
+/** Cookie holding the upstream flow; `__Host-` pins it to this origin under https. */
+export function flowCookieName(publicUrl: string): string {
+  return new URL(publicUrl).protocol === 'https:' ? '__Host-federation' : 'federation';
+}
+
+/**
+ * SPEC §7 /api/RedirectToExternalIdentityProvider and its callback (DESIGN §1 Federation). Both are
+ * browser navigations, so a refusal is a redirect to the error page (with an audit event), never a
+ * JSON answer, and never a session.
+ */
+export const federationRoutes: RouteModule = (api, deps) => {
+  const { publicUrl } = deps.config;
+  if (!CROSS_SITE_EXEMPTIONS.some((entry) => entry.path === UPSTREAM_CALLBACK_PATH)) {
+    throw new Error('the upstream callback must be exempt from the cross-site rule (csrf.ts)');
+  }
+  const federation: FederationDeps = {
+    db: deps.db,
+    clock: deps.login.clock,
+    callbackUrl: `${publicUrl}${UPSTREAM_CALLBACK_PATH}`,
+  };
+  const cookieName = flowCookieName(publicUrl);
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
+    sameSite: 'lax' as const,
+    secure: publicUrl.startsWith('https:'),
+    signed: true,
+  };
+
+  const refused = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    step: 'redirect' | 'callback',
+    reason: FederationRefusal,
+    providerId: string | null,
+  ) => {
+    await recordAudit(deps.db, {
+      event: 'federation',
+      outcome: 'refused',
+      ip: request.ip,
+      detail: { step, reason, providerId },
+    });
+    return reply.redirect(`${publicUrl}/error`, 302);
+  };
+
+  api.get(getCalls.redirectToExternalIdentityProvider.path, async (request, reply) => {
+    const query = parseInput(getCalls.redirectToExternalIdentityProvider.query, request.query, 'query');
+    const providerId = query.externalIdentityProviderGuid;
+    // The same rule as /api/login: only this browser's live sign-in may be continued upstream.
+    const returnUrl = localReturnPathOrNull(query.returnUrl);
+    const interaction = await liveInteraction(deps.provider, returnUrl, request, reply);
+    if (interaction === null || returnUrl === null) {
+      return refused(request, reply, 'redirect', 'interaction_gone', providerId);
+    }
+    const started = await startUpstreamSignIn(federation, {
+      providerId,
+      loginHint: query.login_hint,
+      returnUrl,
+    });
+    if (!started.ok) return refused(request, reply, 'redirect', started.reason, providerId);
+    reply.setCookie(cookieName, encodeFlow(started.flow), {
+      ...cookieOptions,
+      maxAge: UPSTREAM_FLOW_TTL_SECONDS,
+    });
+    await recordAudit(deps.db, {
+      event: 'federation',
+      outcome: 'success',
+      ip: request.ip,
+      detail: { step: 'redirect', providerId },
+    });
+    return reply.redirect(started.url.href, 302);
+  });
+
+  api.get(UPSTREAM_CALLBACK_PATH, async (request, reply) => {
+    // Single use: whatever happens next, this flow cannot be replayed from this browser.
+    const stored = request.cookies[cookieName];
+    reply.clearCookie(cookieName, cookieOptions);
+    const unsigned = stored === undefined ? undefined : request.unsignCookie(stored);
+    const flow =
+      unsigned?.valid && unsigned.value !== null
+        ? decodeFlow(unsigned.value, await federation.clock.now())
+        : null;
+    if (flow === null) return refused(request, reply, 'callback', 'no_flow', null);
+    if (!callbackQuery.safeParse(request.query).success) {
+      return refused(request, reply, 'callback', 'upstream_error', flow.providerId);
+    }
+    const interaction = await liveInteraction(deps.provider, flow.returnUrl, request, reply);
+    if (interaction === null) return refused(request, reply, 'callback', 'interaction_gone', flow.providerId);
+
+    // The URL the provider redirected to, on the registered origin (openid-client derives redirect_uri from it).
+    const callbackUrl = new URL(federation.callbackUrl);
+    callbackUrl.search = new URL(request.url, publicUrl).search;
+    const result = await completeUpstreamSignIn(federation, flow, callbackUrl);
+    if (!result.ok) return refused(request, reply, 'callback', result.reason, result.providerId);
+
+    await finishLogin(interaction, result.accountId, ['fed']);
+    await recordAudit(deps.db, {
+      event: 'federation',
+      outcome: 'success',
+      accountId: result.accountId,
+      ip: request.ip,
+      detail: { step: 'callback', providerId: result.providerId, account: result.how },
+    });
+    // DESIGN §2 Redirect rules: a local resume path, on PUBLIC_URL; the provider finishes the code flow.
+    return reply.redirect(`${publicUrl}${flow.returnUrl}`, 302);
+  });
+};

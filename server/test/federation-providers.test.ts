@@ -1,0 +1,238 @@
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { adminMailing } from '../src/admin/admin-mailing.ts';
+import { startAdminSocket } from '../src/admin/admin-socket.ts';
+import { executeAdminRequest } from '../src/admin/execute-request.ts';
+import { upstreamProviderIdForDomain } from '../src/federation/home-realm.ts';
+import {
+  addUpstreamProvider,
+  bindUpstreamDomain,
+  findUpstreamProvider,
+  listUpstreamProviders,
+  unbindUpstreamDomain,
+} from '../src/federation/upstream-providers.ts';
+import { LOCK_FILE_NAME } from '../src/lock-file.ts';
+import { auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
+import { runAdmin } from './admin-harness.ts';
+import { testConfig } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+
+const testDb = useTestDatabase();
+const deps = () => ({ db: testDb().db });
+const SECRET = 'upstream-client-secret-value';
+
+function provider(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Contoso staff',
+    issuer: 'https://login.contoso.example',
+    clientId: 'keycard',
+    clientSecret: SECRET,
+    domains: ['contoso.example'],
+    ...overrides,
+  };
+}
+
+describe('upstream providers (DESIGN §1 Federation)', () => {
+  it('adds a provider with default scopes, binds its domains in lookup form, never shows the secret', async () => {
+    const result = await addUpstreamProvider(
+      deps(),
+      provider({ domains: ['Fabrikam.Example', 'bücher.example', 'fabrikam.example'] }),
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Contoso staff',
+      issuer: 'https://login.contoso.example',
+      clientId: 'keycard',
+      scopes: ['openid', 'email', 'profile'],
+      domains: ['fabrikam.example', 'xn--bcher-kva.example'],
+    });
+    expect(JSON.stringify(result.value)).not.toContain(SECRET);
+    expect(await upstreamProviderIdForDomain(testDb().db, 'fabrikam.example')).toBe(result.value.id);
+    const [row] = await testDb()
+      .db.select()
+      .from(upstreamProviders)
+      .where(eq(upstreamProviders.id, result.value.id));
+    expect(row?.clientSecret).toBe(SECRET);
+    const audit = await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
+    expect(JSON.stringify(audit)).not.toContain(SECRET);
+    expect(audit.at(-1)?.detail).toMatchObject({ command: 'idp:add', providerId: result.value.id });
+  });
+
+  it('refuses a domain already bound to a provider as a conflict and adds nothing', async () => {
+    const before = (await listUpstreamProviders(deps())).ok;
+    const result = await addUpstreamProvider(
+      deps(),
+      provider({ name: 'Second', domains: ['new.example', 'FABRIKAM.example'] }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'conflict', field: 'domains' }),
+    });
+    expect(before).toBe(true);
+    expect(await upstreamProviderIdForDomain(testDb().db, 'new.example')).toBeNull();
+  });
+
+  it.each([
+    ['issuer', { issuer: 'http://login.contoso.example' }],
+    ['issuer', { issuer: 'https://login.contoso.example/?tenant=1' }],
+    ['domains', { domains: [] }],
+    ['domains', { domains: ['not a domain'] }],
+    ['scopes', { scopes: ['email'] }],
+    ['clientSecret', { clientSecret: '' }],
+    ['name', { name: ' ' }],
+  ])('refuses a bad %s as invalid_input naming the field', async (field, overrides) => {
+    const result = await addUpstreamProvider(deps(), provider(overrides));
+    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_input', field }) });
+  });
+
+  it('accepts plain http only on a loopback issuer', async () => {
+    const result = await addUpstreamProvider(
+      deps(),
+      provider({ issuer: 'http://127.0.0.1:4100/oidc', domains: ['loopback.example'] }),
+    );
+    expect(result.ok).toBe(true);
+  });
+
+  it('binds, finds, lists and unbinds domains; unknown providers and foreign domains are refused', async () => {
+    const added = await addUpstreamProvider(
+      deps(),
+      provider({ name: 'Woodgrove', domains: ['woodgrove.example'] }),
+    );
+    if (!added.ok) throw new Error('not added');
+    const providerId = added.value.id;
+    const bound = await bindUpstreamDomain(deps(), { providerId, domain: 'Woodgrove-Bank.example' });
+    expect(bound.ok && bound.value.domains).toEqual(['woodgrove-bank.example', 'woodgrove.example']);
+    // Binding again is a no-op; binding another provider's domain a conflict.
+    expect((await bindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).ok).toBe(true);
+    expect(await bindUpstreamDomain(deps(), { providerId, domain: 'fabrikam.example' })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict' },
+    });
+    expect(await findUpstreamProvider(deps(), { providerId })).toEqual(bound);
+    const listed = await listUpstreamProviders(deps());
+    expect(listed.ok && listed.value.providers.map((entry) => entry.name)).toContain('Woodgrove');
+
+    const unbound = await unbindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' });
+    expect(unbound.ok && unbound.value.domains).toEqual(['woodgrove-bank.example']);
+    expect(await upstreamProviderIdForDomain(testDb().db, 'woodgrove.example')).toBeNull();
+    expect(await unbindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', field: 'domain' },
+    });
+
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const result of [
+      await findUpstreamProvider(deps(), { providerId: unknown }),
+      await bindUpstreamDomain(deps(), { providerId: unknown, domain: 'x.example' }),
+    ]) {
+      expect(result).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    }
+    expect(await findUpstreamProvider(deps(), { providerId: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'providerId' },
+    });
+  });
+});
+
+describe('idp:add', () => {
+  const args = [
+    'idp:add',
+    '--name',
+    'Northwind',
+    '--issuer',
+    'https://id.northwind.example',
+    '--client-id',
+    'keycard-nw',
+    '--client-secret-stdin',
+    '--domain',
+    'northwind.example',
+    '--domain',
+    'nw.example',
+  ];
+
+  it('reads the secret from standard input and prints the GUID the SPA will receive', async () => {
+    const run = await runAdmin(args, { db: testDb().db, stdin: `${SECRET}\n` });
+    expect(run).toMatchObject({ code: 0, stderr: '', stdinRead: true });
+    const id = run.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(run.stdout).not.toContain(SECRET);
+    expect(await upstreamProviderIdForDomain(testDb().db, 'nw.example')).toBe(id);
+  });
+
+  it('reports a domain bound elsewhere as a conflict (exit 1) and bad flags before reading stdin (exit 2)', async () => {
+    const again = await runAdmin(args, { db: testDb().db, stdin: SECRET });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/northwind\.example is already bound/);
+
+    const bad = await runAdmin(
+      [
+        'idp:add',
+        '--name',
+        'X',
+        '--issuer',
+        'ftp://x',
+        '--client-id',
+        'c',
+        '--client-secret-stdin',
+        '--domain',
+        'x.example',
+      ],
+      { db: testDb().db, stdin: SECRET },
+    );
+    expect(bad).toMatchObject({ code: 2, stdinRead: false });
+    expect(bad.stderr).toMatch(/invalid --issuer/);
+
+    const noSecret = await runAdmin(
+      args.filter((arg) => arg !== '--client-secret-stdin'),
+      { db: testDb().db },
+    );
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/--client-secret-stdin/);
+  });
+});
+
+describe('idp:add while the service holds the embedded database', () => {
+  it('reaches the service through the admin socket, which registers the provider on its database', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-idp-'));
+    // DATA_DIR held by a live process that is not this one, as a running service holds it.
+    writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.ppid}\n`);
+    const socket = await startAdminSocket({ dataDir, db: testDb().db, mailing: adminMailing(testConfig()) });
+    try {
+      const run = await runAdmin(
+        [
+          'idp:add',
+          '--name',
+          'Litware',
+          '--issuer',
+          'https://id.litware.example',
+          '--client-id',
+          'kc',
+          '--client-secret-stdin',
+          '--domain',
+          'litware.example',
+          '--json',
+        ],
+        {
+          env: { DATA_DIR: dataDir },
+          stdin: SECRET,
+          execute: (config, request) => executeAdminRequest(config, request, { waitMs: 400, pollMs: 50 }),
+        },
+      );
+      expect(run.code).toBe(0);
+      const answer = run.json();
+      expect(answer).toMatchObject({ ok: true, via: 'service', result: { domains: ['litware.example'] } });
+      expect(JSON.stringify(answer)).not.toContain(SECRET);
+      const id = (answer.result as { id: string }).id;
+      expect(await upstreamProviderIdForDomain(testDb().db, 'litware.example')).toBe(id);
+    } finally {
+      await socket.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

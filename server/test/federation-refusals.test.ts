@@ -1,0 +1,272 @@
+import { errorBodySchema } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUpstreamProvider } from '../src/federation/upstream-providers.ts';
+import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
+import {
+  expectErrorPage,
+  expectNotSignedIn,
+  lastFederationAudit,
+  localPart,
+  PEOPLE,
+  redirectPath,
+  sessionCount,
+  startRegisteredUpstream,
+  UPSTREAM_CLIENT_ID,
+  UPSTREAM_SECRET,
+  UpstreamBrowser,
+} from './federation-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
+
+const testDb = useTestDatabase();
+const db = () => testDb().db;
+let app: FastifyInstance;
+let idp: UpstreamIdp;
+let providerId: string;
+
+beforeAll(async () => {
+  app = await buildTestApp(db());
+  await registerTestClient(db());
+  ({ idp, providerId } = await startRegisteredUpstream(db()));
+});
+
+afterAll(async () => {
+  await app.close();
+  await idp.close();
+});
+
+async function expectRefused(step: 'redirect' | 'callback', reason: string) {
+  expect(await lastFederationAudit(db())).toMatchObject({ outcome: 'refused', detail: { step, reason } });
+}
+
+/** A browser in a live sign-in at the relying party, sent upstream by the redirect call. */
+async function startedFlow(who: UpstreamPerson = PEOPLE.ada, provider = providerId) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  const redirect = await browser.get(redirectPath(auth.returnUrl, provider, who.email));
+  return { browser, auth, redirect, authorizationUrl: String(redirect.headers.location) };
+}
+
+/** Signs in upstream and answers the callback path (with the provider's code and state) for Keycard. */
+async function upstreamCallback(who: UpstreamPerson, flow: Awaited<ReturnType<typeof startedFlow>>) {
+  return localPart(await new UpstreamBrowser().signIn(flow.authorizationUrl, who));
+}
+
+describe('RedirectToExternalIdentityProvider refusals', () => {
+  it('refuses a ReturnUrl that is not this browser’s live sign-in', async () => {
+    const other = new TestBrowser(app);
+    const { returnUrl } = await startAuthorization(other);
+    const stranger = new TestBrowser(app);
+    for (const candidate of [returnUrl, '/oidc/auth/unknown-uid', 'https://evil.example/oidc/auth/x']) {
+      const response = await stranger.get(redirectPath(candidate, providerId, PEOPLE.ada.email));
+      expectErrorPage(response);
+      await expectRefused('redirect', 'interaction_gone');
+    }
+  });
+
+  it('refuses an unknown provider GUID', async () => {
+    const { redirect } = await startedFlow(PEOPLE.ada, '3f1c2a9e-0000-4000-8000-000000000001');
+    expectErrorPage(redirect);
+    await expectRefused('redirect', 'unknown_provider');
+  });
+
+  it('refuses a login_hint whose domain is not bound to that provider', async () => {
+    const other = await addUpstreamProvider(
+      { db: db() },
+      {
+        name: 'Fabrikam',
+        issuer: 'https://login.fabrikam.example',
+        clientId: 'kc',
+        clientSecret: 'x',
+        domains: ['fabrikam.example'],
+      },
+    );
+    expect(other.ok).toBe(true);
+    for (const hint of [PEOPLE.eve.email, 'someone@fabrikam.example']) {
+      const browser = new TestBrowser(app);
+      const auth = await startAuthorization(browser);
+      expectErrorPage(await browser.get(redirectPath(auth.returnUrl, providerId, hint)));
+      await expectRefused('redirect', 'hint_not_bound');
+    }
+  });
+
+  it('answers 400 naming the field for a malformed GUID; a hint without a bound domain is refused', async () => {
+    const browser = new TestBrowser(app);
+    const auth = await startAuthorization(browser);
+    const bad = await browser.get(redirectPath(auth.returnUrl, 'not-a-guid', PEOPLE.ada.email));
+    expect(bad.statusCode).toBe(400);
+    expect(errorBodySchema.parse(bad.json())).toMatchObject({
+      code: 'bad_request',
+      field: 'externalIdentityProviderGuid',
+    });
+    expectErrorPage(await browser.get(redirectPath(auth.returnUrl, providerId, 'no-at-sign')));
+    await expectRefused('redirect', 'hint_not_bound');
+  });
+
+  it('refuses a provider whose discovery fails or names another issuer', async () => {
+    for (const issuer of ['http://127.0.0.1:9/', idp.issuer.replace('127.0.0.1', 'localhost')]) {
+      const domain = issuer.includes('localhost') ? 'mismatch.example' : 'down.example';
+      const added = await addUpstreamProvider(
+        { db: db() },
+        {
+          name: domain,
+          issuer,
+          clientId: UPSTREAM_CLIENT_ID,
+          clientSecret: UPSTREAM_SECRET,
+          domains: [domain],
+        },
+      );
+      if (!added.ok) throw new Error(added.error.message);
+      const browser = new TestBrowser(app);
+      const auth = await startAuthorization(browser);
+      expectErrorPage(await browser.get(redirectPath(auth.returnUrl, added.value.id, `x@${domain}`)));
+      await expectRefused('redirect', 'upstream_unreachable');
+    }
+  });
+});
+
+describe('ExternalIdentityProviderCallback refusals: error page, audit, no session', () => {
+  it('refuses a callback without the flow cookie, or with a forged one', async () => {
+    const flow = await startedFlow();
+    const callback = await upstreamCallback(PEOPLE.ada, flow);
+    const interactionOnly = flow.browser.jar
+      .header()
+      .split('; ')
+      .filter((cookie) => !cookie.startsWith('federation='));
+    for (const extra of [[], ['federation=eyJ9.forged']]) {
+      const response = await app.inject({
+        method: 'GET',
+        url: callback,
+        headers: { cookie: [...interactionOnly, ...extra].join('; '), 'sec-fetch-site': 'cross-site' },
+      });
+      expectErrorPage(response);
+      await expectRefused('callback', 'no_flow');
+    }
+    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+  });
+
+  it('refuses an error answer of the provider', async () => {
+    const flow = await startedFlow();
+    const state = new URL(flow.authorizationUrl).searchParams.get('state') ?? '';
+    const response = await flow.browser.get(
+      `/api/ExternalIdentityProviderCallback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`,
+    );
+    expectErrorPage(response);
+    await expectRefused('callback', 'upstream_error');
+    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+  });
+
+  it('refuses a state that is not the one this browser started with, and a replayed callback', async () => {
+    const flow = await startedFlow();
+    const callback = await upstreamCallback(PEOPLE.ada, flow);
+    const wrongState = callback.replace(/state=[^&]+/, 'state=another-state-value');
+    expectErrorPage(await flow.browser.get(wrongState));
+    await expectRefused('callback', 'state_mismatch');
+    // The cookie was spent by the refused attempt: the genuine answer cannot be used afterwards either.
+    expectErrorPage(await flow.browser.get(callback));
+    await expectRefused('callback', 'no_flow');
+    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+  });
+
+  it('refuses a code that does not redeem with this flow (token exchange or ID token validation fails)', async () => {
+    const first = await startedFlow();
+    const second = await startedFlow();
+    const firstCallback = await upstreamCallback(PEOPLE.ada, first);
+    const secondCallback = await upstreamCallback(PEOPLE.ada, second);
+    // The second flow's code with the first flow's state, verifier and nonce.
+    const code = new URL(secondCallback, 'http://x').searchParams.get('code') ?? '';
+    const swapped = firstCallback.replace(/code=[^&]+/, `code=${code}`);
+    expectErrorPage(await first.browser.get(swapped));
+    await expectRefused('callback', 'token_invalid');
+    await expectNotSignedIn(first.browser, first.auth.returnUrl);
+  });
+
+  it('refuses an address the provider has not verified, and one of a domain not bound to it', async () => {
+    for (const [who, reason] of [
+      [PEOPLE.bob, 'email_unverified'],
+      [PEOPLE.eve, 'domain_not_bound'],
+    ] as const) {
+      const flow = await startedFlow(PEOPLE.ada);
+      const sessions = await sessionCount(db());
+      expectErrorPage(await flow.browser.get(await upstreamCallback(who, flow)));
+      await expectRefused('callback', reason);
+      expect(await sessionCount(db())).toBe(sessions);
+      const [account] = await db().select().from(accounts).where(eq(accounts.email, who.email));
+      expect(account).toBeUndefined();
+      await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+    }
+  });
+
+  it('refuses when the sign-in interaction is gone by the time the provider answers', async () => {
+    const flow = await startedFlow();
+    const callback = await upstreamCallback(PEOPLE.ada, flow);
+    const flowOnly = flow.browser.jar
+      .header()
+      .split('; ')
+      .filter((cookie) => cookie.startsWith('federation='));
+    const response = await app.inject({
+      method: 'GET',
+      url: callback,
+      headers: { cookie: flowOnly.join('; ') },
+    });
+    expectErrorPage(response);
+    await expectRefused('callback', 'interaction_gone');
+  });
+
+  it('refuses when the provider was removed meanwhile', async () => {
+    const added = await addUpstreamProvider(
+      { db: db() },
+      {
+        name: 'Short-lived',
+        issuer: idp.issuer,
+        clientId: UPSTREAM_CLIENT_ID,
+        clientSecret: UPSTREAM_SECRET,
+        domains: ['short.example'],
+      },
+    );
+    if (!added.ok) throw new Error(added.error.message);
+    const browser = new TestBrowser(app);
+    const auth = await startAuthorization(browser);
+    const redirect = await browser.get(redirectPath(auth.returnUrl, added.value.id, 'x@short.example'));
+    const flow = { browser, auth, redirect, authorizationUrl: String(redirect.headers.location) };
+    const callback = await upstreamCallback(PEOPLE.ada, flow);
+    await db().delete(upstreamProviders).where(eq(upstreamProviders.id, added.value.id));
+    expectErrorPage(await browser.get(callback));
+    await expectRefused('callback', 'unknown_provider');
+  });
+
+  it('refuses a disabled account and one linked to another provider, without changing them', async () => {
+    const dave = await createAccount(db(), PEOPLE.dave.email, null, 'Dave Local');
+    await db().update(accounts).set({ disabledAt: new Date() }).where(eq(accounts.id, dave.id));
+    const erin = await createAccount(db(), PEOPLE.erin.email, null, 'Erin Local');
+    const elsewhere = '3f1c2a9e-0000-4000-8000-000000000002';
+    await db()
+      .update(accounts)
+      .set({ externalIdpId: elsewhere, externalSubject: 'x' })
+      .where(eq(accounts.id, erin.id));
+    for (const [who, reason] of [
+      [PEOPLE.dave, 'account_disabled'],
+      [PEOPLE.erin, 'linked_elsewhere'],
+    ] as const) {
+      const flow = await startedFlow(who);
+      expectErrorPage(await flow.browser.get(await upstreamCallback(who, flow)));
+      await expectRefused('callback', reason);
+      await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+    }
+    const [erinAfter] = await db().select().from(accounts).where(eq(accounts.id, erin.id));
+    expect(erinAfter?.externalIdpId).toBe(elsewhere);
+  });
+
+  it('never writes a code, state or secret into the audit trail', async () => {
+    const trail = JSON.stringify(
+      await db().select().from(auditEvents).where(eq(auditEvents.event, 'federation')),
+    );
+    expect(trail).not.toMatch(/"(code|state|nonce|codeVerifier)"/);
+    expect(trail).not.toContain(UPSTREAM_SECRET);
+    expect(trail).toContain('"reason":"state_mismatch"');
+  });
+});

@@ -1,0 +1,173 @@
+import { checkUsernameResponse, loginResponse } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UpstreamProviderRecord } from '../src/federation/upstream-client.ts';
+import { accounts, auditEvents } from '../src/store/tables/index.ts';
+import {
+  BOUND_DOMAIN,
+  CALLBACK_URL,
+  lastFederationAudit,
+  localPart,
+  PEOPLE,
+  redirectPath,
+  startRegisteredUpstream,
+  UPSTREAM_CLIENT_ID,
+  UPSTREAM_SECRET,
+  UpstreamBrowser,
+} from './federation-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import {
+  claimsOf,
+  createAccount,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
+
+const testDb = useTestDatabase();
+const db = () => testDb().db;
+let app: FastifyInstance;
+let idp: UpstreamIdp;
+let providerId: UpstreamProviderRecord['id'];
+
+beforeAll(async () => {
+  app = await buildTestApp(db());
+  await registerTestClient(db());
+  ({ idp, providerId } = await startRegisteredUpstream(db()));
+});
+
+afterAll(async () => {
+  await app.close();
+  await idp.close();
+});
+
+/** The whole journey from the relying party to its ID token, through the upstream provider. */
+async function federatedSignIn(who: UpstreamPerson) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  const check = checkUsernameResponse.parse(
+    (await browser.post('/api/CheckUsername', { Username: who.email, ReturnUrl: auth.returnUrl })).json(),
+  );
+  expect(check).toEqual({
+    userHasExternalIdentityProvider: true,
+    returnUrl: auth.returnUrl,
+    externalIdentityProviderGuid: providerId,
+  });
+
+  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
+  expect(redirect.statusCode).toBe(302);
+  const authorizationUrl = String(redirect.headers.location);
+  const callback = await new UpstreamBrowser().signIn(authorizationUrl, who);
+  const back = await browser.get(localPart(callback));
+  expect(back.statusCode).toBe(302);
+  expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
+  const code = await resumeToCode(browser, auth.returnUrl);
+  const tokens = await redeemCode(app, code, auth.verifier);
+  return { authorizationUrl, redirect, back, claims: claimsOf(tokens.id_token) };
+}
+
+describe('federated sign-in (DESIGN §1 Federation)', () => {
+  it('CheckUsername answers by domain only: bound domain external, any other the password step', async () => {
+    const browser = new TestBrowser(app);
+    await browser.loadSpa();
+    for (const [username, external] of [
+      [`nobody-here@${BOUND_DOMAIN.toUpperCase()}`, true],
+      [PEOPLE.eve.email, false],
+    ] as const) {
+      const body = checkUsernameResponse.parse(
+        (await browser.post('/api/CheckUsername', { Username: username, ReturnUrl: null })).json(),
+      );
+      expect(body.userHasExternalIdentityProvider).toBe(external);
+      expect(body.externalIdentityProviderGuid).toBe(external ? providerId : null);
+    }
+  });
+
+  it('provisions an account for a new verified address and signs it in at the relying party', async () => {
+    const { authorizationUrl, redirect, back, claims } = await federatedSignIn(PEOPLE.ada);
+
+    // Authorization code + PKCE upstream, with state, nonce and the e-mail as login_hint.
+    const upstream = new URL(authorizationUrl);
+    expect(upstream.origin).toBe(idp.issuer);
+    expect(Object.fromEntries(upstream.searchParams)).toMatchObject({
+      client_id: UPSTREAM_CLIENT_ID,
+      response_type: 'code',
+      redirect_uri: CALLBACK_URL,
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+      login_hint: PEOPLE.ada.email,
+    });
+    for (const name of ['state', 'nonce', 'code_challenge']) {
+      expect(upstream.searchParams.get(name)).toMatch(/^[\w-]{20,}$/);
+    }
+    expect(idp.lastLoginHint()).toBe(PEOPLE.ada.email);
+
+    // The flow cookie: signed, HttpOnly, Lax, ten minutes; cleared by the callback.
+    const [flowCookie] = redirect.cookies.filter((cookie) => cookie.name === 'federation');
+    expect(flowCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 600 });
+    expect(flowCookie?.value).toMatch(/\./);
+    expect(back.cookies.find((cookie) => cookie.name === 'federation')?.value).toBe('');
+
+    const [account] = await db().select().from(accounts).where(eq(accounts.email, PEOPLE.ada.email));
+    expect(account).toMatchObject({
+      displayName: 'Ada Upstream',
+      firstName: 'Ada',
+      passwordHash: null,
+      externalIdpId: providerId,
+      externalSubject: PEOPLE.ada.sub,
+    });
+    expect(claims).toMatchObject({ sub: account?.id, email: PEOPLE.ada.email, name: 'Ada Upstream' });
+
+    const audit = await lastFederationAudit(db());
+    expect(audit).toMatchObject({
+      outcome: 'success',
+      accountId: account?.id,
+      detail: { step: 'callback', providerId, account: 'provisioned' },
+    });
+    const trail = JSON.stringify(await db().select().from(auditEvents));
+    expect(trail).not.toContain(UPSTREAM_SECRET);
+    expect(trail).not.toContain(upstream.searchParams.get('state') ?? '-');
+  });
+
+  it('signs a returning person into the same account', async () => {
+    const [before] = await db().select().from(accounts).where(eq(accounts.email, PEOPLE.ada.email));
+    const { claims } = await federatedSignIn(PEOPLE.ada);
+    expect(claims.sub).toBe(before?.id);
+    expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'returning' } });
+  });
+
+  it('links an existing local account of a bound domain by its verified address', async () => {
+    const local = await createAccount(db(), PEOPLE.carol.email, 'Local-Password-42', 'Carol Local');
+    const { claims } = await federatedSignIn(PEOPLE.carol);
+    expect(claims).toMatchObject({ sub: local.id, name: 'Carol Local' });
+    const [linked] = await db().select().from(accounts).where(eq(accounts.id, local.id));
+    expect(linked).toMatchObject({ externalIdpId: providerId, externalSubject: PEOPLE.carol.sub });
+    expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'linked' } });
+  });
+
+  it('does not accept a local password for an address that signs in upstream, linked or not yet', async () => {
+    const unlinked = await createAccount(db(), `frank@${BOUND_DOMAIN}`, 'Local-Password-42', 'Frank Local');
+    for (const [email, password] of [
+      [PEOPLE.carol.email, 'Local-Password-42'],
+      [unlinked.email, 'Local-Password-42'],
+    ] as const) {
+      const browser = new TestBrowser(app);
+      const auth = await startAuthorization(browser);
+      await browser.loadSpa();
+      const login = await browser.post('/api/login', {
+        Username: email,
+        Password: password,
+        ReturnUrl: auth.returnUrl,
+      });
+      expect(loginResponse.parse(login.json())).toMatchObject({
+        isAuthenticated: false,
+        verificationType: 0,
+      });
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+
+/**
+ * An upstream OpenID Connect provider for federation tests: a real oidc-provider on a loopback port,
+ * with a minimal sign-in page of its own (GET shows a form, POST signs in) and no consent screen.
+ * Keycard talks to it over HTTP exactly as to an organisation's provider.
+ */
+export interface UpstreamPerson {
+  readonly sub: string;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly name: string;
+  readonly password: string;
+}
+
+export interface UpstreamIdpOptions {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Keycard's PUBLIC_URL/api/ExternalIdentityProviderCallback. */
+  readonly redirectUri: string;
+  readonly people: readonly UpstreamPerson[];
+}
+
+export interface UpstreamIdp {
+  /** The issuer, e.g. http://127.0.0.1:41234 */
+  readonly issuer: string;
+  /** The login_hint of the last authorization request, as the provider received it. */
+  lastLoginHint(): string | undefined;
+  close(): Promise<void>;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function loginPage(uid: string, hint: string, failed: boolean): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Upstream sign-in</title></head>
+<body><main><h1>Upstream sign-in</h1>
+${failed ? '<p role="alert">Wrong e-mail or password.</p>' : ''}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<label>E-mail <input name="email" type="email" value="${escapeHtml(hint)}" autocomplete="username"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password"></label>
+<button type="submit">Sign in upstream</button>
+</form></main></body></html>`;
+}
+
+async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<UpstreamIdp> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const people = new Map(options.people.map((person) => [person.sub, person]));
+  let hint: string | undefined;
+
+  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const provider = new Provider(issuer, {
+    jwks: { keys: [{ ...signingKey, use: 'sig', alg: 'RS256', kid: 'upstream-test' }] },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
+    clients: [
+      {
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        redirect_uris: [options.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    async findAccount(_ctx, sub) {
+      const person = people.get(sub);
+      if (!person) return undefined;
+      return {
+        accountId: sub,
+        claims: () => ({ sub, email: person.email, email_verified: person.emailVerified, name: person.name }),
+      };
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // Claims in the ID token itself, as most organisations' providers do.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // No consent screen: the grant is made on the spot.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { client, session } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+      await grant.save();
+      return grant;
+    },
+  });
+  const callback = provider.callback();
+
+  async function interaction(request: IncomingMessage, response: ServerResponse, path: string) {
+    const details = await provider.interactionDetails(request, response);
+    const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+    if (request.method === 'GET' && path === `/interaction/${details.uid}`) {
+      hint = loginHint || undefined;
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(loginPage(details.uid, loginHint, false));
+      return;
+    }
+    if (request.method === 'POST' && path === `/interaction/${details.uid}/login`) {
+      const form = await formOf(request);
+      const person = [...people.values()].find(
+        (candidate) => candidate.email === form.get('email') && candidate.password === form.get('password'),
+      );
+      if (!person) {
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(loginPage(details.uid, loginHint, true));
+        return;
+      }
+      await provider.interactionFinished(request, response, { login: { accountId: person.sub } });
+      return;
+    }
+    response.writeHead(404).end();
+  }
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', issuer).pathname;
+    if (!path.startsWith('/interaction/')) {
+      callback(request, response);
+      return;
+    }
+    interaction(request, response, path).catch(() => {
+      if (!response.headersSent) response.writeHead(400).end('sign-in expired');
+    });
+  });
+
+  return {
+    issuer,
+    lastLoginHint: () => hint,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
