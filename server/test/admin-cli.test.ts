@@ -9,7 +9,11 @@ const NAMES = [
   'user:unlock',
   'user:disable',
   'user:enable',
+  'user:invite',
+  'user:change-email',
   'client:add',
+  'idp:add',
+  'mail:failed',
 ];
 
 /** Records what would have run: nothing must, when the command line is refused. */
@@ -53,8 +57,13 @@ describe('admin CLI: commands, help and usage errors', () => {
     ['user:enable', 'Usage: npm run admin -- user:enable --email E [--json]'],
     [
       'client:add',
-      'Usage: npm run admin -- client:add --id ID --name "Product name" --redirect-uri URI [--redirect-uri URI …] ' +
-        '[--post-logout-uri URI …] [--secret-stdin] [--json]',
+      'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
+        '[--post-logout-uri URI …] [--secret-stdin] [--admin] [--json]',
+    ],
+    [
+      'idp:add',
+      'Usage: npm run admin -- idp:add --name N --issuer URL --client-id ID --client-secret-stdin ' +
+        '--domain D [--domain D …] [--json]',
     ],
   ])('%s --help prints its usage and flags', async (name, usage) => {
     const { execute, requests } = recorder();

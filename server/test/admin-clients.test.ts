@@ -78,6 +78,7 @@ describe('client:add', () => {
     );
     expect(run.code).toBe(0);
     expect(run.json().result).toEqual({
+      admin: false,
       clientId: 'reports.svc',
       productName: 'Reports',
       kind: 'confidential',
@@ -91,7 +92,7 @@ describe('client:add', () => {
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
     expect(audit).toContainEqual(
       expect.objectContaining({
-        detail: { command: 'client:add', clientId: 'reports.svc', kind: 'confidential' },
+        detail: { command: 'client:add', clientId: 'reports.svc', kind: 'confidential', admin: false },
       }),
     );
     expect(JSON.stringify(audit)).not.toContain(SECRET);
@@ -185,11 +186,72 @@ describe('client:add', () => {
     expect(await clientRow('weaksecret')).toBeUndefined();
   });
 
-  it('needs at least one redirect URI, an id and a name (exit 2)', async () => {
-    const run = await admin(['--name', 'Nameless']);
+  it('needs an id and a name (exit 2)', async () => {
+    const run = await admin(['--redirect-uri', 'https://ok.example/cb']);
     expect(run).toMatchObject({
       code: 2,
-      stderr: 'admin: client:add: missing --id, --redirect-uri (see client:add --help)\n',
+      stderr: 'admin: client:add: missing --id, --name (see client:add --help)\n',
     });
+  });
+
+  it('needs at least one redirect URI unless --admin (exit 2)', async () => {
+    const run = await admin(['--id', 'nowhere', '--name', 'Nowhere']);
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'admin: invalid --redirect-uri: at least one redirect URI is required\n',
+    });
+    expect(await clientRow('nowhere')).toBeUndefined();
+  });
+});
+
+describe('client:add --admin', () => {
+  it('stores a confidential machine client allowed client credentials with the admin scope only', async () => {
+    const run = await admin(
+      ['--id', 'planner-admin', '--name', 'Planner admin', '--admin', '--secret-stdin'],
+      `${SECRET}\n`,
+    );
+    expect(run).toMatchObject({
+      code: 0,
+      stdout:
+        'registered admin client planner-admin ("Planner admin"): client credentials, scope keycard:admin\n',
+    });
+    const row = await clientRow('planner-admin');
+    expect(row).toMatchObject({
+      clientSecret: SECRET,
+      redirectUris: [],
+      grantTypes: ['client_credentials'],
+      scope: 'keycard:admin',
+    });
+    expect(row && clientMetadata(row)).toMatchObject({
+      grant_types: ['client_credentials'],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+  });
+
+  it('refuses an admin client without a secret or with a redirect URI (exit 2)', async () => {
+    expect(await admin(['--id', 'open-admin', '--name', 'Open', '--admin'])).toMatchObject({
+      code: 2,
+      stderr: 'admin: invalid --secret-stdin: an admin client must be confidential: give a secret\n',
+    });
+    const withUri = await admin(
+      [
+        '--id',
+        'uri-admin',
+        '--name',
+        'Uri',
+        '--admin',
+        '--redirect-uri',
+        'https://ok.example/cb',
+        '--secret-stdin',
+      ],
+      `${SECRET}\n`,
+    );
+    expect(withUri).toMatchObject({
+      code: 2,
+      stderr: 'admin: invalid --redirect-uri: an admin client signs nobody in: give no redirect URI\n',
+    });
+    expect(await clientRow('open-admin')).toBeUndefined();
+    expect(await clientRow('uri-admin')).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { adminMailing } from '../src/admin/admin-mailing.ts';
 import { type AdminSocket, startAdminSocket } from '../src/admin/admin-socket.ts';
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
 import { adminSocketPath } from '../src/admin/socket-protocol.ts';
@@ -15,10 +16,13 @@ import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/l
 import type { Database } from '../src/store/database.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
+import { outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
+import { testConfig } from './support/app.ts';
 import { createTestDatabase } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
+const MAILING = adminMailing(testConfig());
 
 /** The CLI as run by hand, but giving up on a busy DATA_DIR after `waitMs`. */
 function cli(
@@ -100,7 +104,7 @@ describe('admin CLI while the service holds the embedded database', () => {
 
   it('sends the command over the admin socket; the service runs it on its own database', async () => {
     lockAsAnotherProcess(dataDir);
-    socket = await startAdminSocket({ dataDir, db: database.db });
+    socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
     expect(statSync(socket.path).mode & 0o777).toBe(0o600);
 
     const run = await cli(
@@ -133,20 +137,53 @@ describe('admin CLI while the service holds the embedded database', () => {
     });
   });
 
+  it('queues the mail of user:invite and user:change-email in the service and wakes its worker', async () => {
+    lockAsAnotherProcess(dataDir);
+    let nudges = 0;
+    const mailing = adminMailing(testConfig(), () => {
+      nudges += 1;
+    });
+    socket = await startAdminSocket({ dataDir, db: database.db, mailing });
+    const added = await cli(['user:add', '--email', 'invitee@example.com', '--name', 'In Vitee'], dataDir);
+    expect(added).toMatchObject({ code: 0 });
+    const again = await cli(['user:invite', '--email', 'invitee@example.com'], dataDir);
+    expect(again).toMatchObject({ code: 0 });
+    expect(again.stdout).toMatch(
+      /^queued an invitation to invitee@example.com; its link sets the first password/,
+    );
+    const mover = ['user:add', '--email', 'mover@example.com', '--name', 'Mo Ver', '--password-stdin'];
+    expect(await cli(mover, dataDir, { stdin: `${PASSWORD}\n` })).toMatchObject({ code: 0 });
+    const moved = await cli(
+      ['user:change-email', '--email', 'mover@example.com', '--new-email', 'mo.ver@example.com'],
+      dataDir,
+    );
+    expect(moved).toMatchObject({ code: 0 });
+    const rows = await database.db.select().from(outbox).orderBy(outbox.createdAt);
+    expect(rows.map((row) => [row.kind, row.recipient])).toEqual(
+      expect.arrayContaining([
+        ['invitation', 'invitee@example.com'],
+        ['email_change_confirm', 'mo.ver@example.com'],
+        ['email_change_notice', 'mover@example.com'],
+      ]),
+    );
+    expect(rows.filter((row) => row.kind === 'invitation')).toHaveLength(2);
+    expect(nudges).toBe(3);
+  });
+
   it('waits for a service that is still starting and then routes the command to it', async () => {
     lockAsAnotherProcess(dataDir);
     const run = cli(['user:add', '--email', 'late@example.com', '--name', 'Late Comer'], dataDir, {
       waitMs: 10_000,
     });
     await sleep(300);
-    socket = await startAdminSocket({ dataDir, db: database.db });
+    socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
     expect((await run).code).toBe(0);
     expect(await findAccountByEmail(database.db, 'late@example.com')).not.toBeNull();
   });
 
   it('replaces a stale socket file and removes its own at close', async () => {
     writeFileSync(adminSocketPath(dataDir), 'stale');
-    const started = await startAdminSocket({ dataDir, db: database.db });
+    const started = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
     expect(statSync(started.path).isSocket()).toBe(true);
     await started.close();
     expect(existsSync(started.path)).toBe(false);
@@ -161,7 +198,7 @@ describe('admin socket: only valid requests run', () => {
     await migrateDatabase(database);
   });
   beforeEach(async () => {
-    socket = await startAdminSocket({ dataDir, db: database.db });
+    socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
   });
   afterEach(() => socket.close());
   afterAll(() => database.close());
@@ -258,6 +295,7 @@ describe('admin CLI when an operation fails unexpectedly', () => {
     const socket = await startAdminSocket({
       dataDir,
       db: database.db,
+      mailing: MAILING,
       onError: (message) => logged.push(message),
     });
     try {

@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import { runAdminRequest } from '../src/admin/admin-commands.ts';
+import { adminMailing } from '../src/admin/admin-mailing.ts';
 import type { Execution } from '../src/admin/execute-request.ts';
 import { type CliIo, runCli } from '../src/admin/run-cli.ts';
 import { readSecret } from '../src/admin/stdin-secret.ts';
+import type { Config } from '../src/config.ts';
 import type { Db } from '../src/store/database.ts';
 
 /** What one in-process `npm run admin -- …` printed and answered. */
@@ -40,9 +42,9 @@ export async function runAdmin(argv: readonly string[], options: AdminRunOptions
   const execute =
     options.execute ??
     (db
-      ? async (_config: unknown, request: Parameters<typeof runAdminRequest>[1]): Promise<Execution> => ({
+      ? async (config: Config, request: Parameters<typeof runAdminRequest>[1]): Promise<Execution> => ({
           via: 'database',
-          response: await runAdminRequest({ db }, request),
+          response: await runAdminRequest({ db, mailing: adminMailing(config) }, request),
         })
       : undefined);
   const code = await runCli({

@@ -8,10 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { adminMailing } from '../src/admin/admin-mailing.ts';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
+import { testConfig } from './support/app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
@@ -46,7 +48,7 @@ describe('npm run admin as a separate process', () => {
     await migrateDatabase(database);
     // This test process plays the running service: it holds the lock and serves the socket.
     writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.pid}\n`);
-    const socket = await startAdminSocket({ dataDir, db: database.db });
+    const socket = await startAdminSocket({ dataDir, db: database.db, mailing: adminMailing(testConfig()) });
     try {
       const run = await admin(
         ['user:add', '--email', 'proc@example.com', '--name', 'Pro Cess', '--password-stdin', '--json'],

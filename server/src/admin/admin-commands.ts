@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { addUpstreamProvider, addUpstreamProviderInput } from '../federation/upstream-providers.ts';
 import type { AdminDeps, AdminResult } from './admin-result.ts';
 import { addClient } from './client-operations.ts';
 import { addClientInput } from './client-schemas.ts';
+import { failedMail } from './mail-operations.ts';
+import { failedMailInput } from './mail-schemas.ts';
+import { changeEmail, inviteAccount } from './user-mail-operations.ts';
 import { addUser, disableUser, enableUser, expirePassword, unlockUser } from './user-operations.ts';
-import { accountInput, addUserInput } from './user-schemas.ts';
+import { accountInput, addUserInput, changeEmailInput } from './user-schemas.ts';
 
 /**
  * One admin command as data: its name and validated input. The CLI builds these, the admin socket
@@ -15,7 +19,11 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:unlock'), input: accountInput }),
   z.strictObject({ command: z.literal('user:disable'), input: accountInput }),
   z.strictObject({ command: z.literal('user:enable'), input: accountInput }),
+  z.strictObject({ command: z.literal('user:invite'), input: accountInput }),
+  z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
+  z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
+  z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
 export type AdminCommandName = AdminRequest['command'];
@@ -33,7 +41,15 @@ export function runAdminRequest(deps: AdminDeps, request: AdminRequest): Promise
       return disableUser(deps, request.input);
     case 'user:enable':
       return enableUser(deps, request.input);
+    case 'user:invite':
+      return inviteAccount(deps, request.input);
+    case 'user:change-email':
+      return changeEmail(deps, request.input);
     case 'client:add':
       return addClient(deps, request.input);
+    case 'mail:failed':
+      return failedMail(deps, request.input);
+    case 'idp:add':
+      return addUpstreamProvider(deps, request.input);
   }
 }

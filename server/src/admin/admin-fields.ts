@@ -1,60 +1,25 @@
-import { z } from 'zod';
+import { emailField } from '@keycard/contract';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
 
 /**
- * Field schemas of admin inputs, shared by the CLI, the admin socket and the admin HTTP API.
- * Messages say what a good value looks like and never echo the value (it may be a secret).
+ * Field schemas of admin inputs. The shapes live in the contract (the admin HTTP API's wire format);
+ * what needs the server's own knowledge, such as what the outbox can send to, is added here.
  */
+export {
+  accountIdField,
+  clientIdField,
+  clientSecretField,
+  displayNameField,
+  emailField,
+  passwordField,
+  productNameField,
+  redirectUriField,
+  uriListField,
+} from '@keycard/contract';
 
-const CONTROL = /\p{Cc}/u;
+/** Shown when an address passes emailField but the outbox could not send to it (mail-request.ts). */
+export const UNDELIVERABLE_MESSAGE =
+  'must be an address mail can be sent to: at most 64 characters before the @, and none of , ; < > " ( ) \\';
 
-/** DESIGN §2: e-mail identifiers are trimmed; one @, a dotted domain, no spaces or control characters. */
-export const emailField = z
-  .string({ error: 'is required' })
-  .trim()
-  .max(320, 'must be at most 320 characters')
-  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u, 'must be an e-mail address such as ada@example.com')
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters');
-
-export const displayNameField = z
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters');
-
-export const clientIdField = z
-  .string({ error: 'is required' })
-  .regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3 to 64 characters from A–Z, a–z, 0–9, ".", "_" and "-"');
-
-export const productNameField = displayNameField.pipe(z.string().max(100, 'must be at most 100 characters'));
-
-/** An absolute http(s) URL without fragment or credentials, stored exactly as given (RPs compare strings). */
-export const redirectUriField = z
-  .string({ error: 'is required' })
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine(
-    isRedirectUri,
-    'must be an absolute http(s) URL without a #fragment, e.g. https://app.example/callback',
-  );
-
-function isRedirectUri(value: string): boolean {
-  if (/[\s#]/u.test(value) || CONTROL.test(value) || !URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (
-    (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === ''
-  );
-}
-
-/**
- * A client secret for client_secret_basic: long enough to resist guessing, printable ASCII so it
- * survives Basic authentication headers unchanged.
- */
-export const clientSecretField = z
-  .string()
-  .min(32, 'must be at least 32 characters')
-  .max(512, 'must be at most 512 characters')
-  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
-
-/** The first password of an account; the policy is checked with the e-mail (accounts/password-policy.ts). */
-export const passwordField = z.string().max(4096, 'is too long');
+/** An address the commands send mail to: an e-mail address the outbox accepts as one recipient. */
+export const mailableEmailField = emailField.refine(isDeliverableAddress, UNDELIVERABLE_MESSAGE);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type Clock, databaseClock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
+import type { AdminMailing } from './admin-mailing.ts';
 
 /**
  * The closed set of ways an admin operation can refuse. The CLI maps them to exit codes, the admin
@@ -25,6 +26,10 @@ export type AdminResult<T> =
 export interface AdminDeps {
   readonly db: Db;
   readonly clock?: Clock;
+  /** Needed by the commands that queue mail (admin-mailing.ts); they fail without it. */
+  readonly mailing?: AdminMailing;
+  /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
+  readonly actor?: string;
 }
 
 export function clockOf(deps: AdminDeps): Clock {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import { adminRequestSchema, runAdminRequest } from './admin-commands.ts';
+import type { AdminMailing } from './admin-mailing.ts';
 import {
   type AdminResponse,
   adminSocketPath,
@@ -22,6 +23,8 @@ export interface AdminSocketOptions {
   readonly dataDir: string;
   readonly db: Db;
   readonly clock?: Clock;
+  /** The service's outbox, so mail the commands queue wakes its worker at once. */
+  readonly mailing: AdminMailing;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -146,7 +149,10 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
     return invalid(`${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
   }
   try {
-    return await runAdminRequest({ db: options.db, clock: options.clock }, request.data);
+    return await runAdminRequest(
+      { db: options.db, clock: options.clock, mailing: options.mailing },
+      request.data,
+    );
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.data.command} failed: ${message}`);

@@ -1,5 +1,5 @@
 import { cliCommand } from './cli-command.ts';
-import { addClientResult } from './client-schemas.ts';
+import { clientView } from './client-schemas.ts';
 
 function count(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -13,7 +13,9 @@ export const CLIENT_COMMANDS = [
     details:
       'Registers a relying party. Without --secret-stdin it is a public client that must use PKCE;\n' +
       'with it, the client secret (32 or more printable characters) is read from standard input.\n' +
-      'Redirect URIs are absolute http(s) URLs without a #fragment, compared exactly as given.',
+      'Redirect URIs are absolute http(s) URLs without a #fragment, compared exactly as given.\n' +
+      'With --admin it is a machine client of the admin HTTP API instead: it needs --secret-stdin,\n' +
+      'takes no redirect URI, and may obtain client-credentials tokens with the scope keycard:admin.',
     flags: [
       {
         name: 'id',
@@ -32,9 +34,8 @@ export const CLIENT_COMMANDS = [
       {
         name: 'redirect-uri',
         kind: 'list',
-        required: true,
         placeholder: 'URI',
-        description: 'where sign-in returns to (repeatable)',
+        description: 'where sign-in returns to (repeatable; required unless --admin)',
       },
       {
         name: 'post-logout-uri',
@@ -43,6 +44,7 @@ export const CLIENT_COMMANDS = [
         description: 'where sign-out may return to (repeatable)',
       },
       { name: 'secret-stdin', kind: 'switch', description: 'read the client secret from standard input' },
+      { name: 'admin', kind: 'switch', description: 'a client of the admin HTTP API (client credentials)' },
     ],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
     fieldFlags: {
@@ -51,6 +53,7 @@ export const CLIENT_COMMANDS = [
       redirectUris: '--redirect-uri',
       postLogoutUris: '--post-logout-uri',
       secret: '--secret-stdin',
+      admin: '--admin',
     },
     toRequest: (flags, secret) => ({
       command: 'client:add',
@@ -60,12 +63,15 @@ export const CLIENT_COMMANDS = [
         redirectUris: flags.list('redirect-uri'),
         postLogoutUris: flags.list('post-logout-uri'),
         secret,
+        ...(flags.has('admin') ? { admin: true } : {}),
       },
     }),
-    result: addClientResult,
+    result: clientView,
     format: (client) =>
-      `registered ${client.kind} client ${client.clientId} ("${client.productName}"` +
-      `${client.kind === 'public' ? ', PKCE' : ''}) with ${count(client.redirectUris.length, 'redirect URI')}` +
-      ` and ${count(client.postLogoutRedirectUris.length, 'post-logout URI')}`,
+      client.admin
+        ? `registered admin client ${client.clientId} ("${client.productName}"): client credentials, scope keycard:admin`
+        : `registered ${client.kind} client ${client.clientId} ("${client.productName}"` +
+          `${client.kind === 'public' ? ', PKCE' : ''}) with ${count(client.redirectUris.length, 'redirect URI')}` +
+          ` and ${count(client.postLogoutRedirectUris.length, 'post-logout URI')}`,
   }),
 ];

@@ -1,21 +1,51 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit-log.ts';
-import { oidcClients } from '../store/tables/index.ts';
+import type { Db } from '../store/database.ts';
+import { oidcClients, oidcPayloads } from '../store/tables/index.ts';
+import { actorDetail } from './admin-account.ts';
 import { type AdminDeps, type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
-import { type AddClientInput, type AddClientResult, addClientInput } from './client-schemas.ts';
+import {
+  ADMIN_CLIENT_SCOPE,
+  type AddClientInput,
+  addClientInput,
+  type ClientView,
+  type UpdateClientInput,
+  updateClientInput,
+} from './client-schemas.ts';
+
+type ClientRow = typeof oidcClients.$inferSelect;
+
+export function isAdminClient(row: Pick<ClientRow, 'scope'>): boolean {
+  return row.scope.split(' ').includes(ADMIN_CLIENT_SCOPE);
+}
+
+function viewOf(row: ClientRow): ClientView {
+  return {
+    clientId: row.clientId,
+    productName: row.productName,
+    kind: row.clientSecret === null ? 'public' : 'confidential',
+    admin: isAdminClient(row),
+    redirectUris: row.redirectUris,
+    postLogoutRedirectUris: row.postLogoutRedirectUris,
+  };
+}
+
+function noClient(id: string) {
+  return refuse('not_found', `no client with the id ${id}`);
+}
 
 /**
  * Registers a relying party (DESIGN §1: every client is one of the provider's own products, so there
- * is no consent screen). Without a secret the client is public and must use PKCE.
+ * is no consent screen). Without a secret the client is public and must use PKCE. An admin client
+ * may only obtain client-credentials tokens, and only it may ask for the admin scope.
  */
-export async function addClient(
-  deps: AdminDeps,
-  input: AddClientInput,
-): Promise<AdminResult<AddClientResult>> {
+export async function addClient(deps: AdminDeps, input: AddClientInput): Promise<AdminResult<ClientView>> {
   const parsed = parseInput(addClientInput, input);
   if (!parsed.ok) return parsed;
-  const { id, name, secret } = parsed.value;
-  const redirectUris = [...new Set(parsed.value.redirectUris)];
-  const postLogoutRedirectUris = [...new Set(parsed.value.postLogoutUris ?? [])];
+  const { id, name, secret, admin } = parsed.value;
+  if (admin === true && secret === undefined) {
+    return refuse('invalid_input', 'an admin client must be confidential: give a secret', 'secret');
+  }
   return deps.db.transaction(async (tx) => {
     const inserted = await tx
       .insert(oidcClients)
@@ -24,19 +54,91 @@ export async function addClient(
         productName: name,
         // oidc-provider compares client_secret_basic credentials with the stored value itself.
         clientSecret: secret ?? null,
-        redirectUris,
-        postLogoutRedirectUris,
-        grantTypes: [],
+        redirectUris: [...new Set(parsed.value.redirectUris)],
+        postLogoutRedirectUris: [...new Set(parsed.value.postLogoutUris ?? [])],
+        grantTypes: admin === true ? ['client_credentials'] : [],
+        ...(admin === true ? { scope: ADMIN_CLIENT_SCOPE } : {}),
       })
       .onConflictDoNothing({ target: oidcClients.clientId })
-      .returning({ clientId: oidcClients.clientId });
-    if (inserted.length === 0) return refuse('conflict', `a client with the id ${id} already exists`, 'id');
-    const kind = secret === undefined ? 'public' : 'confidential';
+      .returning();
+    const [row] = inserted;
+    if (!row) return refuse('conflict', `a client with the id ${id} already exists`, 'id');
+    const view = viewOf(row);
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',
-      detail: { command: 'client:add', clientId: id, kind },
+      detail: actorDetail(deps, { command: 'client:add', clientId: id, kind: view.kind, admin: view.admin }),
     });
-    return ok({ clientId: id, productName: name, kind, redirectUris, postLogoutRedirectUris });
+    return ok(view);
+  });
+}
+
+/** Ends the client-credentials tokens of a client whose secret changed: whoever held the old one is out. */
+async function revokeClientTokens(tx: Db, clientId: string): Promise<void> {
+  await tx
+    .delete(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, 'ClientCredentials'),
+        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+      ),
+    );
+}
+
+/**
+ * Changes a registered client: product name, redirect and post-logout URIs (lists replace), secret
+ * (null: public, PKCE). An admin client keeps its shape: confidential and without redirect URIs.
+ */
+export async function updateClient(
+  deps: AdminDeps,
+  input: UpdateClientInput,
+): Promise<AdminResult<ClientView>> {
+  const parsed = parseInput(updateClientInput, input);
+  if (!parsed.ok) return parsed;
+  const { id, name, redirectUris, postLogoutUris, secret } = parsed.value;
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, id)).for('update');
+    if (!row) return noClient(id);
+    if (isAdminClient(row)) {
+      if (secret === null) return refuse('invalid_input', 'an admin client must keep a secret', 'secret');
+      if (redirectUris !== undefined) {
+        return refuse(
+          'invalid_input',
+          'an admin client signs nobody in: give no redirect URI',
+          'redirectUris',
+        );
+      }
+      if (postLogoutUris !== undefined && postLogoutUris.length > 0) {
+        return refuse(
+          'invalid_input',
+          'an admin client signs nobody in: give no post-logout URI',
+          'postLogoutUris',
+        );
+      }
+    }
+    const changes = {
+      ...(name !== undefined ? { productName: name } : {}),
+      ...(redirectUris !== undefined ? { redirectUris: [...new Set(redirectUris)] } : {}),
+      ...(postLogoutUris !== undefined ? { postLogoutRedirectUris: [...new Set(postLogoutUris)] } : {}),
+      ...(secret !== undefined ? { clientSecret: secret } : {}),
+    };
+    const [updated] = await tx
+      .update(oidcClients)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(oidcClients.clientId, id))
+      .returning();
+    if (!updated) return noClient(id);
+    if (secret !== undefined) await revokeClientTokens(tx, id);
+    await recordAudit(tx, {
+      event: 'admin',
+      outcome: 'success',
+      // Which fields changed, never their values: the secret must not reach the log.
+      detail: actorDetail(deps, {
+        command: 'client:update',
+        clientId: id,
+        changed: Object.keys(changes).join(','),
+      }),
+    });
+    return ok(viewOf(updated));
   });
 }

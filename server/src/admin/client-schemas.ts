@@ -1,25 +1,41 @@
+import { ADMIN_SCOPE, registerClientBody, updateClientBody } from '@keycard/contract';
 import { z } from 'zod';
-import { clientIdField, clientSecretField, productNameField, redirectUriField } from './admin-fields.ts';
+import { clientIdField, uriListField } from './admin-fields.ts';
 
-/** Input and result of registering an OIDC client (client-operations.ts). */
+/** Inputs of the OIDC client operations (client-operations.ts); their answer is the contract's clientView. */
+export { type ClientView, clientView } from '@keycard/contract';
 
-const uriList = z.array(redirectUriField).max(20, 'at most 20 URIs');
+/** The stored scope of an admin client: client-credentials tokens with the admin scope, nothing else. */
+export const ADMIN_CLIENT_SCOPE = ADMIN_SCOPE;
 
-export const addClientInput = z.strictObject({
-  id: clientIdField,
-  name: productNameField,
-  redirectUris: uriList.min(1, 'at least one redirect URI is required'),
-  postLogoutUris: uriList.optional(),
-  /** Absent: a public client that must use PKCE. */
-  secret: clientSecretField.optional(),
-});
+/**
+ * client:add. `admin` (the CLI's --admin only; the admin API cannot mint clients that call it) makes
+ * a machine client that signs nobody in: it takes no redirect URIs, and needs a secret, which
+ * addClient checks (the CLI validates its flags before it reads the secret from standard input).
+ * Every other client needs at least one redirect URI.
+ */
+export const addClientInput = z
+  .strictObject({
+    ...registerClientBody.shape,
+    redirectUris: uriListField,
+    admin: z.boolean().optional(),
+  })
+  .check((ctx) => {
+    const { admin, redirectUris, postLogoutUris } = ctx.value;
+    const issue = (field: string, message: string) =>
+      ctx.issues.push({ code: 'custom', path: [field], message, input: undefined });
+    if (admin !== true) {
+      if (redirectUris.length === 0) issue('redirectUris', 'at least one redirect URI is required');
+      return;
+    }
+    if (redirectUris.length > 0)
+      issue('redirectUris', 'an admin client signs nobody in: give no redirect URI');
+    if ((postLogoutUris ?? []).length > 0) {
+      issue('postLogoutUris', 'an admin client signs nobody in: give no post-logout URI');
+    }
+  });
 export type AddClientInput = z.input<typeof addClientInput>;
 
-export const addClientResult = z.object({
-  clientId: z.string(),
-  productName: z.string(),
-  kind: z.enum(['public', 'confidential']),
-  redirectUris: z.array(z.string()),
-  postLogoutRedirectUris: z.array(z.string()),
-});
-export type AddClientResult = z.output<typeof addClientResult>;
+/** Changing a registered relying party: its id, and the fields of the contract's update body. */
+export const updateClientInput = z.strictObject({ id: clientIdField, ...updateClientBody.shape });
+export type UpdateClientInput = z.input<typeof updateClientInput>;

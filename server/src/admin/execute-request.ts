@@ -5,6 +5,7 @@ import type { Database } from '../store/database.ts';
 import { migrateDatabase } from '../store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../store/open-database.ts';
 import { type AdminRequest, runAdminRequest } from './admin-commands.ts';
+import { adminMailing } from './admin-mailing.ts';
 import { sendAdminRequest, UNREACHABLE } from './socket-client.ts';
 import { type AdminResponse, adminSocketPath } from './socket-protocol.ts';
 
@@ -43,17 +44,18 @@ export async function executeAdminRequest(
   options: ExecuteOptions = {},
 ): Promise<Execution> {
   if (config.databaseUrl !== undefined) {
-    return { via: 'database', response: await runOn({ databaseUrl: config.databaseUrl }, request) };
+    return { via: 'database', response: await runOn({ databaseUrl: config.databaseUrl }, config, request) };
   }
-  return executeEmbedded(config.dataDir, request, options);
+  return executeEmbedded(config, request, options);
 }
 
 async function executeEmbedded(
-  dataDir: string,
+  config: Config,
   request: AdminRequest,
   options: ExecuteOptions,
 ): Promise<Execution> {
   const { waitMs = 30_000, pollMs = 250, onWait, lock: lockOptions } = options;
+  const { dataDir } = config;
   const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {
@@ -61,7 +63,10 @@ async function executeEmbedded(
     try {
       const lock = acquireDataDirLock(dataDir, lockOptions);
       try {
-        return { via: 'database', response: await runOn({ pgliteDir: pgliteDirectory(dataDir) }, request) };
+        return {
+          via: 'database',
+          response: await runOn({ pgliteDir: pgliteDirectory(dataDir) }, config, request),
+        };
       } finally {
         lock.release();
       }
@@ -88,12 +93,14 @@ function busyMessage(dataDir: string, holder: number | undefined): string {
 
 async function runOn(
   location: { databaseUrl: string } | { pgliteDir: string },
+  config: Config,
   request: AdminRequest,
 ): Promise<AdminResponse> {
   const database: Database = await openDatabase(location);
   try {
     await migrateDatabase(database);
-    return await runAdminRequest({ db: database.db }, request);
+    // No worker here: the service's worker sends what this queues at its next poll or start.
+    return await runAdminRequest({ db: database.db, mailing: adminMailing(config) }, request);
   } finally {
     await database.close();
   }

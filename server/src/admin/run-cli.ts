@@ -5,13 +5,20 @@ import { parseFlags } from './cli-args.ts';
 import { type CliCommand, commandHelp, HELP_FLAG, JSON_FLAG } from './cli-command.ts';
 import { CLIENT_COMMANDS } from './client-commands.ts';
 import { DataDirBusyError, type Execution, executeAdminRequest } from './execute-request.ts';
+import { IDP_COMMANDS } from './idp-commands.ts';
+import { MAIL_COMMANDS } from './mail-commands.ts';
 import { describeFailure } from './socket-protocol.ts';
 import { SecretInputError } from './stdin-secret.ts';
 import { USER_COMMANDS } from './user-commands.ts';
 
 /** `npm run admin -- <command> …` (DESIGN §5). Exit codes: 0 done, 2 bad input, 1 anything else. */
 
-export const CLI_COMMANDS: readonly CliCommand[] = [...USER_COMMANDS, ...CLIENT_COMMANDS];
+export const CLI_COMMANDS: readonly CliCommand[] = [
+  ...USER_COMMANDS,
+  ...CLIENT_COMMANDS,
+  ...IDP_COMMANDS,
+  ...MAIL_COMMANDS,
+];
 
 export interface Output {
   write(text: string): unknown;

@@ -1,23 +1,24 @@
 import { type CliCommand, cliCommand } from './cli-command.ts';
-import { accountChangeResult, addUserResult, unlockResult } from './user-schemas.ts';
+import { EMAIL_FLAG } from './user-flags.ts';
+import { changeEmailCommand, inviteCommand } from './user-mail-commands.ts';
+import { type AddUserResult, accountChangeResult, addUserResult, unlockResult } from './user-schemas.ts';
 
 /** The user:* commands of DESIGN §5. */
 
-const EMAIL_FLAG = {
-  name: 'email',
-  kind: 'value',
-  required: true,
-  placeholder: 'E',
-  description: "the account's e-mail address",
-} as const;
+function firstPassword({ invitation }: AddUserResult): string {
+  if (invitation === 'not_needed') return ' with the given password';
+  if (invitation === 'queued') return ' and queued an invitation whose link sets the first password';
+  return '; no invitation was sent: its domain signs in through an organisation, so it needs no password';
+}
 
 const addUserCommand = cliCommand({
   name: 'user:add',
-  summary: 'create an account, optionally with a first password read from standard input',
+  summary: 'create an account with a first password from standard input, or invite it to set one',
   details:
     'Creates a local account. With --password-stdin the first password is read from standard input\n' +
-    '(a pipe, or typed without echo) and must meet the password policy; without it the account has\n' +
-    'no password yet and cannot sign in until an invitation sets one.',
+    '(a pipe, or typed without echo) and must meet the password policy. Without it the account has\n' +
+    'no password yet and an invitation is queued (as user:invite does) whose link sets the first one;\n' +
+    'an address whose domain signs in through an organisation gets no invitation.',
   flags: [
     EMAIL_FLAG,
     { name: 'name', kind: 'value', required: true, placeholder: '"First Last"', description: 'display name' },
@@ -30,11 +31,8 @@ const addUserCommand = cliCommand({
     input: { email: flags.value('email') ?? '', name: flags.value('name') ?? '', password },
   }),
   result: addUserResult,
-  format: ({ account, hasPassword }) =>
-    `created account ${account.email} (id ${account.id})` +
-    (hasPassword
-      ? ' with the given password'
-      : '; it has no password yet and cannot sign in until one is set'),
+  format: (result) =>
+    `created account ${result.account.email} (id ${result.account.id})${firstPassword(result)}`,
 });
 
 /** A user:* command that only names the account. */
@@ -95,4 +93,6 @@ export const USER_COMMANDS: readonly CliCommand[] = [
     'Undoes user:disable.',
     (email, changed) => (changed ? `enabled ${email}` : `${email} was already enabled`),
   ),
+  inviteCommand,
+  changeEmailCommand,
 ];

@@ -1,7 +1,5 @@
 import { eq } from 'drizzle-orm';
 import {
-  type Account,
-  findAccountByEmail,
   insertAccount,
   setDisabled,
   setMustChangePassword,
@@ -11,20 +9,16 @@ import { identifierHash } from '../accounts/identifiers.ts';
 import { clearFailures } from '../accounts/lockout.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { type Db, loginFailures } from '../store/tables/index.ts';
-import {
-  type AdminDeps,
-  type AdminResult,
-  clockOf,
-  noAccount,
-  ok,
-  parseInput,
-  refuse,
-} from './admin-result.ts';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { mailLanguage } from '../recovery/mail-language.ts';
+import { loginFailures } from '../store/tables/index.ts';
+import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
+import { inMailingTransaction } from './admin-mailing.ts';
+import { type AdminDeps, type AdminResult, clockOf, ok, parseInput } from './admin-result.ts';
+import { accountExists, addAndInvite } from './user-mail-operations.ts';
 import {
   type AccountChangeResult,
   type AccountInput,
-  type AccountSummary,
   type AddUserInput,
   type AddUserResult,
   accountInput,
@@ -38,28 +32,24 @@ import {
  * and never a password.
  */
 
-function summary(account: Account): AccountSummary {
-  return { id: account.id, email: account.email, displayName: account.displayName };
-}
-
-function auditAdmin(db: Db, command: string, accountId: string): Promise<void> {
-  return recordAudit(db, { event: 'admin', outcome: 'success', accountId, detail: { command } });
-}
-
-/** Creates a local account, with a first password when one is given (checked against the policy). */
+/**
+ * Creates a local account (DESIGN §5): with the given first password (checked against the policy),
+ * or without one and with an invitation whose link sets it (user-mail-operations.ts).
+ */
 export async function addUser(deps: AdminDeps, input: AddUserInput): Promise<AdminResult<AddUserResult>> {
   const parsed = parseInput(addUserInput, input);
   if (!parsed.ok) return parsed;
   const { email, name, password } = parsed.value;
+  if (password === undefined) return addAndInvite(deps, email, name);
   // Hashed before the transaction: argon2 takes a while and needs no database lock.
-  const hash = password === undefined ? null : await hashPassword(password);
+  const hash = await hashPassword(password);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
     const account = await insertAccount(tx, { email, displayName: name });
-    if (!account) return refuse('conflict', `an account with the e-mail ${email} already exists`, 'email');
-    if (hash !== null) await storePassword(tx, account.id, hash, now);
-    await auditAdmin(tx, 'user:add', account.id);
-    return ok({ account: summary(account), hasPassword: hash !== null });
+    if (!account) return accountExists(email);
+    await storePassword(tx, account.id, hash, now);
+    await auditAdmin(tx, deps, 'user:add', account.id);
+    return ok({ account: summarize(account), hasPassword: true, invitation: 'not_needed' as const });
   });
 }
 
@@ -70,14 +60,24 @@ export async function expirePassword(
 ): Promise<AdminResult<AccountChangeResult>> {
   const parsed = parseInput(accountInput, input);
   if (!parsed.ok) return parsed;
-  const account = await findAccountByEmail(deps.db, parsed.value.email);
-  if (!account) return noAccount(parsed.value.email);
-  if (account.mustChangePassword) return ok({ account: summary(account), changed: false });
-  await deps.db.transaction(async (tx) => {
+  const account = await findTarget(deps.db, parsed.value);
+  if (!account) return noTarget(parsed.value);
+  if (account.mustChangePassword) return ok({ account: summarize(account), changed: false });
+  await inMailingTransaction(deps, async (tx, mailing) => {
     await setMustChangePassword(tx, account.id);
-    await auditAdmin(tx, 'user:expire-password', account.id);
+    await auditAdmin(tx, deps, 'user:expire-password', account.id);
+    // Tell the owner why the next sign-in asks for a new password; an account without one yet
+    // (invited) or an address the outbox refuses gets no notice.
+    if (account.passwordHash !== null && isDeliverableAddress(account.email)) {
+      await mailing.mail.queue(tx, {
+        kind: 'password_expired',
+        to: account.email,
+        language: mailLanguage(account),
+        values: { userName: account.displayName },
+      });
+    }
   });
-  return ok({ account: summary(account), changed: true });
+  return ok({ account: summarize(account), changed: true });
 }
 
 function lockInForce(row: typeof loginFailures.$inferSelect, now: Date): boolean {
@@ -91,8 +91,8 @@ function lockInForce(row: typeof loginFailures.$inferSelect, now: Date): boolean
 export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<AdminResult<UnlockResult>> {
   const parsed = parseInput(accountInput, input);
   if (!parsed.ok) return parsed;
-  const account = await findAccountByEmail(deps.db, parsed.value.email);
-  if (!account) return noAccount(parsed.value.email);
+  const account = await findTarget(deps.db, parsed.value);
+  if (!account) return noTarget(parsed.value);
   const id = identifierHash(account.email);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
@@ -106,8 +106,8 @@ export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<
       accountId: account.id,
       detail: { via: 'admin', wasLocked },
     });
-    await auditAdmin(tx, 'user:unlock', account.id);
-    return ok({ account: summary(account), wasLocked, failuresCleared: row?.failureCount ?? 0 });
+    await auditAdmin(tx, deps, 'user:unlock', account.id);
+    return ok({ account: summarize(account), wasLocked, failuresCleared: row?.failureCount ?? 0 });
   });
 }
 
@@ -119,14 +119,14 @@ async function changeDisabled(
 ): Promise<AdminResult<AccountChangeResult>> {
   const parsed = parseInput(accountInput, input);
   if (!parsed.ok) return parsed;
-  const account = await findAccountByEmail(deps.db, parsed.value.email);
-  if (!account) return noAccount(parsed.value.email);
-  if ((account.disabledAt !== null) === disabled) return ok({ account: summary(account), changed: false });
+  const account = await findTarget(deps.db, parsed.value);
+  if (!account) return noTarget(parsed.value);
+  if ((account.disabledAt !== null) === disabled) return ok({ account: summarize(account), changed: false });
   await deps.db.transaction(async (tx) => {
     await setDisabled(tx, account.id, disabled);
-    await auditAdmin(tx, disabled ? 'user:disable' : 'user:enable', account.id);
+    await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
   });
-  return ok({ account: summary(account), changed: true });
+  return ok({ account: summarize(account), changed: true });
 }
 
 export function disableUser(deps: AdminDeps, input: AccountInput): Promise<AdminResult<AccountChangeResult>> {

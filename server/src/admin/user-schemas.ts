@@ -1,52 +1,94 @@
+import { createUserBody } from '@keycard/contract';
 import { z } from 'zod';
+import { normalizeEmail } from '../accounts/identifiers.ts';
 import { brokenPasswordRules } from '../accounts/password-policy.ts';
-import { displayNameField, emailField, passwordField } from './admin-fields.ts';
+import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { accountIdField, emailField, mailableEmailField, UNDELIVERABLE_MESSAGE } from './admin-fields.ts';
 import { describeBrokenRules } from './password-message.ts';
 
-/** Inputs and results of the user operations (user-operations.ts). */
+/**
+ * Inputs of the user operations (user-operations.ts). Their results are the admin API's answers and
+ * live in the contract; the inputs add what only the server can check (password policy, mailability).
+ */
+export {
+  type AccountChangeResult,
+  type AccountSummary,
+  type AddUserResult,
+  accountChangeResult,
+  accountSummary,
+  addUserResult,
+  type ChangeEmailResult,
+  changeEmailResult,
+  type DeleteUserResult,
+  deleteUserResult,
+  type InvitationState,
+  type InviteResult,
+  invitationState,
+  inviteResult,
+  type UnlockResult,
+  type UserView,
+  unlockResult,
+  userView,
+} from '@keycard/contract';
 
-export const addUserInput = z
-  .strictObject({
-    email: emailField,
-    name: displayNameField,
-    /** Absent: the account has no password until an invitation sets one. */
-    password: passwordField.optional(),
-  })
-  .check((ctx) => {
-    const { password, email } = ctx.value;
-    if (password === undefined) return;
-    const broken = brokenPasswordRules(password, email);
-    // `input` left empty: a zod issue otherwise carries the rejected value, here the password.
-    if (broken.length > 0) {
-      ctx.issues.push({
-        code: 'custom',
-        path: ['password'],
-        message: describeBrokenRules(broken),
-        input: '',
-      });
+export const addUserInput = createUserBody.check((ctx) => {
+  const { password, email } = ctx.value;
+  if (password === undefined) {
+    if (!isDeliverableAddress(email)) {
+      ctx.issues.push({ code: 'custom', path: ['email'], message: UNDELIVERABLE_MESSAGE, input: email });
     }
-  });
+    return;
+  }
+  const broken = brokenPasswordRules(password, email);
+  // `input` left empty: a zod issue otherwise carries the rejected value, here the password.
+  if (broken.length > 0) {
+    ctx.issues.push({
+      code: 'custom',
+      path: ['password'],
+      message: describeBrokenRules(broken),
+      input: '',
+    });
+  }
+});
 export type AddUserInput = z.input<typeof addUserInput>;
 
+/**
+ * The account an operation acts on: by e-mail (the CLI) or by id (the admin API's paths). Exactly
+ * one; when neither is given the e-mail is reported missing, as the CLI names it.
+ */
+const accountRef = { email: emailField.optional(), id: accountIdField.optional() };
+
+function exactlyOneRef(ctx: z.core.ParsePayload<{ email?: string | undefined; id?: string | undefined }>) {
+  const { email, id } = ctx.value;
+  if (email === undefined && id === undefined) {
+    ctx.issues.push({ code: 'custom', path: ['email'], message: 'is required', input: undefined });
+  } else if (email !== undefined && id !== undefined) {
+    ctx.issues.push({
+      code: 'custom',
+      path: ['id'],
+      message: 'give the e-mail or the id, not both',
+      input: id,
+    });
+  }
+}
+
 /** Inputs of the operations that only name an account. */
-export const accountInput = z.strictObject({ email: emailField });
+export const accountInput = z.strictObject(accountRef).check(exactlyOneRef);
 export type AccountInput = z.input<typeof accountInput>;
+export type AccountRef = z.output<typeof accountInput>;
 
-export const accountSummary = z.object({ id: z.string(), email: z.string(), displayName: z.string() });
-export type AccountSummary = z.output<typeof accountSummary>;
-
-export const addUserResult = z.object({ account: accountSummary, hasPassword: z.boolean() });
-export type AddUserResult = z.output<typeof addUserResult>;
-
-/** `changed` is false when the account already was in the asked-for state. */
-export const accountChangeResult = z.object({ account: accountSummary, changed: z.boolean() });
-export type AccountChangeResult = z.output<typeof accountChangeResult>;
-
-export const unlockResult = z.object({
-  account: accountSummary,
-  /** A lock was in force when the admin cleared it. */
-  wasLocked: z.boolean(),
-  /** Consecutive failures the counter held. */
-  failuresCleared: z.number().int(),
-});
-export type UnlockResult = z.output<typeof unlockResult>;
+/** user:change-email: the account (by e-mail or id), and N, the address it moves to once confirmed. */
+export const changeEmailInput = z
+  .strictObject({ ...accountRef, newEmail: mailableEmailField })
+  .check(exactlyOneRef)
+  .check((ctx) => {
+    const { email, newEmail } = ctx.value;
+    if (email === undefined || normalizeEmail(email) !== normalizeEmail(newEmail)) return;
+    ctx.issues.push({
+      code: 'custom',
+      path: ['newEmail'],
+      message: 'must differ from the current address',
+      input: newEmail,
+    });
+  });
+export type ChangeEmailInput = z.input<typeof changeEmailInput>;

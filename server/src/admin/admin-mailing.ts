@@ -1,0 +1,61 @@
+import type { Config } from '../config.ts';
+import { createOutbox } from '../mail/outbox.ts';
+import { fixedClock } from '../recovery/fixed-clock.ts';
+import type { MailingDeps, MailQueue } from '../recovery/recovery-deps.ts';
+import type { Db } from '../store/database.ts';
+import { type AdminDeps, clockOf } from './admin-result.ts';
+
+/**
+ * How admin commands that send mail (user:add without a password, user:invite, user:change-email)
+ * reach the outbox: the PUBLIC_URL their links are built from and the queue. The CLI builds one from
+ * its own config, the running service passes its mail service, whose nudge wakes its worker.
+ */
+export interface AdminMailing {
+  readonly publicUrl: string;
+  readonly mail: MailQueue;
+}
+
+const noNudge = () => undefined;
+
+/**
+ * Queues through an outbox built from `config`. Without a worker in this process (the CLI) there is
+ * nothing to nudge: the service's worker picks the rows up at its next poll, or at its next start.
+ */
+export function adminMailing(
+  config: Pick<Config, 'publicUrl' | 'site'>,
+  nudge: () => void = noNudge,
+): AdminMailing {
+  const outbox = createOutbox(config);
+  return { publicUrl: config.publicUrl, mail: { queue: outbox.queue, nudge } };
+}
+
+/** A programming error, not a refusal: every caller that runs mail commands passes `mailing`. */
+function mailingOf(deps: AdminDeps): AdminMailing {
+  if (!deps.mailing) throw new Error('this process has no mail outbox for admin commands');
+  return deps.mailing;
+}
+
+/**
+ * Runs `work` in one transaction and hands it the recovery domain's MailingDeps bound to that
+ * transaction: codes, mail rows and the admin's own writes commit or roll back together (the
+ * recovery functions' own transactions become savepoints in it). Their clock is read once before,
+ * as inside a transaction the database clock cannot be asked on PGlite; the worker is woken only
+ * after the commit.
+ */
+export async function inMailingTransaction<T>(
+  deps: AdminDeps,
+  work: (tx: Db, mailing: MailingDeps) => Promise<T>,
+): Promise<T> {
+  const { publicUrl, mail } = mailingOf(deps);
+  const now = await clockOf(deps).now();
+  const result = await deps.db.transaction((tx) =>
+    work(tx, { db: tx, clock: fixedClock(now), publicUrl, mail: { queue: mail.queue, nudge: noNudge } }),
+  );
+  mail.nudge();
+  return result;
+}
+
+/** Wakes the worker, when this process has one, e.g. after failed mail was made due again. */
+export function nudgeMail(deps: AdminDeps): void {
+  deps.mailing?.mail.nudge();
+}

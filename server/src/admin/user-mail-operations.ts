@@ -1,0 +1,132 @@
+import { VerificationType } from '@keycard/contract';
+import { type Account, insertAccount } from '../accounts/account-repository.ts';
+import { emailDomain } from '../accounts/identifiers.ts';
+import { CODE_LIFETIME_MS } from '../codes/codes.ts';
+import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
+import { isDeliverableAddress, MailRequestError } from '../mail/mail-request.ts';
+import { storedEmailForm } from '../recovery/account-email.ts';
+import { inviteUser } from '../recovery/invite-user.ts';
+import { requestEmailChange } from '../recovery/request-email-change.ts';
+import type { Db } from '../store/database.ts';
+import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
+import { inMailingTransaction } from './admin-mailing.ts';
+import { type AdminDeps, type AdminResult, noAccount, ok, parseInput, refuse } from './admin-result.ts';
+import {
+  type AccountInput,
+  type AddUserResult,
+  accountInput,
+  type ChangeEmailInput,
+  type ChangeEmailResult,
+  changeEmailInput,
+  type InviteResult,
+} from './user-schemas.ts';
+
+/**
+ * The user commands that send mail (DESIGN §1 Provisioning, §5). Codes and mail come from the
+ * recovery domain functions, run inside the operation's own transaction (admin-mailing.ts), so the
+ * account change, the code, its mail and the audit event commit together or not at all.
+ */
+
+function validHours(type: VerificationType): number {
+  return Math.round((CODE_LIFETIME_MS[type] ?? 0) / 3_600_000);
+}
+
+export function accountExists(email: string) {
+  return refuse('conflict', `an account with the e-mail ${email} already exists`, 'email');
+}
+
+/** Bound to an upstream provider, or of a domain that is: such accounts never use a local password. */
+async function signsInUpstream(db: Db, account: Pick<Account, 'email' | 'externalIdpId'>): Promise<boolean> {
+  if (account.externalIdpId !== null) return true;
+  return (await upstreamProviderIdForDomain(db, emailDomain(account.email))) !== null;
+}
+
+/** user:add without a password: the account, and its invitation unless its domain signs in upstream. */
+export async function addAndInvite(
+  deps: AdminDeps,
+  email: string,
+  name: string,
+): Promise<AdminResult<AddUserResult>> {
+  const upstream = await signsInUpstream(deps.db, { email, externalIdpId: null });
+  return inMailingTransaction(deps, async (tx, mailing) => {
+    const account = await insertAccount(tx, { email, displayName: name });
+    if (!account) return accountExists(email);
+    await auditAdmin(tx, deps, 'user:add', account.id);
+    if (!upstream && (await inviteUser(mailing, account.id)).outcome !== 'invited') {
+      throw new Error('the account just created was not found');
+    }
+    const invitation = upstream ? ('signs_in_upstream' as const) : ('queued' as const);
+    return ok({ account: summarize(account), hasPassword: false, invitation });
+  });
+}
+
+/** Why an invitation would be of no use, or undefined when it may be sent. */
+async function invitationRefusal(db: Db, account: Account): Promise<string | undefined> {
+  if (account.disabledAt !== null) return `${account.email} is disabled; enable it before inviting`;
+  if (account.passwordHash !== null) {
+    return `${account.email} already has a password; the forgot-password page lets its owner set a new one`;
+  }
+  if (await signsInUpstream(db, account)) {
+    return `${account.email} signs in through its organisation's identity provider and needs no password`;
+  }
+  if (!isDeliverableAddress(account.email)) return `the address ${account.email} cannot receive mail`;
+  return undefined;
+}
+
+/**
+ * user:invite: a VerifyUser code and the invitation whose link sets the first password. Only for an
+ * enabled local account that has no password yet; a new invitation makes earlier links stop working.
+ */
+export async function inviteAccount(
+  deps: AdminDeps,
+  input: AccountInput,
+): Promise<AdminResult<InviteResult>> {
+  const parsed = parseInput(accountInput, input);
+  if (!parsed.ok) return parsed;
+  const account = await findTarget(deps.db, parsed.value);
+  if (!account) return noTarget(parsed.value);
+  const refusal = await invitationRefusal(deps.db, account);
+  if (refusal !== undefined) return refuse('conflict', refusal);
+  return inMailingTransaction(deps, async (tx, mailing) => {
+    if ((await inviteUser(mailing, account.id)).outcome !== 'invited') return noAccount(account.email);
+    await auditAdmin(tx, deps, 'user:invite', account.id);
+    return ok({ account: summarize(account), validHours: validHours(VerificationType.VerifyUser) });
+  });
+}
+
+/**
+ * user:change-email: the confirmation link to the new address and a notice to the old one. The
+ * address changes only when the link is opened, and only if nobody has taken it meanwhile.
+ */
+export async function changeEmail(
+  deps: AdminDeps,
+  input: ChangeEmailInput,
+): Promise<AdminResult<ChangeEmailResult>> {
+  const parsed = parseInput(changeEmailInput, input);
+  if (!parsed.ok) return parsed;
+  const { newEmail } = parsed.value;
+  const account = await findTarget(deps.db, parsed.value);
+  if (!account) return noTarget(parsed.value);
+  try {
+    return await inMailingTransaction(deps, async (tx, mailing) => {
+      const requested = await requestEmailChange(mailing, account.id, newEmail);
+      if (requested.outcome === 'not_found') return noTarget(parsed.value);
+      if (requested.outcome === 'unchanged') {
+        return refuse('invalid_input', 'must differ from the current address', 'newEmail');
+      }
+      if (requested.outcome === 'taken') {
+        return refuse('conflict', `another account already uses the e-mail ${newEmail}`, 'newEmail');
+      }
+      await auditAdmin(tx, deps, 'user:change-email', account.id);
+      return ok({
+        account: summarize(account),
+        newEmail: storedEmailForm(newEmail),
+        validHours: validHours(VerificationType.EmailChanged),
+      });
+    });
+  } catch (error) {
+    // The new address was checked above, so it is the notice to the old one that cannot be queued.
+    if (!(error instanceof MailRequestError && error.field === 'to')) throw error;
+    return refuse('conflict', `the current address ${account.email} cannot receive the notice of the change`);
+  }
+}

@@ -1,0 +1,196 @@
+import { clientView } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oidcClients } from '../src/store/tables/index.ts';
+import {
+  ADMIN_CLIENT,
+  ADMIN_SECRET,
+  adminCall,
+  adminClientOf,
+  adminEvents,
+  adminToken,
+  registerAdminClient,
+  requestToken,
+} from './admin-api-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { TestBrowser } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const db = () => testDb().db;
+let app: FastifyInstance;
+let api: Awaited<ReturnType<typeof adminClientOf>>;
+const SECRET = 'booking-secret-0123456789abcdefghijklm';
+
+beforeAll(async () => {
+  app = await buildTestApp(db());
+  await registerAdminClient(db());
+  api = await adminClientOf(app);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** Whether the provider accepts an authorization request of `clientId` to `redirectUri` (sends it to sign in). */
+async function authorizeAnswer(clientId: string, redirectUri: string) {
+  const query = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+  const response = await new TestBrowser(app).get(`/oidc/auth?${query}`);
+  return { status: response.statusCode, location: String(response.headers.location ?? '') };
+}
+
+describe('POST /admin/api/clients', () => {
+  it('registers a public client (201) that the provider then sends to the sign-in page with its product name', async () => {
+    const created = await api('POST', '/clients', {
+      id: 'booking',
+      name: 'Booking',
+      redirectUris: ['https://booking.example/cb'],
+      postLogoutUris: ['https://booking.example/bye'],
+    });
+    expect(created.statusCode).toBe(201);
+    expect(clientView.parse(created.json())).toEqual({
+      clientId: 'booking',
+      productName: 'Booking',
+      kind: 'public',
+      admin: false,
+      redirectUris: ['https://booking.example/cb'],
+      postLogoutRedirectUris: ['https://booking.example/bye'],
+    });
+    const answer = await authorizeAnswer('booking', 'https://booking.example/cb');
+    expect(answer.status).toBe(303);
+    expect(decodeURIComponent(answer.location)).toContain('product=Booking');
+    expect(await adminEvents(db(), 'client:add')).toContainEqual(
+      expect.objectContaining({
+        detail: expect.objectContaining({ clientId: 'booking', actor: ADMIN_CLIENT }),
+      }),
+    );
+  });
+
+  it('answers 409 for a taken id and 400 naming the field for bad URIs, secrets and the admin flag', async () => {
+    const taken = await api('POST', '/clients', {
+      id: 'booking',
+      name: 'Again',
+      redirectUris: ['https://x.example/cb'],
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: 'conflict', field: 'id' });
+    const fragment = await api('POST', '/clients', {
+      id: 'fragment',
+      name: 'Fragment',
+      redirectUris: ['https://x.example/cb#frag'],
+    });
+    expect(fragment.statusCode).toBe(400);
+    expect(fragment.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris.0' });
+    const none = await api('POST', '/clients', { id: 'nouris', name: 'No URIs', redirectUris: [] });
+    expect(none.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
+    const weak = await api('POST', '/clients', {
+      id: 'weak',
+      name: 'Weak',
+      redirectUris: ['https://x.example/cb'],
+      secret: 'short',
+    });
+    expect(weak.json()).toMatchObject({ code: 'invalid_input', field: 'secret' });
+    expect(weak.body).not.toContain('short');
+    // A token of the admin API cannot mint further admin clients: only the CLI can.
+    const admin = await api('POST', '/clients', {
+      id: 'sneaky',
+      name: 'Sneaky',
+      redirectUris: ['https://x.example/cb'],
+      admin: true,
+    });
+    expect(admin.json()).toMatchObject({ code: 'invalid_input', field: 'admin' });
+    const rows = await db().select().from(oidcClients).where(eq(oidcClients.clientId, 'sneaky'));
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('PATCH /admin/api/clients/{id}', () => {
+  it('changes product name and URIs: the provider honours the new redirect URI, not the old one', async () => {
+    await api('POST', '/clients', { id: 'moving', name: 'Moving', redirectUris: ['https://old.example/cb'] });
+    const updated = await api('PATCH', '/clients/moving', {
+      name: 'Moved',
+      redirectUris: ['https://new.example/cb'],
+      postLogoutUris: ['https://new.example/bye'],
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toMatchObject({
+      productName: 'Moved',
+      redirectUris: ['https://new.example/cb'],
+      postLogoutRedirectUris: ['https://new.example/bye'],
+    });
+    const accepted = await authorizeAnswer('moving', 'https://new.example/cb');
+    expect(accepted.status).toBe(303);
+    expect(decodeURIComponent(accepted.location)).toContain('product=Moved');
+    const refused = await authorizeAnswer('moving', 'https://old.example/cb');
+    expect(refused.location).toBe('/error');
+    expect(await adminEvents(db(), 'client:update')).toContainEqual(
+      expect.objectContaining({
+        detail: {
+          command: 'client:update',
+          clientId: 'moving',
+          changed: 'productName,redirectUris,postLogoutRedirectUris',
+          actor: ADMIN_CLIENT,
+        },
+      }),
+    );
+  });
+
+  it('sets and clears a secret: confidential, then public again; the secret never appears', async () => {
+    await api('POST', '/clients', {
+      id: 'secretive',
+      name: 'Secretive',
+      redirectUris: ['https://s.example/cb'],
+    });
+    const confidential = await api('PATCH', '/clients/secretive', { secret: SECRET });
+    expect(confidential.json()).toMatchObject({ kind: 'confidential' });
+    expect(confidential.body).not.toContain(SECRET);
+    const [row] = await db().select().from(oidcClients).where(eq(oidcClients.clientId, 'secretive'));
+    expect(row?.clientSecret).toBe(SECRET);
+    expect(JSON.stringify(await adminEvents(db(), 'client:update'))).not.toContain(SECRET);
+    const open = await api('PATCH', '/clients/secretive', { secret: null });
+    expect(open.json()).toMatchObject({ kind: 'public' });
+  });
+
+  it('answers 404 for an unknown client and 400 naming the field for bad values', async () => {
+    const unknown = await api('PATCH', '/clients/nobody-here', { name: 'X' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'not_found' });
+    const badUri = await api('PATCH', '/clients/booking', { postLogoutUris: ['javascript:alert(1)'] });
+    expect(badUri.statusCode).toBe(400);
+    expect(badUri.json()).toMatchObject({ code: 'invalid_input', field: 'postLogoutUris.0' });
+    const badId = await api('PATCH', '/clients/a', { name: 'X' });
+    expect(badId.json()).toMatchObject({ code: 'invalid_input', field: 'id' });
+    const unknownField = await api('PATCH', '/clients/booking', { grantTypes: ['client_credentials'] });
+    expect(unknownField.json()).toMatchObject({ code: 'invalid_input', field: 'grantTypes' });
+  });
+
+  it('keeps an admin client confidential and without redirect URIs; a new secret ends its tokens', async () => {
+    await registerAdminClient(db(), 'rotating-console', ADMIN_SECRET);
+    const old = await adminToken(app, { clientId: 'rotating-console' });
+    const open = await api('PATCH', '/clients/rotating-console', { secret: null });
+    expect(open.json()).toMatchObject({ code: 'invalid_input', field: 'secret' });
+    const uris = await api('PATCH', '/clients/rotating-console', { redirectUris: ['https://x.example/cb'] });
+    expect(uris.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
+
+    const rotated = await api('PATCH', '/clients/rotating-console', { secret: SECRET });
+    expect(rotated.json()).toMatchObject({ kind: 'confidential', admin: true });
+    expect((await adminCall(app, old.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
+      401,
+    );
+    expect((await requestToken(app, { clientId: 'rotating-console', secret: ADMIN_SECRET })).statusCode).toBe(
+      401,
+    );
+    const fresh = await adminToken(app, { clientId: 'rotating-console', secret: SECRET });
+    expect((await adminCall(app, fresh.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
+      404,
+    );
+  });
+});

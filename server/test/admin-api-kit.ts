@@ -1,0 +1,109 @@
+import { ADMIN_SCOPE, loginResponse } from '@keycard/contract';
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { addClient } from '../src/admin/client-operations.ts';
+import type { Db } from '../src/store/database.ts';
+import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
+import { startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+
+/** Helpers of the admin API tests: admin clients, client-credentials tokens and calls with them. */
+
+export const ADMIN_CLIENT = 'ops-console';
+export const ADMIN_SECRET = 'ops-console-secret-0123456789abcdefgh';
+
+/** Registers a client of the admin API as `client:add --admin` does. */
+export async function registerAdminClient(db: Db, clientId = ADMIN_CLIENT, secret = ADMIN_SECRET) {
+  const result = await addClient(
+    { db },
+    { id: clientId, name: 'Ops console', redirectUris: [], secret, admin: true },
+  );
+  if (!result.ok) throw new Error(`admin client not registered: ${result.error.message}`);
+}
+
+/** A confidential client that may use client credentials but was never given the admin scope. */
+export async function registerMachineClient(db: Db, clientId: string, secret: string): Promise<void> {
+  await db.insert(oidcClients).values({
+    clientId,
+    productName: 'Reports',
+    clientSecret: secret,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    grantTypes: ['client_credentials'],
+    // Only scopes the provider declares may be registered; this one carries no admin right.
+    scope: 'openid',
+  });
+}
+
+/** POST /oidc/token with client_secret_basic and grant_type=client_credentials. */
+export function requestToken(
+  app: FastifyInstance,
+  { clientId = ADMIN_CLIENT, secret = ADMIN_SECRET, scope = ADMIN_SCOPE as string | undefined } = {},
+): Promise<LightMyRequestResponse> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (scope !== undefined) form.set('scope', scope);
+  return app.inject({
+    method: 'POST',
+    url: '/oidc/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    },
+    payload: form.toString(),
+  });
+}
+
+/** An access token of the admin client with the admin scope. */
+export async function adminToken(app: FastifyInstance, options?: Parameters<typeof requestToken>[1]) {
+  const response = await requestToken(app, options);
+  if (response.statusCode !== 200) throw new Error(`token answered ${response.statusCode} ${response.body}`);
+  return response.json<{ access_token: string; scope?: string; token_type: string; expires_in: number }>();
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Calls /admin/api with a bearer token. */
+export function adminCall(
+  app: FastifyInstance,
+  token: string | undefined,
+  method: Method,
+  path: string,
+  payload?: Record<string, unknown>,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url: `/admin/api${path}`,
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+/** A bound caller: `api('POST', '/users', {...})`. */
+export async function adminClientOf(app: FastifyInstance) {
+  const { access_token } = await adminToken(app);
+  return (method: Method, path: string, payload?: Record<string, unknown>) =>
+    adminCall(app, access_token, method, path, payload);
+}
+
+/** Signs in through the login policy as the SPA does (DESIGN §1); answers /api/login's body. */
+export async function signIn(app: FastifyInstance, email: string, password: string) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  const login = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: auth.returnUrl,
+  });
+  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode} ${login.body}`);
+  return loginResponse.parse(login.json());
+}
+
+/** The admin audit events of one command, oldest first. */
+export async function adminEvents(db: Db, command: string) {
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.event, 'admin'))
+    .orderBy(asc(auditEvents.id));
+  return rows.filter((row) => (row.detail as Record<string, unknown> | null)?.command === command);
+}

@@ -1,0 +1,170 @@
+import {
+  accountChangeResult,
+  changeEmailResult,
+  inviteResult,
+  unlockResult,
+  verifyNewEmailResponse,
+} from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAccountById } from '../src/accounts/account-repository.ts';
+import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient, signIn } from './admin-api-kit.ts';
+import { apiClient, codeOf, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const db = () => testDb().db;
+let app: FastifyInstance;
+let api: Awaited<ReturnType<typeof adminClientOf>>;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+beforeAll(async () => {
+  app = await buildTestApp(db());
+  await registerTestClient(db());
+  await registerAdminClient(db());
+  api = await adminClientOf(app);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('POST /admin/api/users/{id}/change-email', () => {
+  it('mails a link to the new address whose confirmation makes the account sign in with it', async () => {
+    const account = await createAccount(db(), 'old-address@example.com', STRONG, 'Mia Mover');
+    const requested = await api('POST', `/users/${account.id}/change-email`, {
+      newEmail: 'new-address@example.com',
+    });
+    expect(requested.statusCode).toBe(200);
+    expect(changeEmailResult.parse(requested.json())).toMatchObject({
+      account: { id: account.id, email: 'old-address@example.com' },
+      newEmail: 'new-address@example.com',
+      validHours: 72,
+    });
+    expect(await outboxMails(db(), 'email_change_notice', 'old-address@example.com')).toHaveLength(1);
+    const [confirmMail] = await outboxMails(db(), 'email_change_confirm', 'new-address@example.com');
+    const code = codeOf(linkIn(confirmMail?.textBody ?? ''));
+
+    const client = await apiClient(app);
+    const confirmed = await client.post('/api/VerifyNewEmail', { verificationCode: code, redirectUrl: null });
+    expect(confirmed.statusCode).toBe(200);
+    expect(verifyNewEmailResponse.parse(confirmed.json())).toMatchObject({
+      success: true,
+      userFirstName: 'Mia',
+    });
+
+    expect((await signIn(app, 'new-address@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(app, 'old-address@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect(await adminEvents(db(), 'user:change-email')).toContainEqual(
+      expect.objectContaining({
+        accountId: account.id,
+        detail: { command: 'user:change-email', actor: ADMIN_CLIENT },
+      }),
+    );
+  });
+
+  it('answers 409 for an address another account has, 400 for the same or a bad one, 404 for no account', async () => {
+    const account = await createAccount(db(), 'stays@example.com', STRONG);
+    await createAccount(db(), 'taken@example.com', STRONG);
+    const taken = await api('POST', `/users/${account.id}/change-email`, { newEmail: 'Taken@example.com' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: 'conflict', field: 'newEmail' });
+    const same = await api('POST', `/users/${account.id}/change-email`, { newEmail: 'STAYS@example.com' });
+    expect(same.statusCode).toBe(400);
+    expect(same.json()).toMatchObject({ code: 'invalid_input', field: 'newEmail' });
+    const bad = await api('POST', `/users/${account.id}/change-email`, { newEmail: 'nope' });
+    expect(bad.json()).toMatchObject({ code: 'invalid_input', field: 'newEmail' });
+    const missing = await api('POST', `/users/${account.id}/change-email`, {});
+    expect(missing.json()).toMatchObject({ code: 'invalid_input', field: 'newEmail' });
+    expect(
+      (await api('POST', `/users/${UNKNOWN}/change-email`, { newEmail: 'x@example.com' })).statusCode,
+    ).toBe(404);
+    expect(await outboxMails(db(), 'email_change_notice', 'stays@example.com')).toHaveLength(0);
+  });
+});
+
+describe('POST /admin/api/users/{id}/invite', () => {
+  it('queues a new invitation for an account without a password', async () => {
+    const account = await createAccount(db(), 'later@example.com', null, 'Lara Later');
+    const invited = await api('POST', `/users/${account.id}/invite`);
+    expect(invited.statusCode).toBe(200);
+    expect(inviteResult.parse(invited.json())).toMatchObject({
+      account: { id: account.id },
+      validHours: 168,
+    });
+    expect(await outboxMails(db(), 'invitation', 'later@example.com')).toHaveLength(1);
+    expect(await adminEvents(db(), 'user:invite')).toContainEqual(
+      expect.objectContaining({
+        accountId: account.id,
+        detail: { command: 'user:invite', actor: ADMIN_CLIENT },
+      }),
+    );
+  });
+
+  it('answers 409 for an account that has a password and 404 for no account', async () => {
+    const account = await createAccount(db(), 'has-password@example.com', STRONG);
+    const refused = await api('POST', `/users/${account.id}/invite`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict' });
+    expect(await outboxMails(db(), 'invitation', 'has-password@example.com')).toHaveLength(0);
+    expect((await api('POST', `/users/${UNKNOWN}/invite`)).statusCode).toBe(404);
+  });
+});
+
+describe('POST /admin/api/users/{id}/expire-password', () => {
+  it('makes the next correct sign-in ask for a new password, once', async () => {
+    const account = await createAccount(db(), 'expiring@example.com', STRONG);
+    const expired = await api('POST', `/users/${account.id}/expire-password`);
+    expect(expired.statusCode).toBe(200);
+    expect(accountChangeResult.parse(expired.json())).toMatchObject({ changed: true });
+    expect(await signIn(app, 'expiring@example.com', STRONG)).toMatchObject({
+      isAuthenticated: false,
+      verificationType: 2,
+    });
+    expect((await api('POST', `/users/${account.id}/expire-password`)).json()).toMatchObject({
+      changed: false,
+    });
+    expect(await adminEvents(db(), 'user:expire-password')).toHaveLength(1);
+    expect((await api('POST', `/users/${UNKNOWN}/expire-password`)).statusCode).toBe(404);
+  });
+});
+
+describe('POST /admin/api/users/{id}/unlock', () => {
+  it('clears a lock that failed sign-ins set, so the right password signs in again', async () => {
+    const account = await createAccount(db(), 'locked@example.com', STRONG);
+    for (let attempt = 0; attempt < 5; attempt++) await signIn(app, 'locked@example.com', 'Wrong-Password-1');
+    expect((await signIn(app, 'locked@example.com', STRONG)).verificationType).toBe(3);
+    const unlocked = await api('POST', `/users/${account.id}/unlock`);
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlockResult.parse(unlocked.json())).toMatchObject({ wasLocked: true });
+    expect((await signIn(app, 'locked@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect(await adminEvents(db(), 'user:unlock')).toContainEqual(
+      expect.objectContaining({
+        accountId: account.id,
+        detail: { command: 'user:unlock', actor: ADMIN_CLIENT },
+      }),
+    );
+    expect((await api('POST', `/users/${UNKNOWN}/unlock`)).statusCode).toBe(404);
+  });
+});
+
+describe('POST /admin/api/users/{id}/disable and /enable', () => {
+  it('stops and restores sign-in, and reports a repeat as unchanged', async () => {
+    const account = await createAccount(db(), 'toggled@example.com', STRONG);
+    expect((await api('POST', `/users/${account.id}/disable`)).json()).toMatchObject({ changed: true });
+    expect((await findAccountById(db(), account.id))?.disabledAt).not.toBeNull();
+    expect((await signIn(app, 'toggled@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect((await api('GET', `/users/${account.id}`)).json()).toMatchObject({ disabled: true });
+    expect((await api('POST', `/users/${account.id}/disable`)).json()).toMatchObject({ changed: false });
+
+    expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: true });
+    expect((await signIn(app, 'toggled@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: false });
+    expect(await adminEvents(db(), 'user:disable')).toHaveLength(1);
+    expect(await adminEvents(db(), 'user:enable')).toHaveLength(1);
+    expect((await api('POST', `/users/${UNKNOWN}/disable`)).statusCode).toBe(404);
+    expect((await api('POST', `/users/${UNKNOWN}/enable`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,149 @@
+import { addUserResult, deleteUserResult, userView } from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAccountById } from '../src/accounts/account-repository.ts';
+import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient, signIn } from './admin-api-kit.ts';
+import { outboxMails, STRONG } from './recovery-kit.ts';
+import { buildTestApp } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+
+const testDb = useTestDatabase();
+const db = () => testDb().db;
+let app: FastifyInstance;
+let api: Awaited<ReturnType<typeof adminClientOf>>;
+
+beforeAll(async () => {
+  app = await buildTestApp(db());
+  await registerTestClient(db());
+  await registerAdminClient(db());
+  api = await adminClientOf(app);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('POST /admin/api/users', () => {
+  it('creates an account with a first password that then signs in (201), recorded with the client as actor', async () => {
+    const created = await api('POST', '/users', {
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      password: STRONG,
+    });
+    expect(created.statusCode).toBe(201);
+    const body = addUserResult.parse(created.json());
+    expect(body).toMatchObject({
+      hasPassword: true,
+      invitation: 'not_needed',
+      account: { email: 'grace@example.com' },
+    });
+    expect((await signIn(app, 'grace@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect(await adminEvents(db(), 'user:add')).toContainEqual(
+      expect.objectContaining({
+        accountId: body.account.id,
+        detail: { command: 'user:add', actor: ADMIN_CLIENT },
+      }),
+    );
+    expect(JSON.stringify(await adminEvents(db(), 'user:add'))).not.toContain(STRONG);
+  });
+
+  it('without a password queues the invitation (VerifyUser mail) whose link sets the first one', async () => {
+    const created = await api('POST', '/users', { email: 'invitee@example.com', name: 'Ivy Invitee' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ hasPassword: false, invitation: 'queued' });
+    const [mail] = await outboxMails(db(), 'invitation', 'invitee@example.com');
+    expect(mail?.textBody).toMatch(/\/resetPassword\/6\/[\w-]{43}/);
+  });
+
+  it('answers 409 for an address that is taken, in any letter case', async () => {
+    const again = await api('POST', '/users', {
+      email: 'GRACE@example.com',
+      name: 'Grace Again',
+      password: STRONG,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'conflict', field: 'email' });
+  });
+
+  it('answers 400 invalid_input naming the field for a bad address, a weak password or an unknown field', async () => {
+    const badEmail = await api('POST', '/users', { email: 'not-an-address', name: 'X' });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json()).toMatchObject({ code: 'invalid_input', field: 'email' });
+    const weak = await api('POST', '/users', { email: 'weak@example.com', name: 'Weak', password: 'short' });
+    expect(weak.json()).toMatchObject({ code: 'invalid_input', field: 'password' });
+    expect(weak.body).not.toContain('short');
+    const extra = await api('POST', '/users', { email: 'extra@example.com', name: 'Extra', role: 'root' });
+    expect(extra.json()).toMatchObject({ code: 'invalid_input', field: 'role' });
+    const noName = await api('POST', '/users', { email: 'noname@example.com' });
+    expect(noName.json()).toMatchObject({ code: 'invalid_input', field: 'name' });
+  });
+});
+
+describe('GET /admin/api/users/{id} and ?email=', () => {
+  it('reads an account by id and finds it by e-mail, showing its state and no secret', async () => {
+    const account = await createAccount(db(), 'reader@example.com', STRONG, 'Rita Reader');
+    const byId = await api('GET', `/users/${account.id}`);
+    expect(byId.statusCode).toBe(200);
+    expect(userView.parse(byId.json())).toMatchObject({
+      id: account.id,
+      email: 'reader@example.com',
+      displayName: 'Rita Reader',
+      hasPassword: true,
+      mustChangePassword: false,
+      disabled: false,
+      external: false,
+    });
+    expect(byId.body).not.toMatch(/argon2|hash/i);
+    const byEmail = await api('GET', `/users?email=${encodeURIComponent(' Reader@Example.com ')}`);
+    expect(byEmail.statusCode).toBe(200);
+    expect(byEmail.json()).toEqual(byId.json());
+  });
+
+  it('answers 404 for an unknown id or address and 400 for a malformed one', async () => {
+    const unknownId = await api('GET', '/users/00000000-0000-4000-8000-000000000000');
+    expect(unknownId.statusCode).toBe(404);
+    expect(unknownId.json()).toMatchObject({ code: 'not_found' });
+    expect((await api('GET', '/users?email=nobody@example.com')).statusCode).toBe(404);
+    const badId = await api('GET', '/users/42');
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json()).toMatchObject({ code: 'invalid_input', field: 'id' });
+    const noEmail = await api('GET', '/users');
+    expect(noEmail.json()).toMatchObject({ code: 'invalid_input', field: 'email' });
+  });
+});
+
+describe('DELETE /admin/api/users/{id}', () => {
+  it('deletes the account, which can then neither be read nor sign in, and records who did it', async () => {
+    const account = await createAccount(db(), 'leaver@example.com', STRONG, 'Leo Leaver');
+    const deleted = await api('DELETE', `/users/${account.id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleteUserResult.parse(deleted.json()).account).toEqual({
+      id: account.id,
+      email: 'leaver@example.com',
+      displayName: 'Leo Leaver',
+    });
+    expect(await findAccountById(db(), account.id)).toBeNull();
+    expect((await api('GET', `/users/${account.id}`)).statusCode).toBe(404);
+    expect((await signIn(app, 'leaver@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect(await adminEvents(db(), 'user:delete')).toContainEqual(
+      expect.objectContaining({
+        accountId: account.id,
+        detail: { command: 'user:delete', actor: ADMIN_CLIENT },
+      }),
+    );
+    const again = await api('DELETE', `/users/${account.id}`);
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('frees the address for a new account', async () => {
+    const account = await createAccount(db(), 'reuse@example.com', STRONG);
+    await api('DELETE', `/users/${account.id}`);
+    const created = await api('POST', '/users', {
+      email: 'reuse@example.com',
+      name: 'New Owner',
+      password: STRONG,
+    });
+    expect(created.statusCode).toBe(201);
+  });
+});
