@@ -59,6 +59,8 @@ function environmentSchema(readText: ReadText) {
     PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
     /** 0 = passwords never expire by age. */
     PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
+    /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
+    RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
     TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
     DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
     COOKIE_SECRETS: cookieSecretsSchema.optional(),
@@ -86,6 +88,7 @@ function toConfig(env: z.output<ReturnType<typeof environmentSchema>>) {
     mailFrom: env.MAIL_FROM,
     /** Unset: rate-limit counters live in this process. */
     redisUrl: env.REDIS_URL,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? (demo ? `${publicUrl}/demo` : `${publicUrl}/`),
     site: env.SITE_FILE,
     lockoutThreshold: env.LOCKOUT_THRESHOLD,

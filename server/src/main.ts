@@ -1,4 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { adminMailing } from './admin/admin-mailing.ts';
+import { type AdminSocket, startAdminSocket } from './admin/admin-socket.ts';
+import { type AuditRetention, startAuditRetention } from './audit/retention.ts';
+import { databaseClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
 import { buildApp } from './http/app.ts';
@@ -72,7 +76,12 @@ async function main(): Promise<void> {
   let lock: DataDirLock | undefined;
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
+  let adminSocket: AdminSocket | undefined;
+  let retention: AuditRetention | undefined;
   const shutdown = async () => {
+    retention?.stop();
+    // First: admin commands in flight finish before the database closes.
+    await adminSocket?.close();
     await app?.close();
     await database?.close();
     lock?.release();
@@ -90,10 +99,24 @@ async function main(): Promise<void> {
       db: database.db,
       logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
     });
+    // The embedded database admits one process: the admin CLI reaches it through this socket.
+    if (database.kind === 'pglite') {
+      const log = app.log;
+      const mailService = app.mail;
+      adminSocket = await startAdminSocket({
+        dataDir: config.dataDir,
+        db: database.db,
+        mailing: adminMailing(config, () => mailService.nudge()),
+        onError: (message) => log.error(message),
+      });
+    }
     // Made before serving, so the account exists once the URL is printed and no signal can cut it off.
     const demoAccount = config.demo ? await ensureDemoAccount(database.db) : null;
     onShutdownSignal(shutdown);
     await listen(app, config);
+    // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
+    app.mail.start();
+    retention = startAuditRetention({ db: database.db, clock: databaseClock(database.db), log: app.log });
     if (demoAccount) {
       app.log.info(
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,

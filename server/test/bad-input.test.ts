@@ -10,9 +10,12 @@ import { useTestDatabase } from './support/database.ts';
 const testDb = useTestDatabase();
 const INTERNAL_DETAIL = 'relation "account" does not exist at /srv/keycard/secret-path.ts:42';
 
+/** A contract call of its own path, so its answer does not depend on stored codes. */
+const PROBE_PATH = '/api/test-contract';
+
 /** Test-only routes: one contract call, one handler that fails, one that breaks its contract. */
 const probeRoutes: RouteModule = (api) => {
-  postCall(api, postCalls.checkVerification, async (body) => ({
+  postCall(api, { ...postCalls.checkVerification, path: PROBE_PATH }, async (body) => ({
     isValid: body.verificationCode === 'good',
     userName: null,
   }));
@@ -45,7 +48,7 @@ describe('bad input (DESIGN §2)', () => {
   }
   const check = (payload: unknown) =>
     call({
-      url: postCalls.checkVerification.path,
+      url: PROBE_PATH,
       payload: JSON.stringify(payload),
       headers: { 'content-type': 'application/json' },
     });
@@ -74,7 +77,7 @@ describe('bad input (DESIGN §2)', () => {
   it('answers malformed or empty JSON with 400 naming the body', async () => {
     for (const payload of ['{"verificationCode":', '{"a":1}}', '']) {
       const response = await call({
-        url: postCalls.checkVerification.path,
+        url: PROBE_PATH,
         payload,
         headers: { 'content-type': 'application/json' },
       });
@@ -87,7 +90,7 @@ describe('bad input (DESIGN §2)', () => {
     const payload = JSON.stringify({ verificationCode: 'x'.repeat(17 * 1024), verificationType: 1 });
     expect(Buffer.byteLength(payload)).toBeGreaterThan(MAX_BODY_BYTES);
     const response = await call({
-      url: postCalls.checkVerification.path,
+      url: PROBE_PATH,
       payload,
       headers: { 'content-type': 'application/json' },
     });
@@ -102,7 +105,7 @@ describe('bad input (DESIGN §2)', () => {
       'multipart/form-data; boundary=x',
     ]) {
       const response = await call({
-        url: postCalls.checkVerification.path,
+        url: PROBE_PATH,
         payload: 'verificationCode=x',
         headers: { 'content-type': type },
       });

@@ -9,14 +9,13 @@ import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
 
-/** Test-only calls: a POST with an observable effect, and the federation callback of a later issue. */
+/** A test-only POST with an observable effect. */
 function probeRoutes(effects: string[]): RouteModule {
   return (api) => {
     api.post('/api/test-effect', async () => {
       effects.push('ran');
       return { done: true };
     });
-    api.get(CROSS_SITE_EXEMPTIONS[0]?.path ?? '', async () => ({ callback: true }));
   };
 }
 
@@ -122,9 +121,10 @@ describe('CSRF (DESIGN §2)', () => {
   it('exempts only the listed upstream callback from the cross-site rule', async () => {
     const path = CROSS_SITE_EXEMPTIONS[0]?.path ?? '';
     const headers = { 'sec-fetch-site': 'cross-site' };
-    expect((await app.inject({ method: 'GET', url: `${path}?code=x&state=y`, headers })).json()).toEqual({
-      callback: true,
-    });
+    // The callback itself answers (here: no flow cookie, so the error page), not the cross-site refusal.
+    const callback = await app.inject({ method: 'GET', url: `${path}?code=x&state=y`, headers });
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('http://localhost:3000/error');
     expect((await app.inject({ method: 'POST', url: path, headers })).statusCode).toBe(403);
   });
 

@@ -1,21 +1,28 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { recordAudit } from '../audit/audit-log.ts';
+import { registerAdminApi } from '../admin-api/admin-api.ts';
 import { databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
+import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
+import { createMailService, type MailService } from '../mail/mail-service.ts';
 import { loadProviderKeys } from '../oidc/keys.ts';
 import { createProvider } from '../oidc/provider.ts';
+import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
+import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import type { Db } from '../store/database.ts';
+import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { HttpError } from './http-error.ts';
+import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
-import { isApiPath, isOidcPath, pathOf } from './paths.ts';
+import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
+import { registerRateLimit } from './rate-limit.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -32,6 +39,11 @@ export interface AppOptions {
   readonly routes?: readonly RouteModule[];
   /** The SPA build to serve; defaults to web/dist of this checkout. */
   readonly webDist?: string;
+  /**
+   * Mail outbox and worker; defaults to one built from config. Exposed as `app.mail`; its worker runs
+   * only once started (main.ts after listen, or a test), and app.close() stops it.
+   */
+  readonly mail?: MailService;
 }
 
 /** Name of the stored development cookie secret (used only when COOKIE_SECRETS is unset). */
@@ -41,16 +53,6 @@ function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifySer
   if (!logger) return false;
   const options = logger === true ? {} : logger;
   return { ...options, serializers: { ...requestSerializers, ...options.serializers } };
-}
-
-/** The API scope accepts JSON bodies only: anything else is 415, never a string the schema reads. */
-function acceptJsonOnly(api: FastifyInstance): void {
-  api.removeAllContentTypeParsers();
-  api.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string' },
-    api.getDefaultJsonParser('error', 'error'),
-  );
 }
 
 /** Builds the service (fastify/demo style: built here, started by main.ts, injected by tests). */
@@ -66,9 +68,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   installErrorHandler(app);
+  // Mail (DESIGN §2 Mail): sends outside requests; closing the app waits for a send in progress.
+  const mail = options.mail ?? createMailService({ config, db, log: app.log });
+  app.decorate('mail', mail);
+  app.addHook('onClose', () => mail.stop());
   await registerSecurityHeaders(app, config.publicUrl);
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
+  // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.
+  const redis = config.redisUrl === undefined ? undefined : openRedis(config.redisUrl);
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis });
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const provider = createProvider({ config, db, keys: await loadProviderKeys(config, db) });
@@ -83,27 +93,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
 
+  // DESIGN §2 Modes: the dev mailbox exists only outside production.
+  if (!config.production) await app.register(async (scope) => devMailboxRoutes(scope, { db }));
+
+  const clock = databaseClock(db);
+  const recovery = createRecoveryDeps({ config, db, mail, clock, redis });
   const deps: RouteDeps = {
     config,
     db,
+    mail,
     texts,
     provider,
     login: {
       db,
-      clock: databaseClock(db),
+      clock,
       rules: {
         lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
         passwordMaxAgeDays: config.passwordMaxAgeDays,
       },
-      // The unlock mail is sent once the mail outbox exists; until then the lock is on record.
-      onLocked: (tx, account) =>
-        recordAudit(tx, {
-          event: 'lock',
-          outcome: 'success',
-          accountId: account.id,
-          detail: { unlockMail: 'not queued' },
-        }),
+      // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
+      onLocked: queueUnlockMail(recovery),
     },
+    recovery,
   };
   await app.register(async (api) => {
     acceptJsonOnly(api);
@@ -111,11 +122,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(async (scope) => routeModule(scope, deps));
     }
   });
+  // DESIGN §1 Provisioning: client-credentials tokens of this provider, no cookies, no CSRF.
+  await registerAdminApi(app, { config, db, provider, mail });
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isBuildFilePath(path);
-    if (!isPage || isApiPath(path) || isOidcPath(path)) {
+    if (!isPage || isApiPath(path) || isAdminApiPath(path) || isOidcPath(path) || isDevMailboxPath(path)) {
       const notFound = new HttpError('not_found', 'Not found.');
       return reply.code(notFound.statusCode).send(notFound.toBody());
     }

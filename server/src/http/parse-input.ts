@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { HttpError } from './http-error.ts';
 
 /** Which part of the request a schema describes; named as the field when the whole part is wrong. */
-export type InputPart = 'body' | 'query';
+export type InputPart = 'body' | 'query' | 'params';
 
 function fieldOf(issue: z.core.$ZodIssue | undefined, part: InputPart): string {
   if (issue === undefined) return part;

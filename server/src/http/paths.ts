@@ -19,3 +19,8 @@ export function isApiPath(url: string): boolean {
 export function isOidcPath(url: string): boolean {
   return under(url, '/oidc');
 }
+
+/** The admin HTTP API (DESIGN §1 Provisioning); never answered by the SPA. */
+export function isAdminApiPath(url: string): boolean {
+  return under(url, '/admin/api');
+}

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@keycard/contract';
+import { ADMIN_SCOPE, PRODUCT_NAME } from '@keycard/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
@@ -83,7 +83,14 @@ export function providerConfiguration({ config, db, keys }: ProviderDeps): Confi
     pkce: { required: () => true },
     responseTypes: ['code'],
     clientBasedCORS: () => false,
+    // The admin API's scope is declared so the token endpoint refuses it (invalid_scope) to every
+    // client whose registered scope lacks it: oidc-provider passes undeclared scopes through unchecked.
+    scopes: ['openid', 'offline_access', ADMIN_SCOPE],
     features: {
+      // Admin API tokens (DESIGN §1 Provisioning). Without resource indicators they are opaque and
+      // stored by the database adapter, so the API checks them in-process by lookup (admin-api/):
+      // no introspection round trip, revocation and expiry take effect at once, on every instance.
+      clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: (ctx) => startLogout(db, ctx) },
@@ -93,6 +100,7 @@ export function providerConfiguration({ config, db, keys }: ProviderDeps): Confi
       Interaction: 60 * 60,
       Grant: 14 * 24 * 60 * 60,
       AccessToken: 60 * 60,
+      ClientCredentials: 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
       RefreshToken: 14 * 24 * 60 * 60,

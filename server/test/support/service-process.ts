@@ -3,7 +3,6 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
 /** The service started as `npm start` starts it, with its output collected. */
 export interface ServiceProcess {
@@ -25,7 +24,11 @@ export async function freePort(): Promise<number> {
 
 export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(TSX, ['server/src/main.ts'], { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
+  // As scripts/start.mjs runs it: tsx loaded into the service's process, so signals reach it directly.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...parentEnv, ...env },
+  });
   let text = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors, type Provider } from 'oidc-provider';
+import { OIDC_MOUNT } from '../oidc/provider.ts';
+
+const RESUME_PATH = new RegExp(`^${OIDC_MOUNT}/auth/([A-Za-z0-9_-]{1,64})(?:\\?|$)`);
+
+export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/**
+ * This browser's live sign-in interaction when `returnUrl` is its resume path, else null.
+ * The interaction cookie proves the browser started it, so a ReturnUrl copied from elsewhere is refused.
+ */
+export async function liveInteraction(
+  provider: Provider,
+  returnUrl: string | null,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Interaction | null> {
+  const uid = returnUrl === null ? undefined : RESUME_PATH.exec(returnUrl)?.[1];
+  if (!uid) return null;
+  try {
+    const interaction = await provider.interactionDetails(request.raw, reply.raw);
+    return interaction.uid === uid ? interaction : null;
+  } catch (error) {
+    // No interaction cookie, or the interaction is gone. Anything else (a database outage) is not an
+    // expired sign-in and goes to the error handler (503).
+    if (error instanceof errors.SessionNotFound) return null;
+    throw error;
+  }
+}
+
+/** Records who signed in on the interaction, as provider.interactionResult does, on the one already loaded. */
+export async function finishLogin(interaction: Interaction, accountId: string, amr: string[]): Promise<void> {
+  interaction.result = { login: { accountId, amr, remember: true } };
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+}
