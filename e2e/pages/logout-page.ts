@@ -1,5 +1,5 @@
-import type { CallResponse } from '@keycard/contract';
-import type { Page } from '@playwright/test';
+import { type CallResponse, fillText, type TextResource } from '@keycard/contract';
+import type { Locator, Page } from '@playwright/test';
 import { PageFrame } from './page-frame.ts';
 
 /** SPEC §2 /logout/: signs out the session of the query's logoutId and says goodbye by name. */
@@ -28,5 +28,12 @@ export class LogoutPage extends PageFrame {
       );
     }
     await super.open(path);
+  }
+
+  /** The goodbye caption with the user's name (SPEC §2), shown once the session ended. */
+  greeting(texts: TextResource, userName: string): Locator {
+    return this.page
+      .getByRole('main')
+      .getByText(fillText(texts.logoffGreeting, { userName }), { exact: true });
   }
 }

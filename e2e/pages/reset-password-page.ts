@@ -1,5 +1,6 @@
-import { type CallResponse, VerificationType } from '@keycard/contract';
-import type { Page } from '@playwright/test';
+import { type CallResponse, type TextKey, type TextResource, VerificationType } from '@keycard/contract';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { callAnswer, nextCall } from '../support/calls.ts';
 import { type HeadingKey, PageFrame } from './page-frame.ts';
 
 /** The h1 differs by verification type: expired password (2), invitation (6), otherwise a reset. */
@@ -13,6 +14,10 @@ function headingFor(verificationType: number): HeadingKey {
 export class ResetPasswordPage extends PageFrame {
   readonly pageKind = 'resetPassword';
   readonly headingKey: HeadingKey;
+  /** SPEC §4: the caption after a success differs for expired-password resets. */
+  readonly successKey: TextKey;
+  /** The form's live region for the policy and history violations (SPEC §8). */
+  readonly alert: Locator;
 
   constructor(
     page: Page,
@@ -26,6 +31,11 @@ export class ResetPasswordPage extends PageFrame {
   ) {
     super(page, `/resetPassword/${verificationType}/${code}`);
     this.headingKey = headingFor(verificationType);
+    this.successKey =
+      verificationType === VerificationType.PasswordExpired
+        ? 'expiredPasswordResetSuccess'
+        : 'resetPasswordSuccess';
+    this.alert = page.getByRole('main').getByRole('alert');
   }
 
   override async open(path: string = this.path): Promise<void> {
@@ -37,5 +47,61 @@ export class ResetPasswordPage extends PageFrame {
       );
     }
     await super.open(path);
+  }
+
+  newPasswordField(texts: TextResource): Locator {
+    return this.page.getByLabel(texts.newPasswordLabel, { exact: true });
+  }
+
+  confirmPasswordField(texts: TextResource): Locator {
+    return this.page.getByLabel(texts.confirmPasswordLabel, { exact: true });
+  }
+
+  resetButton(texts: TextResource): Locator {
+    return this.page.getByRole('button', { name: texts.resetLabel, exact: true });
+  }
+
+  /** SPEC §5: the policy list, named by its heading. */
+  policyList(texts: TextResource): Locator {
+    return this.page.getByRole('list', { name: texts.passwordPolicyHeading, exact: true });
+  }
+
+  /** Shown under the confirm field while it differs from the new password (once validating). */
+  mismatchHint(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.passwordsMustMatch, { exact: true });
+  }
+
+  successCaption(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts[this.successKey], { exact: true });
+  }
+
+  /** Announced under the success caption until the redirect. */
+  redirectingStatus(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByRole('status').filter({ hasText: texts.redirecting });
+  }
+
+  /** The form is there once the code check on load found the code valid. */
+  async expectForm(texts: TextResource): Promise<void> {
+    await expect(this.frame).toHaveAttribute('data-page-kind', this.pageKind);
+    await expect(this.heading).toHaveText(texts[this.headingKey]);
+    await expect(this.newPasswordField(texts)).toBeEditable();
+  }
+
+  /** Types the new password into both fields. */
+  async fillPasswords(texts: TextResource, password: string, confirmation: string = password): Promise<void> {
+    await this.newPasswordField(texts).fill(password);
+    await this.confirmPasswordField(texts).fill(confirmation);
+  }
+
+  /**
+   * Types the new password twice and presses Reset; resolves with /api/ResetPassword's answer (the
+   * page stays for the redirect delay after a success, so the body can be read).
+   */
+  async choosePassword(texts: TextResource, password: string): Promise<CallResponse<'resetPassword'>> {
+    await this.fillPasswords(texts, password);
+    await expect(this.resetButton(texts)).toBeEnabled();
+    const answered = nextCall(this.page, 'resetPassword');
+    await this.resetButton(texts).click();
+    return callAnswer('resetPassword', await answered);
   }
 }

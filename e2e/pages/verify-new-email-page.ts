@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import { fillText, type TextResource } from '@keycard/contract';
+import type { Locator, Page } from '@playwright/test';
 import { PageFrame } from './page-frame.ts';
 
 /** SPEC §2 /verifyNewEmail/{code}: the new e-mail address is being confirmed. */
@@ -9,5 +10,15 @@ export class VerifyNewEmailPage extends PageFrame {
 
   constructor(page: Page, path = '/verifyNewEmail/e2e-email-code') {
     super(page, path);
+  }
+
+  /** SPEC §4: the success caption names the user by first name. */
+  successHeading(texts: TextResource, userFirstName: string): string {
+    return fillText(texts.newEmailVerified, { userFirstName });
+  }
+
+  /** Announced under the success caption until the redirect. */
+  redirectingMessage(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.redirecting, { exact: true });
   }
 }

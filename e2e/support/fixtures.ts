@@ -8,6 +8,8 @@ import {
   textResourceSchema,
 } from '@keycard/contract';
 import { test as base, type Page } from '@playwright/test';
+import { type Account, demoAccountFromEnv, freshAccount } from './accounts.ts';
+import { addUser } from './admin.ts';
 import { BASE_URL_ENV } from './paths.ts';
 
 /** Every browser in the journeys lives in this zone; times below are local to it. */
@@ -50,6 +52,11 @@ async function fetchTexts(language: Language): Promise<TextResource> {
 interface WorkerFixtures {
   /** The service's text resource in every language, fetched once per worker. */
   resources: Readonly<Record<Language, TextResource>>;
+  /**
+   * The demo account the service printed at its first start. Shared by every worker: journeys only
+   * sign in with it, never fail on purpose, so its failure counter stays at zero.
+   */
+  demoAccount: Account;
 }
 
 interface TestFixtures {
@@ -59,6 +66,8 @@ interface TestFixtures {
   language: Language;
   /** The text resource of that language; expected wording always comes from here. */
   texts: TextResource;
+  /** A fresh account of this test alone, created with the admin CLI while the service runs. */
+  newAccount: Account;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -79,6 +88,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
+  demoAccount: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      await use(demoAccountFromEnv());
+    },
+    { scope: 'worker' },
+  ],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  newAccount: async ({}, use, testInfo) => {
+    const account = freshAccount(testInfo.title);
+    await addUser(account);
+    await use(account);
+  },
   language: async ({ locale }, use) => {
     await use(languageFor(locale));
   },

@@ -15,7 +15,53 @@ const STOP_TIMEOUT_MS = 10_000;
 export interface RunningService {
   readonly baseURL: string;
   readonly dataDir: string;
+  /** The PostgreSQL database it runs on; undefined on the embedded PGlite in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /**
+   * Resolves with the first match of `pattern` in what the service printed (recent output first,
+   * then output still to come); rejects after `timeoutMs` or when the service exits.
+   */
+  waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
   stop(): Promise<void>;
+}
+
+/** How much recent output `waitForOutput` searches before it waits for more. */
+const RECENT_OUTPUT_CHARS = 65_536;
+
+/** Lines the service prints, kept recent and searchable while it runs. */
+class OutputWatch {
+  private recent = '';
+  /** Each looks at the recent output and, once it matched, removes itself. */
+  private readonly waiters = new Set<(recent: string) => boolean>();
+
+  push(chunk: string): void {
+    this.recent = (this.recent + chunk).slice(-RECENT_OUTPUT_CHARS);
+    for (const waiter of [...this.waiters]) waiter(this.recent);
+  }
+
+  waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+    return new Promise((resolve, reject) => {
+      const settle = (result: RegExpExecArray | Error) => {
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        this.waiters.delete(waiter);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      const waiter = (recent: string) => {
+        const match = pattern.exec(recent);
+        if (match) settle(match);
+        return match !== null;
+      };
+      const onExit = () => settle(new Error(`the service exited before printing ${pattern}`));
+      const timer = setTimeout(
+        () => settle(new Error(`the service did not print ${pattern} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      child.once('exit', onExit);
+      if (!waiter(this.recent)) this.waiters.add(waiter);
+    });
+  }
 }
 
 /** Asks the kernel for a port nobody listens on. */
@@ -80,11 +126,19 @@ function waitUntilListening(child: ChildProcess, log: () => string): Promise<voi
   });
 }
 
+export interface ServiceOptions {
+  /** PostgreSQL connection string; without it the service runs on the embedded PGlite. */
+  readonly databaseUrl?: string | undefined;
+  /** SMTP_URL: where the mail worker sends; without it mail goes to the dev mailbox. */
+  readonly smtpUrl?: string | undefined;
+}
+
 /**
  * Starts the real service (`node scripts/start.mjs`) on a free port with a fresh data directory and,
- * when given, a database URL. Its output goes to e2e/artifacts/service.log.
+ * when given, a database URL and an SMTP server. Its output goes to e2e/artifacts/service.log.
  */
-export async function startService(databaseUrl: string | undefined): Promise<RunningService> {
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const { databaseUrl, smtpUrl } = options;
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-e2e-'));
@@ -98,10 +152,13 @@ export async function startService(databaseUrl: string | undefined): Promise<Run
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
+  if (smtpUrl) env.SMTP_URL = smtpUrl;
+  else delete env.SMTP_URL;
 
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const logFile = createWriteStream(path.join(ARTIFACTS_DIR, 'service.log'));
   let tail = '';
+  const output = new OutputWatch();
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: REPO_ROOT,
     env,
@@ -111,6 +168,7 @@ export async function startService(databaseUrl: string | undefined): Promise<Run
   const record = (chunk: Buffer) => {
     logFile.write(chunk);
     tail = (tail + chunk.toString()).slice(-8192);
+    output.push(chunk.toString());
   };
   child.stdout?.on('data', record);
   child.stderr?.on('data', record);
@@ -141,5 +199,11 @@ export async function startService(databaseUrl: string | undefined): Promise<Run
     await stop();
     throw error;
   }
-  return { baseURL, dataDir, stop };
+  return {
+    baseURL,
+    dataDir,
+    databaseUrl,
+    waitForOutput: (pattern, timeoutMs) => output.waitFor(child, pattern, timeoutMs),
+    stop,
+  };
 }

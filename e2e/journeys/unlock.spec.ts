@@ -1,0 +1,70 @@
+import { LANGUAGES } from '@keycard/contract';
+import { DemoPage } from '../pages/demo-page.ts';
+import { UnlockPage } from '../pages/unlock-page.ts';
+import { axeViolations } from '../support/axe.ts';
+import { callAnswer, nextCall } from '../support/calls.ts';
+import { expect, LOCALE, test } from '../support/fixtures.ts';
+import { mailLanguage, mailLink, waitForMail } from '../support/mailbox.ts';
+import { defaultRedirectUrl, followDelayedRedirect, seenAt } from '../support/recovery.ts';
+import { expectSignedIn, lockBySignIn } from '../support/sign-in-steps.ts';
+
+/** Issue 4: lock at sign-in → unlock mail → unlock page → sign in (DESIGN §2 Login, SPEC §4 Unlock). */
+
+test.describe('unlocking a locked account by the mailed link', () => {
+  for (const language of LANGUAGES) {
+    test.describe(`${language} (${LOCALE[language]})`, () => {
+      test.use({ locale: LOCALE[language], theme: language === 'en' ? 'light' : 'dark' });
+
+      test('the lock mails an unlock link; the unlock page greets by name, leads to the default redirect, and the password signs in again', async ({
+        page,
+        baseURL,
+        texts,
+        newAccount,
+      }) => {
+        const locked = await lockBySignIn(page, texts, newAccount.email, newAccount.password);
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        await expect(locked.frame).toHaveAttribute('data-page-kind', locked.pageKind);
+
+        // The account has no language of its own: the mail follows the sign-in's request (mail-language.ts).
+        const mail = await waitForMail(newAccount.email);
+        expect
+          .soft(mailLanguage(mail), "the unlock mail is in the language of the sign-in's request")
+          .toBe(language);
+        expect(mail.text).toContain(newAccount.name);
+        const link = mailLink(mail, '/unlock/');
+        expect(new URL(link).search).toBe('');
+
+        const unlocked = nextCall(page, 'unlockUser');
+        await page.goto(link);
+        const answer = await callAnswer('unlockUser', await unlocked);
+        expect(answer).toEqual({
+          success: true,
+          userName: newAccount.name,
+          linkExpired: false,
+          redirectUrl: defaultRedirectUrl(baseURL ?? ''),
+        });
+        const unlock = new UnlockPage(page);
+        const shownAt = await seenAt(unlock.redirectingMessage(texts));
+        await expect(unlock.frame).toHaveAttribute('data-page-kind', unlock.pageKind);
+        await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
+        expect(await axeViolations(page), 'unlock success').toEqual([]);
+
+        const demo = new DemoPage(page);
+        await followDelayedRedirect(
+          page,
+          shownAt,
+          () => expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name)),
+          (url) => url.href === defaultRedirectUrl(baseURL ?? ''),
+        );
+        await expect(demo.signInLink(texts)).toBeVisible();
+
+        await expectSignedIn(page, texts, newAccount, newAccount.password);
+
+        // DESIGN §2 Codes: the link acts on load and stays good within its lifetime (a mail scanner
+        // may have opened it first), so opening it again shows the same success.
+        await page.goto(link);
+        await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
+      });
+    });
+  }
+});
