@@ -2,12 +2,10 @@
 // which applies migrations and serves SPA + API (DESIGN §5). Signals and the exit code pass through.
 import { spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spaStaleReason } from './spa-freshness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const at = (relative) => path.join(root, relative);
 
 function buildSpa(reason) {
   console.log(`Building the SPA (${reason}) …`);
@@ -26,8 +24,13 @@ function buildSpa(reason) {
 const reason = spaStaleReason();
 if (reason) buildSpa(reason);
 
-const tsx = at(`node_modules/.bin/${process.platform === 'win32' ? 'tsx.cmd' : 'tsx'}`);
-const service = spawn(tsx, ['server/src/main.ts'], { cwd: root, stdio: 'inherit' });
+// tsx as a loader inside the service's own process, not its CLI: the CLI relays a signal and, when the
+// service's answer takes over 30 ms (a busy start-up), kills it with SIGKILL instead of letting it
+// shut down cleanly and release the DATA_DIR lock.
+const service = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => service.kill(signal));
 }
