@@ -57,6 +57,8 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchSe
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the service, written when it stops.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       '--import',
       'tsx',
       '--import',
