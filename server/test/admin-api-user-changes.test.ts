@@ -8,7 +8,14 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
-import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient, signIn } from './admin-api-kit.ts';
+import {
+  ADMIN_CLIENT,
+  adminClientOf,
+  adminEvents,
+  adminToken,
+  registerAdminClient,
+  signIn,
+} from './admin-api-kit.ts';
 import { apiClient, codeOf, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -147,6 +154,34 @@ describe('POST /admin/api/users/{id}/unlock', () => {
       }),
     );
     expect((await api('POST', `/users/${UNKNOWN}/unlock`)).statusCode).toBe(404);
+  });
+});
+
+describe('actions without a body', () => {
+  it('take an empty body sent as application/json, as many HTTP clients send every call', async () => {
+    const account = await createAccount(db(), 'empty-body@example.com', STRONG, 'Eve Empty');
+    const { access_token } = await adminToken(app);
+    const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+    const unlocked = await app.inject({
+      method: 'POST',
+      url: `/admin/api/users/${account.id}/unlock`,
+      headers,
+      payload: '',
+    });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlockResult.parse(unlocked.json())).toMatchObject({
+      account: { id: account.id },
+      wasLocked: false,
+    });
+    // A call that needs a body still refuses an empty one, naming what is missing.
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/admin/api/users/${account.id}/change-email`,
+      headers,
+      payload: '',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'newEmail' });
   });
 });
 

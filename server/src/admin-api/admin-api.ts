@@ -34,7 +34,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminApiDeps)
 }
 
 async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<void> {
-  acceptJsonOnly(scope);
+  acceptJsonOnly(scope, { emptyBodyIsNone: true });
   // The admin operations' closed set names a bad value invalid_input; malformed JSON and bad
   // parameters become the same. The root handler (error-handler.ts) then answers the body.
   scope.setErrorHandler((error, _request, reply) => {
