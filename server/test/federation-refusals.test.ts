@@ -1,10 +1,10 @@
-import { errorBodySchema } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUpstreamProvider } from '../src/federation/upstream-providers.ts';
 import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import {
+  BOUND_DOMAIN,
   expectErrorPage,
   expectNotSignedIn,
   lastFederationAudit,
@@ -94,15 +94,20 @@ describe('RedirectToExternalIdentityProvider refusals', () => {
     }
   });
 
-  it('answers 400 naming the field for a malformed GUID; a hint without a bound domain is refused', async () => {
+  it('sends a malformed link to the error page; a hint without a bound domain is refused', async () => {
     const browser = new TestBrowser(app);
     const auth = await startAuthorization(browser);
-    const bad = await browser.get(redirectPath(auth.returnUrl, 'not-a-guid', PEOPLE.ada.email));
-    expect(bad.statusCode).toBe(400);
-    expect(errorBodySchema.parse(bad.json())).toMatchObject({
-      code: 'bad_request',
-      field: 'externalIdentityProviderGuid',
-    });
+    const malformed = [
+      redirectPath(auth.returnUrl, 'not-a-guid', PEOPLE.ada.email),
+      redirectPath(auth.returnUrl, providerId, `${'a'.repeat(400)}@${BOUND_DOMAIN}`),
+      `/api/RedirectToExternalIdentityProvider?externalIdentityProviderGuid=${providerId}`,
+    ];
+    for (const path of malformed) {
+      const sessionsBefore = await sessionCount(db());
+      expectErrorPage(await browser.get(path));
+      await expectRefused('redirect', 'bad_request');
+      expect(await sessionCount(db())).toBe(sessionsBefore);
+    }
     expectErrorPage(await browser.get(redirectPath(auth.returnUrl, providerId, 'no-at-sign')));
     await expectRefused('redirect', 'hint_not_bound');
   });
@@ -137,7 +142,14 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .header()
       .split('; ')
       .filter((cookie) => !cookie.startsWith('federation='));
-    for (const extra of [[], ['federation=eyJ9.forged']]) {
+    const genuine = flow.browser.jar
+      .header()
+      .split('; ')
+      .find((cookie) => cookie.startsWith('federation='));
+    if (genuine === undefined) throw new Error('the redirect set no flow cookie');
+    // A well-formed flow whose signature is missing or wrong: only the signature check refuses it.
+    const payload = genuine.slice(0, genuine.lastIndexOf('.'));
+    for (const extra of [[], ['federation=eyJ9.forged'], [payload], [`${payload}.${'A'.repeat(43)}`]]) {
       const response = await app.inject({
         method: 'GET',
         url: callback,
@@ -208,6 +220,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .header()
       .split('; ')
       .filter((cookie) => cookie.startsWith('federation='));
+    const sessions = await sessionCount(db());
     const response = await app.inject({
       method: 'GET',
       url: callback,
@@ -215,6 +228,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     });
     expectErrorPage(response);
     await expectRefused('callback', 'interaction_gone');
+    expect(await sessionCount(db())).toBe(sessions);
   });
 
   it('refuses when the provider was removed meanwhile', async () => {
@@ -237,6 +251,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     await db().delete(upstreamProviders).where(eq(upstreamProviders.id, added.value.id));
     expectErrorPage(await browser.get(callback));
     await expectRefused('callback', 'unknown_provider');
+    await expectNotSignedIn(browser, auth.returnUrl);
   });
 
   it('refuses a disabled account and one linked to another provider, without changing them', async () => {

@@ -76,15 +76,31 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
   it('CheckUsername answers by domain only: bound domain external, any other the password step', async () => {
     const browser = new TestBrowser(app);
     await browser.loadSpa();
-    for (const [username, external] of [
-      [`nobody-here@${BOUND_DOMAIN.toUpperCase()}`, true],
-      [PEOPLE.eve.email, false],
+    // Existing (local or linked) and unknown addresses of one domain get byte-identical answers.
+    const local = await createAccount(
+      db(),
+      `kept-local-${Date.now()}@example.org`,
+      'Local-Password-42',
+      'Kim Local',
+    );
+    const linked = await createAccount(db(), `linked-${Date.now()}@${BOUND_DOMAIN}`, null, 'Lin Linked');
+    await db()
+      .update(accounts)
+      .set({ externalIdpId: providerId, externalSubject: 'linked-subject' })
+      .where(eq(accounts.id, linked.id));
+    for (const [usernames, external] of [
+      [[`nobody-here@${BOUND_DOMAIN.toUpperCase()}`, linked.email], true],
+      [[PEOPLE.eve.email, local.email, 'nobody-at-all@example.org'], false],
     ] as const) {
-      const body = checkUsernameResponse.parse(
-        (await browser.post('/api/CheckUsername', { Username: username, ReturnUrl: null })).json(),
-      );
-      expect(body.userHasExternalIdentityProvider).toBe(external);
-      expect(body.externalIdentityProviderGuid).toBe(external ? providerId : null);
+      const bodies = new Set<string>();
+      for (const username of usernames) {
+        const answer = await browser.post('/api/CheckUsername', { Username: username, ReturnUrl: null });
+        const body = checkUsernameResponse.parse(answer.json());
+        expect(body.userHasExternalIdentityProvider).toBe(external);
+        expect(body.externalIdentityProviderGuid).toBe(external ? providerId : null);
+        bodies.add(answer.body);
+      }
+      expect(bodies.size).toBe(1);
     }
   });
 
@@ -129,6 +145,11 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
       accountId: account?.id,
       detail: { step: 'callback', providerId, account: 'provisioned' },
     });
+    // The redirect upstream is on record too (DESIGN §2 Audit log: federation redirect).
+    const redirects = await db().select().from(auditEvents).where(eq(auditEvents.event, 'federation'));
+    expect(redirects).toContainEqual(
+      expect.objectContaining({ outcome: 'success', detail: { step: 'redirect', providerId } }),
+    );
     const trail = JSON.stringify(await db().select().from(auditEvents));
     expect(trail).not.toContain(UPSTREAM_SECRET);
     expect(trail).not.toContain(upstream.searchParams.get('state') ?? '-');

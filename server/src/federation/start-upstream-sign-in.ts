@@ -15,6 +15,7 @@ export interface FederationDeps {
 
 /** Why a federation step was refused; recorded in the audit log, never shown in detail to the browser. */
 export type FederationRefusal =
+  | 'bad_request'
   | 'interaction_gone'
   | 'unknown_provider'
   | 'hint_not_bound'

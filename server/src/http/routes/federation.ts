@@ -12,7 +12,6 @@ import { decodeFlow, encodeFlow, UPSTREAM_FLOW_TTL_SECONDS } from '../../federat
 import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
 import { CROSS_SITE_EXEMPTIONS } from '../csrf.ts';
 import { finishLogin, liveInteraction } from '../live-interaction.ts';
-import { parseInput } from '../parse-input.ts';
 import type { RouteModule } from '../route-module.ts';
 
 /** Where upstream providers send the browser back (DESIGN §5); csrf.ts lets that cross-site GET in. */
@@ -73,7 +72,10 @@ export const federationRoutes: RouteModule = (api, deps) => {
   };
 
   api.get(getCalls.redirectToExternalIdentityProvider.path, async (request, reply) => {
-    const query = parseInput(getCalls.redirectToExternalIdentityProvider.query, request.query, 'query');
+    // A navigation, not a JSON call: a malformed link ends on the error page like any other refusal.
+    const parsed = getCalls.redirectToExternalIdentityProvider.query.safeParse(request.query);
+    if (!parsed.success) return refused(request, reply, 'redirect', 'bad_request', null);
+    const query = parsed.data;
     const providerId = query.externalIdentityProviderGuid;
     // The same rule as /api/login: only this browser's live sign-in may be continued upstream.
     const returnUrl = localReturnPathOrNull(query.returnUrl);
