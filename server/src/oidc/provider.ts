@@ -57,6 +57,16 @@ export function providerConfiguration({ config, db, keys }: ProviderDeps): Confi
     jwks: keys.jwks,
     cookies: {
       keys: keys.cookieKeys,
+      // DESIGN §2 Cookies: under https the prefixes pin each cookie to this origin. The session and
+      // interaction cookies have path / and take __Host-; the resume cookie's path is the authorize
+      // request's own, which __Host- forbids, so it takes __Secure-.
+      names: secureCookies
+        ? {
+            session: '__Host-session',
+            interaction: '__Host-interaction',
+            resume: '__Secure-interaction_resume',
+          }
+        : { session: '_session', interaction: '_interaction', resume: '_interaction_resume' },
       long: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
       short: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
     },

@@ -58,13 +58,17 @@ export class TestBrowser {
   readonly jar = new CookieJar();
   private token = '';
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `headers` go with every request (e.g. X-Forwarded-Proto of a TLS-terminating proxy). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(url: string): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
       method: 'GET',
       url,
-      headers: { cookie: this.jar.header(), accept: 'text/html,application/xhtml+xml' },
+      headers: { ...this.headers, cookie: this.jar.header(), accept: 'text/html,application/xhtml+xml' },
     });
     this.jar.take(response);
     return response;
@@ -79,7 +83,12 @@ export class TestBrowser {
       method: 'POST',
       url,
       payload: payload as Record<string, unknown>,
-      headers: { cookie: this.jar.header(), 'x-csrf-token': this.token, 'sec-fetch-site': 'same-origin' },
+      headers: {
+        ...this.headers,
+        cookie: this.jar.header(),
+        'x-csrf-token': this.token,
+        'sec-fetch-site': 'same-origin',
+      },
     });
     this.jar.take(response);
     return response;
