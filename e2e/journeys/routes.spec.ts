@@ -56,7 +56,9 @@ test.describe('every route of SPEC §2', () => {
     }
   }
 
-  test('every background image of both themes is a JPEG the service serves', async ({ request }) => {
+  test('every background image of both themes is a JPEG of 1920 px width and at most 150 KB', async ({
+    request,
+  }) => {
     for (const theme of THEMES) {
       for (const name of BACKGROUND_NAMES) {
         const response = await request.get(backgroundPath(theme, name));
@@ -65,7 +67,20 @@ test.describe('every route of SPEC §2', () => {
         // JPEG files start with the SOI marker FF D8.
         const body = await response.body();
         expect.soft([...body.subarray(0, 2)], `${theme}/${name}`).toEqual([0xff, 0xd8]);
+        expect.soft(jpegWidth(body), `${theme}/${name} width`).toBe(1920);
+        expect.soft(body.length, `${theme}/${name} bytes`).toBeLessThanOrEqual(150_000);
       }
     }
   });
 });
+
+/** The width in a JPEG's start-of-frame segment (SOF0–SOF3), walking the segments from the start. */
+function jpegWidth(jpeg: Buffer): number | undefined {
+  let at = 2;
+  while (at + 9 < jpeg.length && jpeg[at] === 0xff) {
+    const marker = jpeg[at + 1] ?? 0;
+    if (marker >= 0xc0 && marker <= 0xc3) return jpeg.readUInt16BE(at + 7);
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  return undefined;
+}

@@ -86,6 +86,28 @@ describe('bad input (DESIGN §2)', () => {
     }
   });
 
+  it('draws the line at exactly 16 KiB: 16384 bytes are read, 16385 are 413', async () => {
+    expect(MAX_BODY_BYTES).toBe(16 * 1024);
+    const sized = (bytes: number) => {
+      const frame = JSON.stringify({ verificationCode: '', verificationType: 1 });
+      return JSON.stringify({ verificationCode: 'x'.repeat(bytes - frame.length), verificationType: 1 });
+    };
+    const atLimit = await call({
+      url: PROBE_PATH,
+      payload: sized(16_384),
+      headers: { 'content-type': 'application/json' },
+    });
+    // Read and validated: the code is too long for the contract, which names it.
+    expect(atLimit.statusCode).toBe(400);
+    expect(errorBodySchema.parse(atLimit.json())).toMatchObject({ field: 'verificationCode' });
+    const overLimit = await call({
+      url: PROBE_PATH,
+      payload: sized(16_385),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(overLimit.statusCode).toBe(413);
+  });
+
   it('answers a body over 16 KiB with 413', async () => {
     const payload = JSON.stringify({ verificationCode: 'x'.repeat(17 * 1024), verificationType: 1 });
     expect(Buffer.byteLength(payload)).toBeGreaterThan(MAX_BODY_BYTES);

@@ -43,7 +43,8 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
   });
 
   it('send no-referrer, nosniff and DENY framing on pages and API alike', async () => {
-    for (const url of ['/api/getcsrftoken', '/some/page']) {
+    const protocol = ['/oidc/.well-known/openid-configuration', '/oidc/auth?client_id=unknown'];
+    for (const url of ['/api/getcsrftoken', '/some/page', ...protocol]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -16,6 +16,17 @@ function cssFiles(dir: string): string[] {
 }
 
 describe('responsive breakpoints (SPEC §9)', () => {
+  it('are xs 576, sm 768, md 992, lg 1400, xl 1600, and each one is used by a media query', () => {
+    expect(BREAKPOINTS).toEqual({ xs: 576, sm: 768, md: 992, lg: 1400, xl: 1600 });
+    const css = cssFiles(SRC)
+      .filter((file) => !file.endsWith(`${path.sep}base.css`))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    for (const width of Object.values(BREAKPOINTS)) {
+      expect(css, `a rule at ${width}px`).toMatch(new RegExp(`\\(min-width:\\s*${width}px\\)`));
+    }
+  });
+
   it('media queries use only the breakpoints of the contract', () => {
     const allowed = Object.values(BREAKPOINTS);
     const used = cssFiles(SRC).flatMap((file) =>
