@@ -132,6 +132,8 @@ describe('POST /api/ResetPassword: password policy on the server (SPEC §5, DESI
   it.each([
     ['12 code points with emoji', 'Ab1😀😀😀😀😀😀😀😀😀'],
     ['128 characters', `Ab1!${'x'.repeat(124)}`],
+    ['256 characters, the most there may be', `Ab1!${'x'.repeat(252)}`],
+    ['256 code points, most of them emoji', `Ab1!${'😀'.repeat(252)}`],
   ])('accepts %s', async (_name, password) => {
     const { id } = await account();
     expect(await reset(await codeFor(id), password)).toMatchObject({ success: true, policyViolation: false });

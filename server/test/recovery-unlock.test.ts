@@ -68,14 +68,14 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(await unlockEvents(account.id)).toHaveLength(1);
   });
 
-  it('does not lift a newer lock when an already used link is opened again', async () => {
+  it('does not lift a newer lock when an already used link is opened again, and says it expired', async () => {
     const deps = recoveryDeps(testDb().db);
     const { account, code } = await lockedAccount(deps);
     await unlockAccount(deps, { code, ip: freshIp() });
     const now = await deps.clock.now();
     for (let n = 0; n < POLICY.threshold; n++)
       await recordFailure(testDb().db, identifierHash(account.email), now, POLICY);
-    expect((await unlockAccount(deps, { code, ip: freshIp() })).outcome).toBe('unlocked');
+    expect((await unlockAccount(deps, { code, ip: freshIp() })).outcome).toBe('expired');
     expect(await isLocked(testDb().db, identifierHash(account.email), now)).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { VerificationType } from '@keycard/contract';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures } from '../accounts/lockout.ts';
+import { clearFailures, isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { claimFirstUse, findStoredCode } from './code-states.ts';
@@ -24,8 +24,9 @@ const UNLOCK_TYPES = [VerificationType.LockedAfterTooManyFailedAttempts] as cons
 /**
  * SPEC §4 unlock, which acts on load. Idempotent within the code's lifetime (DESIGN §2 Codes): the first
  * use clears the lock and is recorded; a later open (a person after a mail scanner) shows the same
- * success and changes nothing, so it cannot lift a newer lock either. A code replaced by a newer
- * unlock mail counts as expired.
+ * success and changes nothing, so it cannot lift a newer lock either. Once a newer lock is in force,
+ * a used link says it has expired rather than claim a success the person would find untrue (the
+ * newer lock mails a link of its own). A code replaced by a newer unlock mail counts as expired.
  */
 export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Promise<UnlockOutcome> {
   if (await guessingBlocked(deps.limits, input.ip)) return { outcome: 'invalid' };
@@ -40,9 +41,10 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
     await countWrongCode(deps.limits, input.ip);
     return { outcome: 'expired' };
   }
-  await deps.db.transaction(async (tx) => {
-    if (!(await claimFirstUse(tx, stored.id, now))) return;
-    await clearFailures(tx, identifierHash(account.email));
+  const identifier = identifierHash(account.email);
+  const lockedAgain = await deps.db.transaction(async (tx) => {
+    if (!(await claimFirstUse(tx, stored.id, now))) return isLocked(tx, identifier, now);
+    await clearFailures(tx, identifier);
     await recordAudit(tx, {
       event: 'unlock',
       outcome: 'success',
@@ -50,7 +52,9 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
       ip: input.ip,
       detail: { via: 'link' },
     });
+    return false;
   });
+  if (lockedAgain) return { outcome: 'expired' };
   return {
     outcome: 'unlocked',
     userName: account.displayName,
