@@ -1,4 +1,4 @@
-import { ADMIN_SCOPE, PRODUCT_NAME } from '@keycard/contract';
+import { ADMIN_SCOPE } from '@keycard/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
@@ -18,9 +18,12 @@ export interface ProviderDeps {
   keys: ProviderKeys;
 }
 
-function productNameOf(ctx: KoaContextWithOIDC): string {
+/** The client's product name; for a client without one, the product's own name (SITE_FILE). */
+function productNameOf(ctx: KoaContextWithOIDC, config: Config): string {
   const name = ctx.oidc.client?.metadata().product_name;
-  return typeof name === 'string' && name !== '' ? name : PRODUCT_NAME;
+  return typeof name === 'string' && name !== ''
+    ? name
+    : `${config.site.productNamePart1}${config.site.productNamePart2}`;
 }
 
 /**
@@ -28,10 +31,12 @@ function productNameOf(ctx: KoaContextWithOIDC): string {
  * carrying the client's product name (DESIGN §1). The path is percent-encoded whole, so the page's
  * query string holds no '&' (SPEC §3).
  */
-function interactionUrl(ctx: KoaContextWithOIDC, interaction: { returnTo: string }): string {
-  const resume = new URL(interaction.returnTo);
-  resume.search = new URLSearchParams({ product: productNameOf(ctx) }).toString();
-  return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
+function interactionUrl(config: Config) {
+  return (ctx: KoaContextWithOIDC, interaction: { returnTo: string }): string => {
+    const resume = new URL(interaction.returnTo);
+    resume.search = new URLSearchParams({ product: productNameOf(ctx, config) }).toString();
+    return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
+  };
 }
 
 /**
@@ -88,7 +93,7 @@ export function providerConfiguration({ config, db, keys }: ProviderDeps): Confi
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name'] },
     conformIdTokenClaims: false,
     extraClientMetadata: { properties: ['product_name'] },
-    interactions: { url: interactionUrl },
+    interactions: { url: interactionUrl(config) },
     loadExistingGrant: loadFirstPartyGrant,
     pkce: { required: () => true },
     responseTypes: ['code'],

@@ -1,4 +1,3 @@
-import { PRODUCT_NAME } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { hasReturnUrl, readLogoutId, readProduct, readRedirectUrl, readReturnUrl } from './query.ts';
 
@@ -58,15 +57,18 @@ describe('readLogoutId', () => {
 });
 
 describe('readProduct (SPEC §3)', () => {
+  /** The product's own name as a SITE_FILE may set it. */
+  const OWN = 'GuestGate';
+
   it('reads the product parameter carried inside the ReturnUrl', () => {
-    expect(readProduct('/oidc/interaction/abc?product=Planner')).toBe('Planner');
-    expect(readProduct('/resume?x=1&product=Rooms%20Pro#frag')).toBe('Rooms Pro');
+    expect(readProduct('/oidc/interaction/abc?product=Planner', OWN)).toBe('Planner');
+    expect(readProduct('/resume?x=1&product=Rooms%20Pro#frag', OWN)).toBe('Rooms Pro');
   });
 
   it("defaults to the product's own name", () => {
-    expect(readProduct('')).toBe(PRODUCT_NAME);
-    expect(readProduct('/resume')).toBe(PRODUCT_NAME);
-    expect(readProduct('/resume?product=')).toBe(PRODUCT_NAME);
-    expect(readProduct('/resume?other=1')).toBe(PRODUCT_NAME);
+    expect(readProduct('', OWN)).toBe(OWN);
+    expect(readProduct('/resume', OWN)).toBe(OWN);
+    expect(readProduct('/resume?product=', OWN)).toBe(OWN);
+    expect(readProduct('/resume?other=1', OWN)).toBe(OWN);
   });
 });

@@ -1,5 +1,3 @@
-import { PRODUCT_NAME } from '@keycard/contract';
-
 /**
  * Query readers of SPEC §3. They take `location.search` as it is ("?a=b" or "").
  * The ampersand quirk is kept exactly: when the query string holds an `&` anywhere, the
@@ -33,10 +31,13 @@ export function readLogoutId(search: string): string {
   return new URLSearchParams(search).get('logoutId') ?? '';
 }
 
-/** SPEC §3: the `product` parameter carried inside the ReturnUrl; the product's own name by default. */
-export function readProduct(returnUrl: string): string {
+/**
+ * SPEC §3: the `product` parameter carried inside the ReturnUrl; by default `ownName`, the product's
+ * own name (the two name parts of the text resource, from SITE_FILE).
+ */
+export function readProduct(returnUrl: string, ownName: string): string {
   const queryStart = returnUrl.indexOf('?');
-  if (queryStart < 0) return PRODUCT_NAME;
+  if (queryStart < 0) return ownName;
   const product = new URLSearchParams(returnUrl.slice(queryStart + 1).split('#')[0]).get('product');
-  return product?.trim() ? product : PRODUCT_NAME;
+  return product?.trim() ? product : ownName;
 }

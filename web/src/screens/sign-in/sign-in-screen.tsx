@@ -19,7 +19,7 @@ export function SignInScreen() {
   const { t } = useText();
   const { search } = useLocation();
   const signIn = useSignIn();
-  const product = readProduct(readReturnUrl(search));
+  const product = readProduct(readReturnUrl(search), `${t('productNamePart1')}${t('productNamePart2')}`);
   const wrong = signIn.failures > 0;
 
   return (

@@ -19,6 +19,14 @@ afterEach(() => {
 });
 
 describe('SignInScreen steps (SPEC §2/§4)', () => {
+  it("welcomes to the product's own name, as the text resource spells it, when the ReturnUrl names none", () => {
+    renderSignIn('/?ReturnUrl=%2Foidc%2Fauth%2Fuid-1', {
+      productNamePart1: 'Guest',
+      productNamePart2: 'Gate',
+    });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('loginWelcome GuestGate');
+  });
+
   it('opens on the e-mail step, welcoming the ReturnUrl product, with the forgot-password link in the footer', () => {
     const { container } = renderSignIn();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('loginWelcome Planner');

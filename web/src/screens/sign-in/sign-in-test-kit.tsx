@@ -1,8 +1,9 @@
+import type { TextResource } from '@keycard/contract';
 import { screen } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { type Mock, vi } from 'vitest';
-import { renderWithTexts } from '../../test-support/texts.tsx';
+import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { SignInScreen } from './sign-in-screen.tsx';
 
 /** The query the identity service's interaction URL carries (ReturnUrl with its product). */
@@ -66,8 +67,8 @@ export function pageKind(container: Element): string | null {
   return container.querySelector('[data-page-kind]')?.getAttribute('data-page-kind') ?? null;
 }
 
-/** Renders the sign-in page at `url` with a user-event session. */
-export function renderSignIn(url = `/${QUERY}`) {
+/** Renders the sign-in page at `url` with a user-event session; `texts` replace some test texts. */
+export function renderSignIn(url = `/${QUERY}`, texts: Partial<TextResource> = {}) {
   const user = userEvent.setup();
   const view = renderWithTexts(
     <>
@@ -75,6 +76,7 @@ export function renderSignIn(url = `/${QUERY}`) {
       <LocationProbe />
     </>,
     url,
+    { texts: { ...TEST_TEXTS, ...texts } },
   );
   return { user, ...view };
 }
