@@ -111,6 +111,29 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
     const noEmail = await api('GET', '/users');
     expect(noEmail.json()).toMatchObject({ code: 'invalid_input', field: 'email' });
   });
+
+  it.each([
+    ['DELETE', '/users/42'],
+    ['POST', '/users/42/invite'],
+    ['POST', '/users/42/expire-password'],
+    ['POST', '/users/42/unlock'],
+    ['POST', '/users/42/disable'],
+    ['POST', '/users/42/enable'],
+    ['GET', '/upstream-providers/42'],
+  ] as const)(
+    '%s %s answers 400 naming the malformed id, and 404 for an unknown one',
+    async (method, path) => {
+      const malformed = await api(method, path);
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toMatchObject({
+        code: 'invalid_input',
+        field: path.startsWith('/users') ? 'id' : 'providerId',
+      });
+      const unknown = await api(method, path.replace('42', '00000000-0000-4000-8000-000000000000'));
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toMatchObject({ code: 'not_found' });
+    },
+  );
 });
 
 describe('DELETE /admin/api/users/{id}', () => {

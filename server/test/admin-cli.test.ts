@@ -51,6 +51,8 @@ describe('admin CLI: commands, help and usage errors', () => {
       'user:add',
       'Usage: npm run admin -- user:add --email E --name "First Last" [--password-stdin] [--json]',
     ],
+    ['user:invite', 'Usage: npm run admin -- user:invite --email E [--json]'],
+    ['user:change-email', 'Usage: npm run admin -- user:change-email --email E --new-email N [--json]'],
     ['user:expire-password', 'Usage: npm run admin -- user:expire-password --email E [--json]'],
     ['user:unlock', 'Usage: npm run admin -- user:unlock --email E [--json]'],
     ['user:disable', 'Usage: npm run admin -- user:disable --email E [--json]'],
@@ -65,6 +67,7 @@ describe('admin CLI: commands, help and usage errors', () => {
       'Usage: npm run admin -- idp:add --name N --issuer URL --client-id ID --client-secret-stdin ' +
         '--domain D [--domain D …] [--json]',
     ],
+    ['mail:failed', 'Usage: npm run admin -- mail:failed [--retry] [--json]'],
   ])('%s --help prints its usage and flags', async (name, usage) => {
     const { execute, requests } = recorder();
     const run = await runAdmin([name, '--email', 'x', '--help'], { execute });
