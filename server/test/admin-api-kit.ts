@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { addClient } from '../src/admin/client-operations.ts';
 import type { Db } from '../src/store/database.ts';
 import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
-import { startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { resumeToCode, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
 
 /** Helpers of the admin API tests: admin clients, client-credentials tokens and calls with them. */
 
@@ -96,6 +96,35 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
   });
   if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode} ${login.body}`);
   return loginResponse.parse(login.json());
+}
+
+/** A browser that signed in at the relying party, so it holds a provider session. */
+export async function signedInBrowser(app: FastifyInstance, email: string, password: string) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  const login = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: auth.returnUrl,
+  });
+  if (!loginResponse.parse(login.json()).isAuthenticated) throw new Error(`${email} did not sign in`);
+  await resumeToCode(browser, auth.returnUrl);
+  return browser;
+}
+
+/**
+ * Whether the relying party's next authorization request gets a code without a sign-in (single
+ * sign-on from the browser's session) or is sent to the sign-in page.
+ */
+export async function signsInSilently(browser: TestBrowser): Promise<boolean> {
+  try {
+    await startAuthorization(browser);
+    return false;
+  } catch (error) {
+    if (String(error).includes('no ReturnUrl')) return true;
+    throw error;
+  }
 }
 
 /** The admin audit events of one command, oldest first. */

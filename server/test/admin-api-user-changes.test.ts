@@ -14,7 +14,9 @@ import {
   adminEvents,
   adminToken,
   registerAdminClient,
+  signedInBrowser,
   signIn,
+  signsInSilently,
 } from './admin-api-kit.ts';
 import { apiClient, codeOf, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';
@@ -201,5 +203,13 @@ describe('POST /admin/api/users/{id}/disable and /enable', () => {
     expect(await adminEvents(db(), 'user:enable')).toHaveLength(1);
     expect((await api('POST', `/users/${UNKNOWN}/disable`)).statusCode).toBe(404);
     expect((await api('POST', `/users/${UNKNOWN}/enable`)).statusCode).toBe(404);
+  });
+
+  it('also stops a session the account already has from signing it in again', async () => {
+    const account = await createAccount(db(), 'sso-disabled@example.com', STRONG);
+    const browser = await signedInBrowser(app, account.email, STRONG);
+    expect(await signsInSilently(browser)).toBe(true);
+    expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);
+    expect(await signsInSilently(browser)).toBe(false);
   });
 });

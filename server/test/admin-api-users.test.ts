@@ -2,7 +2,15 @@ import { addUserResult, deleteUserResult, userView } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
-import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient, signIn } from './admin-api-kit.ts';
+import {
+  ADMIN_CLIENT,
+  adminClientOf,
+  adminEvents,
+  registerAdminClient,
+  signedInBrowser,
+  signIn,
+  signsInSilently,
+} from './admin-api-kit.ts';
 import { outboxMails, STRONG } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -137,6 +145,14 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
 });
 
 describe('DELETE /admin/api/users/{id}', () => {
+  it('ends the sessions of the deleted account: its browser no longer signs in silently', async () => {
+    const account = await createAccount(db(), 'sso-deleted@example.com', STRONG, 'Del Session');
+    const browser = await signedInBrowser(app, account.email, STRONG);
+    expect(await signsInSilently(browser)).toBe(true);
+    expect((await api('DELETE', `/users/${account.id}`)).statusCode).toBe(200);
+    expect(await signsInSilently(browser)).toBe(false);
+  });
+
   it('deletes the account, which can then neither be read nor sign in, and records who did it', async () => {
     const account = await createAccount(db(), 'leaver@example.com', STRONG, 'Leo Leaver');
     const deleted = await api('DELETE', `/users/${account.id}`);

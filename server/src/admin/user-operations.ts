@@ -10,6 +10,7 @@ import { clearFailures } from '../accounts/lockout.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { endAccountSessions } from '../recovery/account-sessions.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { loginFailures } from '../store/tables/index.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
@@ -111,7 +112,11 @@ export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<
   });
 }
 
-/** Sets or clears disabled_at. Repeating it changes nothing, so nothing is recorded either. */
+/**
+ * Sets or clears disabled_at. Repeating it changes nothing, so nothing is recorded either. Disabling
+ * also ends the account's sessions and grants: a browser that signed in before must not go on
+ * getting codes by single sign-on.
+ */
 async function changeDisabled(
   deps: AdminDeps,
   input: AccountInput,
@@ -124,6 +129,7 @@ async function changeDisabled(
   if ((account.disabledAt !== null) === disabled) return ok({ account: summarize(account), changed: false });
   await deps.db.transaction(async (tx) => {
     await setDisabled(tx, account.id, disabled);
+    if (disabled) await endAccountSessions(tx, account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
   });
   return ok({ account: summarize(account), changed: true });
