@@ -1,13 +1,18 @@
+import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFailedMail, retryFailedMail } from '../src/mail/failed-mail.ts';
 import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import { MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, retryDelayMs } from '../src/mail/retry-schedule.ts';
+import { checkVerification } from '../src/recovery/check-verification.ts';
+import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 import { outboxRow, PUBLIC_URL, recordingLog, resetRequest, steppingClock } from './mail-kit.ts';
 import { deadPort, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from './mail-sink.ts';
+import { codeOf, recoveryDeps } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
+import { createAccount } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
 const HOUR = 3_600_000;
@@ -68,6 +73,33 @@ describe('retries with back-off (DESIGN §2 Mail)', () => {
     const delivered = await outboxRow(testDb().db, id);
     expect(delivered.sentAt).not.toBeNull();
     expect(delivered.lastError).toBeNull();
+  });
+
+  it('a reset code mailed while the server answers 451 still verifies once the retry delivers it', async () => {
+    const sink = await sinkFor({
+      answer: (attempt) => (attempt === 1 ? { code: 451, message: 'Try later' } : 'accept'),
+    });
+    const clock = steppingClock();
+    const service = serviceFor(sink.url, clock);
+    const account = await createAccount(testDb().db, 'retry-link@example.test', 'Retry-Link-Pass-42');
+    const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
+    await requestPasswordReset(deps, { email: account.email, ip: null, language: 'en' });
+
+    expect(await service.runOnce()).toBe(1);
+    expect(sink.received).toHaveLength(0);
+    clock.advance(31_000);
+    expect(await service.runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    const link = received?.parsed.text
+      ?.split('\n')
+      .find((line) => line.startsWith(`${PUBLIC_URL}/resetPassword/1/`));
+    expect(link).toBeDefined();
+    const check = await checkVerification(deps, {
+      code: codeOf(link ?? ''),
+      type: VerificationType.PasswordReset,
+      ip: null,
+    });
+    expect(check).toEqual({ isValid: true, userName: account.displayName });
   });
 
   it('a dead server: attempts grow with doubling waits until the cap, then the message is failed', async () => {
