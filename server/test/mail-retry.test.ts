@@ -7,6 +7,7 @@ import { MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, retryDelayMs } from '../src/mail/retr
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { outbox } from '../src/store/tables/mail.ts';
+import { runAdmin } from './admin-harness.ts';
 import { outboxRow, PUBLIC_URL, recordingLog, resetRequest, steppingClock } from './mail-kit.ts';
 import { deadPort, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from './mail-sink.ts';
 import { codeOf, recoveryDeps } from './recovery-kit.ts';
@@ -129,6 +130,32 @@ describe('retries with back-off (DESIGN §2 Mail)', () => {
       MAX_ATTEMPTS - 1,
     );
     expect(log.lines.at(-1)).toMatch(/^Mail delivery failed for good/);
+  });
+
+  it('npm run admin -- mail:failed lists it, --retry makes it due, and the worker then delivers it', async () => {
+    const deadService = serviceFor(`smtp://127.0.0.1:${await deadPort()}`);
+    const { id } = await deadService.queue(testDb().db, resetRequest('cli@example.test', 'by-cli'));
+    await testDb()
+      .db.update(outbox)
+      .set({ attempts: MAX_ATTEMPTS - 1 });
+    expect(await deadService.runOnce()).toBe(1);
+
+    const listed = await runAdmin(['mail:failed'], { db: testDb().db });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('1 failed message, most recent failure first');
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).toMatch(/to {10}cli@example\.test/);
+    expect(listed.stdout).not.toContain('by-cli'); // the body's link stays out
+
+    const retried = await runAdmin(['mail:failed', '--retry', '--json'], { db: testDb().db });
+    expect(retried.json()).toMatchObject({ ok: true, result: { retried: true, messages: [{ id }] } });
+    expect(await outboxRow(testDb().db, id)).toMatchObject({ failedAt: null, attempts: 0 });
+    expect((await runAdmin(['mail:failed'], { db: testDb().db })).stdout).toContain('no failed mail');
+
+    const sink = await sinkFor();
+    expect(await serviceFor(sink.url).runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    expect(received?.parsed.text).toContain(`${PUBLIC_URL}/resetPassword/1/by-cli`);
   });
 
   it('a failed message is listed without its body and, once retried, delivered', async () => {
