@@ -20,7 +20,7 @@ test.describe('an expired password at sign-in', () => {
     test.describe(`${language} (${LOCALE[language]})`, () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'dark' : 'light' });
 
-      test('is replaced on /ResetPassword/2/<code> (validation, history refused), then the same sign-in goes on with the new one', async ({
+      test('is replaced on /ResetPassword/2/<code> (validation, history and common passwords refused), then the same sign-in goes on with the new one', async ({
         page,
         baseURL,
         texts,
@@ -76,6 +76,12 @@ test.describe('an expired password at sign-in', () => {
         expect(refused).toMatchObject({ success: false, historyViolation: true, policyViolation: false });
         await expect(reset.alert).toHaveText(texts.passwordHistoryViolation);
         expect(await axeViolations(page), 'reset form with the history violation').toEqual([]);
+
+        // DESIGN §2: a well-formed password on the shipped list of common ones is a policy violation.
+        const common = await reset.choosePassword(texts, 'P@ssw0rd1234');
+        expect(common).toMatchObject({ success: false, historyViolation: false, policyViolation: true });
+        await expect(reset.alert).toHaveText(texts.passwordPolicyViolation);
+        expect(await axeViolations(page), 'reset form with the policy violation').toEqual([]);
 
         const newPassword = strongPassword();
         const answer = await reset.choosePassword(texts, newPassword);

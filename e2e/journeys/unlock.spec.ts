@@ -15,7 +15,7 @@ test.describe('unlocking a locked account by the mailed link', () => {
     test.describe(`${language} (${LOCALE[language]})`, () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'light' : 'dark' });
 
-      test('the lock mails an unlock link; the unlock page greets by name, leads to the default redirect, and the password signs in again', async ({
+      test('the lock mails an unlock link; the unlock page greets by name, leads to the default redirect, and the password signs in again; locked anew, the used link says it expired', async ({
         page,
         baseURL,
         texts,
@@ -64,6 +64,17 @@ test.describe('unlocking a locked account by the mailed link', () => {
         // may have opened it first), so opening it again shows the same success.
         await page.goto(link);
         await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
+
+        // Locked again: the used link no longer claims success but says it expired (SPEC §4, §8),
+        // with the ways on: forgot password and the sign-in (the new lock mailed a link of its own).
+        await page.context().clearCookies();
+        await lockBySignIn(page, texts, newAccount.email, newAccount.password);
+        await page.goto(link);
+        await expect(unlock.heading).toHaveText(texts.passwordLinkExpired);
+        await expect(page.getByRole('main').getByText(texts.unlockLinkExpired)).toBeVisible();
+        await expect(page.getByRole('link', { name: texts.forgotPasswordLabel })).toBeVisible();
+        await expect(page.getByRole('link', { name: texts.goToLoginLabel })).toBeVisible();
+        expect(await axeViolations(page), 'unlock link expired').toEqual([]);
       });
     });
   }
