@@ -3,7 +3,7 @@ import { LANGUAGES } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
 import { VerifyNewEmailPage } from '../pages/verify-new-email-page.ts';
 import { type Account, freshAccount, uniqueEmail } from '../support/accounts.ts';
-import { addUser, runAdmin } from '../support/admin.ts';
+import { addUser, adminApi, runAdmin } from '../support/admin.ts';
 import { axeViolations } from '../support/axe.ts';
 import { callAnswer, nextCall } from '../support/calls.ts';
 import { expect, LOCALE, test } from '../support/fixtures.ts';
@@ -17,8 +17,9 @@ import {
 import { expectPasswordRefused, expectSignedIn } from '../support/sign-in-steps.ts';
 
 /**
- * Issue 4: an administrator changes an account's address (DESIGN §1 Provisioning); the new address
- * confirms by the mailed link, the old one is told; then only the new address signs in.
+ * Issues 4 and 5: an administrator changes an account's address (DESIGN §1 Provisioning), by the CLI
+ * (English run) or the admin HTTP API (German run); the new address confirms by the mailed link, the
+ * old one is told; then only the new address signs in.
  */
 
 /** The first name the verify page greets with: the display name's first word (DESIGN §2). */
@@ -29,7 +30,8 @@ test.describe('changing the e-mail address', () => {
     test.describe(`${language} (${LOCALE[language]})`, () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'dark' : 'light' });
 
-      test('user:change-email mails a confirmation link to the new address and a notice to the old; the link greets by first name and the new address signs in', async ({
+      const via = language === 'en' ? 'user:change-email' : 'POST /admin/api/users/{id}/change-email';
+      test(`${via} mails a confirmation link to the new address and a notice to the old; the link greets by first name and the new address signs in`, async ({
         page,
         baseURL,
         texts,
@@ -40,13 +42,16 @@ test.describe('changing the e-mail address', () => {
         };
         await addUser(account);
         const newEmail = uniqueEmail(`${testInfo.title} new`);
-        const requested = await runAdmin([
-          'user:change-email',
-          '--email',
-          account.email,
-          '--new-email',
-          newEmail,
-        ]);
+        const requested =
+          language === 'en'
+            ? await runAdmin(['user:change-email', '--email', account.email, '--new-email', newEmail])
+            : await (async () => {
+                const api = await adminApi(baseURL ?? '');
+                const user = (await api('GET', `/users?email=${encodeURIComponent(account.email)}`)) as {
+                  id: string;
+                };
+                return api('POST', `/users/${user.id}/change-email`, { newEmail });
+              })();
         expect(requested).toMatchObject({ account: { email: account.email }, newEmail });
 
         // Admin commands have no request: both messages are in the default language.

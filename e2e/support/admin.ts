@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { ADMIN_API_BASE, ADMIN_SCOPE } from '@keycard/contract';
 import type { Account } from './accounts.ts';
 import { BASE_URL_ENV, DATA_DIR_ENV, DATABASE_URL_ENV, REPO_ROOT } from './paths.ts';
 
@@ -112,4 +114,39 @@ export async function expirePassword(email: string): Promise<void> {
 /** `user:unlock`: clears the identifier's failures and lock. */
 export async function unlockUser(email: string): Promise<void> {
   await runAdmin(['user:unlock', '--email', email]);
+}
+
+/**
+ * The admin HTTP API of the running service (DESIGN §1 Provisioning), as the planning product calls
+ * it: an admin client registered once with `client:add --admin`, a client-credentials token from the
+ * provider's token endpoint, then JSON calls with it.
+ */
+export async function adminApi(baseUrl: string) {
+  const clientId = `e2e-admin-${randomBytes(4).toString('hex')}`;
+  const secret = randomBytes(24).toString('hex');
+  await runAdmin(
+    ['client:add', '--id', clientId, '--name', 'E2E provisioning', '--admin', '--secret-stdin'],
+    secret,
+  );
+  const tokenResponse = await fetch(`${baseUrl}/oidc/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: ADMIN_SCOPE }),
+  });
+  if (!tokenResponse.ok) throw new Error(`token endpoint answered ${tokenResponse.status}`);
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(`${baseUrl}${ADMIN_API_BASE}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer: unknown = await response.json();
+    if (!response.ok)
+      throw new Error(`${method} ${path} answered ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
 }
