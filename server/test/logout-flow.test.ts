@@ -77,21 +77,52 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     expect(again.json()).toMatchObject({ username: 'Grace Hopper' });
   });
 
-  it('gives no post-logout URI without one, and refuses an unregistered one without ending anything', async () => {
-    const { browser, idToken } = await signedInBrowser();
+  it('gives no post-logout URI without one', async () => {
+    const { browser } = await signedInBrowser();
     const plain = await browser.get(`/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID })}`);
     const logoutId = new URL(String(plain.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
     expect((await browser.post('/api/Logout', { logoutId })).json()).toEqual({
       username: 'Grace Hopper',
       postLogoutRedirectUri: null,
     });
+  });
 
+  it('signs out but gives no post-logout URI when the one asked for is not registered', async () => {
+    for (const hint of ['id_token_hint', 'client_id'] as const) {
+      const { browser, idToken } = await signedInBrowser();
+      const sessionsBefore = await sessionCount();
+      const evil = await browser.get(
+        `/oidc/session/end?${new URLSearchParams({
+          [hint]: hint === 'client_id' ? CLIENT_ID : idToken,
+          post_logout_redirect_uri: 'https://evil.test/',
+          state: 'st-evil',
+        })}`,
+      );
+      expect(evil.statusCode).toBe(303);
+      const location = new URL(String(evil.headers.location), 'http://localhost:3000');
+      expect(location.pathname).toBe('/logout');
+      const logoutId = location.searchParams.get('logoutId') ?? '';
+      const logout = await browser.post('/api/Logout', { logoutId });
+      expect(logoutResponse.parse(logout.json())).toEqual({
+        username: 'Grace Hopper',
+        postLogoutRedirectUri: null,
+      });
+      expect(await sessionCount()).toBe(sessionsBefore - 1);
+      const silent = await startAuthorization(browser, { prompt: 'none' }).catch(
+        (error: Error) => error.message,
+      );
+      expect(String(silent)).toMatch(/error=login_required/);
+    }
+  });
+
+  it('still refuses an end-session request whose client cannot be told, ending nothing', async () => {
+    const { browser } = await signedInBrowser();
     const before = (await testDb().db.select().from(logoutRequests)).length;
-    const evil = await browser.get(
-      `/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.test/' })}`,
+    const forged = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ id_token_hint: 'not.a-token', post_logout_redirect_uri: 'https://evil.test/' })}`,
     );
-    expect(evil.statusCode).toBe(303);
-    expect(evil.headers.location).toBe('/error');
+    expect(forged.statusCode).toBe(303);
+    expect(forged.headers.location).toBe('/error');
     expect((await testDb().db.select().from(logoutRequests)).length).toBe(before);
   });
 

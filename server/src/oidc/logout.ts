@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -10,6 +11,44 @@ const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
 
 function hashOf(logoutId: string): string {
   return createHash('sha256').update(logoutId).digest('hex');
+}
+
+/** The `aud` of an ID token, read without verifying it (the provider verifies the hint itself). */
+function audienceOf(idToken: string): string | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const aud: unknown =
+      Array.isArray(payload?.aud) && payload.aud.length === 1 ? payload.aud[0] : payload?.aud;
+    return typeof aud === 'string' ? aud : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Provider middleware for the end-session endpoint (GET, as relying parties redirect there): a
+ * post_logout_redirect_uri that is not registered for the request's client is dropped before the
+ * provider sees it, so the person is still signed out and only the redirect back is withheld (issue:
+ * "answers the post-logout URI only if registered"). Nothing is ever added or trusted here: a
+ * request whose client cannot be told (bad hint, mismatch, unknown client) goes on unchanged and the
+ * provider refuses it as before.
+ */
+export function dropUnregisteredPostLogoutUri(provider: Provider) {
+  return async (ctx: { method: string; path: string; querystring: string }, next: () => Promise<void>) => {
+    if (ctx.method === 'GET' && ctx.path === '/session/end') {
+      const query = new URLSearchParams(ctx.querystring);
+      const uri = query.get('post_logout_redirect_uri');
+      const hint = query.get('id_token_hint');
+      const clientId = (hint === null ? undefined : audienceOf(hint)) ?? query.get('client_id') ?? undefined;
+      const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
+      if (uri !== null && client && !client.postLogoutRedirectUriAllowed(uri)) {
+        query.delete('post_logout_redirect_uri');
+        query.delete('state');
+        ctx.querystring = query.toString();
+      }
+    }
+    await next();
+  };
 }
 
 /**
@@ -26,7 +65,8 @@ export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void
     sessionId: session?.jti ?? '',
     accountId: session?.accountId ?? null,
     clientId: client?.clientId ?? null,
-    // The provider has already refused a post_logout_redirect_uri not registered for this client.
+    // Registered for this client: an unregistered one was dropped (dropUnregisteredPostLogoutUri), and
+    // the provider refuses one it cannot match to a client.
     postLogoutRedirectUri,
     state: typeof params?.state === 'string' ? params.state : null,
     expiresAt: new Date(Date.now() + LOGOUT_REQUEST_TTL_MS),

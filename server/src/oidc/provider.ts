@@ -4,7 +4,7 @@ import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import type { ProviderKeys } from './keys.ts';
-import { startLogout } from './logout.ts';
+import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -131,6 +131,7 @@ export function providerConfiguration({ config, db, keys }: ProviderDeps): Confi
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  provider.use(dropUnregisteredPostLogoutUri(provider));
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
     await next();
