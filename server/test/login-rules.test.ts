@@ -1,11 +1,18 @@
 import { loginResponse } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { type Algorithm, hash } from '@node-rs/argon2';
+import { and, asc, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setDisabled, setMustChangePassword } from '../src/accounts/account-repository.ts';
+import {
+  findAccountById,
+  setDisabled,
+  setMustChangePassword,
+  storePassword,
+} from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { failureCount } from '../src/accounts/lockout.ts';
+import { hashPassword, needsRehash } from '../src/accounts/password-hash.ts';
 import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import { buildTestApp } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -95,10 +102,58 @@ describe('/api/login (DESIGN §2 Login)', () => {
     expect(counted).toBeGreaterThanOrEqual(5);
     expect(counted).toBeLessThanOrEqual(100);
     expect(100 - answeredLockedAfterCounting).toBeLessThanOrEqual(counted);
+    // Every failure that was counted is one failure on record, and none was counted twice.
+    const failures = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'login'), eq(auditEvents.accountId, account.id)));
+    expect(failures.filter((row) => row.outcome === 'failure')).toHaveLength(counted);
+    expect(failures.filter((row) => row.outcome === 'refused')).toHaveLength(100 - counted);
     const locks = await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'lock'));
     expect(
       locks.filter((row) => row.accountId === account.id && row.outcome === 'success' && !row.detail),
     ).toHaveLength(1);
+  });
+
+  it('records a success, a failure and a refusal while locked, with account and address, never the password', async () => {
+    const account = await createAccount(testDb().db, 'audited@example.com', PASSWORD);
+    await login('audited@example.com', PASSWORD);
+    for (let attempt = 1; attempt <= 5; attempt++) await login('audited@example.com', 'Wrong-password-9');
+    await login('audited@example.com', PASSWORD);
+    const rows = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'login'), eq(auditEvents.accountId, account.id)))
+      .orderBy(asc(auditEvents.id));
+    expect(rows.map((row) => row.outcome)).toEqual([
+      'success',
+      'failure',
+      'failure',
+      'failure',
+      'failure',
+      'failure',
+      'refused',
+    ]);
+    expect(rows.at(-1)?.detail).toEqual({ reason: 'locked' });
+    expect(rows.every((row) => row.ip === '127.0.0.1')).toBe(true);
+    expect(JSON.stringify(rows)).not.toMatch(/Correct-Horse|Wrong-password/);
+  });
+
+  it('re-hashes a password stored with outdated argon2 parameters at a successful sign-in', async () => {
+    const account = await createAccount(testDb().db, 'old-hash@example.com', null);
+    const outdated = await hash(PASSWORD, {
+      algorithm: 2 as Algorithm,
+      memoryCost: 7168,
+      timeCost: 5,
+      parallelism: 1,
+    });
+    await storePassword(testDb().db, account.id, outdated, new Date());
+    expect((await login('old-hash@example.com', PASSWORD)).body.isAuthenticated).toBe(true);
+    const stored = await findAccountById(testDb().db, account.id);
+    expect(needsRehash(outdated)).toBe(true);
+    expect(stored?.passwordHash).not.toBe(outdated);
+    expect(needsRehash(stored?.passwordHash ?? '')).toBe(false);
+    expect((await login('old-hash@example.com', PASSWORD)).body.isAuthenticated).toBe(true);
   });
 
   it('answers an expired password with type 2 and a code only after the right password', async () => {
@@ -153,5 +208,37 @@ describe('/api/login (DESIGN §2 Login)', () => {
         expect([400, 409]).toContain(response.statusCode);
       }
     }
+  });
+});
+
+describe('/api/login with PASSWORD_MAX_AGE_DAYS (DESIGN §2 Login)', () => {
+  let aged: FastifyInstance;
+  beforeAll(async () => {
+    aged = await buildTestApp(testDb().db, { env: { PASSWORD_MAX_AGE_DAYS: '1' } });
+  });
+  afterAll(() => aged.close());
+
+  it('answers type 2 and a code for a password older than the limit, after the right password only', async () => {
+    const account = await createAccount(testDb().db, 'aged@example.com', null);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await storePassword(testDb().db, account.id, await hashPassword(PASSWORD), twoDaysAgo);
+    const attempt = async (password: string) => {
+      const browser = new TestBrowser(aged);
+      const { returnUrl } = await startAuthorization(browser);
+      await browser.loadSpa();
+      const response = await browser.post('/api/login', {
+        Username: account.email,
+        Password: password,
+        ReturnUrl: returnUrl,
+      });
+      return loginResponse.parse(response.json());
+    };
+    expect(await attempt('Wrong-password-1')).toEqual(FAILED);
+    const right = await attempt(PASSWORD);
+    expect(right).toMatchObject({ isAuthenticated: false, verificationType: 2 });
+    expect(right.verificationCode).toMatch(/^[\w-]{43}$/);
+    // A fresh password is within the limit.
+    await storePassword(testDb().db, account.id, await hashPassword(PASSWORD), new Date());
+    expect((await attempt(PASSWORD)).isAuthenticated).toBe(true);
   });
 });
