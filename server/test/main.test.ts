@@ -23,6 +23,8 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     const [, url] = await first.waitFor(LISTENING);
     expect(url).toBe(`http://localhost:${port}`);
     await first.waitFor(/Open the Keycard app: \S+\/$/m);
+    // DESIGN §2 Modes: the demo account's password is printed at the first start only.
+    await first.waitFor(/Demo account created: demo@keycard\.example \/ password \S+/);
     expect(first.output().match(/listening/gi)).toHaveLength(1);
     const token = await fetch(`http://127.0.0.1:${port}/api/getcsrftoken`);
     expect(token.status).toBe(200);
@@ -41,9 +43,11 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
   it('takes over the stale lock of a crashed process and stops on SIGINT', async () => {
     writeFileSync(lockFile(), '999999999\n');
     const service = startService({ DATA_DIR: dataDir, PORT: String(await freePort()) });
-    await service.waitFor(LISTENING);
+    await service.waitFor(/Read outgoing mail in the dev mailbox/);
     service.child.kill('SIGINT');
     expect(await service.exited()).toBe(0);
+    // The second start on the same data: the demo account exists, its password is not shown again.
+    expect(service.output()).not.toContain('Demo account created');
     expect(existsSync(lockFile())).toBe(false);
   }, 60_000);
 
