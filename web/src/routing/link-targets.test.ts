@@ -13,6 +13,9 @@ describe('safeTarget', () => {
     expect(safeTarget('data:text/html,x')).toBe('');
     expect(safeTarget('//evil.example')).toBe('');
     expect(safeTarget('/\\evil.example')).toBe('');
+    expect(safeTarget('/\t/evil.example')).toBe('');
+    expect(safeTarget('/\n/evil.example')).toBe('');
+    expect(safeTarget('/ok\u0000')).toBe('');
     expect(safeTarget('resume')).toBe('');
     expect(safeTarget('')).toBe('');
   });

@@ -6,9 +6,12 @@ import { hasReturnUrl, readRedirectUrl } from './query.ts';
  * into a `javascript:` or protocol-relative href.
  */
 
-/** A local path: one leading slash, no `//` or `/\` that a browser would read as another host. */
+/**
+ * A local path: one leading slash, no `//` or `/\` that a browser would read as another host, and no
+ * control character (a browser drops tab and newline, so `/\t/evil` would become `//evil`).
+ */
 function isLocalPath(target: string): boolean {
-  return /^\/(?![/\\])/.test(target);
+  return /^\/(?![/\\])/.test(target) && !/\p{Cc}/u.test(target);
 }
 
 /** True for an absolute http or https URL (SPEC §5), never a script or data URL. */

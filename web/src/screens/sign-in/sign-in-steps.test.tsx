@@ -63,6 +63,22 @@ describe('SignInScreen steps (SPEC §2/§4)', () => {
     expect(screen.getByRole('button', { name: 'loginLabel' })).toBeTruthy();
   });
 
+  it('sends one CheckUsername while it is in flight, however often Next or Enter is pressed', async () => {
+    let answer: (response: Response) => void = () => {};
+    const pending = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const service = stubService({ '/api/CheckUsername': () => pending });
+    const { user } = renderSignIn();
+    await user.type(screen.getByRole('textbox', { name: 'emailLabel' }), 'ada@example.test{Enter}{Enter}');
+    const next = screen.getByRole('button', { name: 'nextLabel' }) as HTMLButtonElement;
+    next.closest('form')?.requestSubmit();
+    await user.click(next);
+    answer(json(localUser));
+    await screen.findByLabelText('passwordLabel');
+    expect(service.bodiesOf('/api/CheckUsername')).toHaveLength(1);
+  });
+
   it('sends ReturnUrl "" when the query string holds an ampersand (SPEC §3 quirk)', async () => {
     const service = stubService({ '/api/CheckUsername': () => json(localUser) });
     const { user } = renderSignIn('/?ReturnUrl=%2Fx&other=1');
