@@ -1,7 +1,21 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { type Db, oidcPayloads } from '../store/tables/index.ts';
 import { findClientMetadata } from './clients.ts';
+
+/**
+ * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
+ * grantId of the session's existing grant too, but is no token of it: deleting it with the tokens broke
+ * an account switch (the provider revokes the old grant, then resumes that very interaction).
+ */
+export const GRANT_TOKEN_MODELS = [
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+];
 
 /**
  * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
@@ -68,7 +82,9 @@ export function databaseAdapter(db: Db): new (model: string) => Adapter {
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+      await db
+        .delete(oidcPayloads)
+        .where(and(eq(oidcPayloads.grantId, grantId), inArray(oidcPayloads.type, GRANT_TOKEN_MODELS)));
     }
   };
 }

@@ -51,18 +51,33 @@ export class CookieJar {
   header(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
 }
 
 /** A browser that has loaded the SPA (CSRF token) and can call the API and follow provider redirects. */
 export class TestBrowser {
-  readonly jar = new CookieJar();
   private token = '';
 
   /** `headers` go with every request (e.g. X-Forwarded-Proto of a TLS-terminating proxy). */
   constructor(
     private readonly app: FastifyInstance,
     private readonly headers: Record<string, string> = {},
+    readonly jar = new CookieJar(),
   ) {}
+
+  /** The same browser (cookies, CSRF token) talking to another instance behind the load balancer. */
+  on(app: FastifyInstance): TestBrowser {
+    const moved = new TestBrowser(app, this.headers, this.jar);
+    moved.token = this.token;
+    return moved;
+  }
 
   async get(url: string): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
