@@ -1,11 +1,14 @@
 import { loginResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addClient } from '../src/admin/client-operations.ts';
 import { buildTestApp } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import {
+  CLIENT_ID,
   claimsOf,
   createAccount,
+  REDIRECT_URI,
   redeemCode,
   registerTestClient,
   resumeToCode,
@@ -14,6 +17,7 @@ import {
 } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
+const REPORTS_CALLBACK = 'https://reports.example/callback';
 let app: FastifyInstance;
 
 beforeAll(async () => {
@@ -57,6 +61,61 @@ describe('sign-in through the OpenID Connect code flow', () => {
       email: 'ada@example.com',
       name: 'Ada Lovelace',
       given_name: 'Ada',
+    });
+  });
+
+  it('refuses an authorization request without PKCE, back at the relying party', async () => {
+    const browser = new TestBrowser(app);
+    const response = await browser.get(
+      `/oidc/auth?${new URLSearchParams({ client_id: CLIENT_ID, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid', state: 's1' })}`,
+    );
+    expect(response.statusCode).toBe(303);
+    const location = new URL(String(response.headers.location));
+    expect(location.origin + location.pathname).toBe(REDIRECT_URI);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
+  it('lets a confidential client redeem its code with its secret only', async () => {
+    const secret = 'confidential-client-secret-0123456789';
+    const added = await addClient(
+      { db: testDb().db },
+      { id: 'reports', name: 'Reports', redirectUris: [REPORTS_CALLBACK], secret },
+    );
+    expect(added.ok).toBe(true);
+    const browser = new TestBrowser(app);
+    const auth = await startAuthorization(browser, { client_id: 'reports', redirect_uri: REPORTS_CALLBACK });
+    await browser.loadSpa();
+    await browser.post('/api/login', {
+      Username: 'ada@example.com',
+      Password: 'Correct-Horse-42',
+      ReturnUrl: auth.returnUrl,
+    });
+    const resumed = await browser.get(auth.returnUrl);
+    const code = new URL(String(resumed.headers.location)).searchParams.get('code') ?? '';
+    const redeem = (authorization?: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/oidc/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(authorization ? { authorization } : {}),
+        },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REPORTS_CALLBACK,
+          code_verifier: auth.verifier,
+          ...(authorization ? {} : { client_id: 'reports' }),
+        }).toString(),
+      });
+    const basic = (value: string) => `Basic ${Buffer.from(`reports:${value}`).toString('base64')}`;
+    expect((await redeem()).statusCode).toBe(401);
+    expect((await redeem(basic('wrong-secret'))).statusCode).toBe(401);
+    const tokens = await redeem(basic(secret));
+    expect(tokens.statusCode).toBe(200);
+    expect(claimsOf(tokens.json<{ id_token: string }>().id_token)).toMatchObject({
+      email: 'ada@example.com',
     });
   });
 });
