@@ -312,18 +312,23 @@ describe('admin CLI when an operation fails unexpectedly', () => {
 });
 
 // The PostgreSQL path runs on the PostgreSQL pass (DATABASE_URL set), on its own database.
-describe.runIf(process.env.DATABASE_URL)('admin CLI with DATABASE_URL', () => {
-  it('connects to PostgreSQL and takes no DATA_DIR lock', async () => {
-    const postgres = await createTestDatabase();
-    try {
-      const run = await runAdmin(['user:add', '--email', 'pg@example.com', '--name', 'Post Gres', '--json'], {
-        env: { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl },
-      });
-      expect(run.json()).toMatchObject({ ok: true, via: 'database' });
-      expect(await findAccountByEmail(postgres.database.db, 'pg@example.com')).not.toBeNull();
-      expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
-    } finally {
-      await postgres.dispose();
-    }
+if (process.env.DATABASE_URL) {
+  describe('admin CLI with DATABASE_URL', () => {
+    it('connects to PostgreSQL and takes no DATA_DIR lock', async () => {
+      const postgres = await createTestDatabase();
+      try {
+        const run = await runAdmin(
+          ['user:add', '--email', 'pg@example.com', '--name', 'Post Gres', '--json'],
+          {
+            env: { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl },
+          },
+        );
+        expect(run.json()).toMatchObject({ ok: true, via: 'database' });
+        expect(await findAccountByEmail(postgres.database.db, 'pg@example.com')).not.toBeNull();
+        expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+      } finally {
+        await postgres.dispose();
+      }
+    });
   });
-});
+}
