@@ -8,7 +8,7 @@ import { findClientMetadata } from './clients.ts';
  * grantId of the session's existing grant too, but is no token of it: deleting it with the tokens broke
  * an account switch (the provider revokes the old grant, then resumes that very interaction).
  */
-export const GRANT_TOKEN_MODELS = [
+const GRANT_TOKEN_MODELS = [
   'AccessToken',
   'AuthorizationCode',
   'RefreshToken',
