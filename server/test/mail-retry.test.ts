@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFailedMail, retryFailedMail } from '../src/mail/failed-mail.ts';
 import { createMailService, type MailService } from '../src/mail/mail-service.ts';
+import { EXPIRED_ERROR } from '../src/mail/outbox-repository.ts';
 import { MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, retryDelayMs } from '../src/mail/retry-schedule.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
@@ -101,6 +102,38 @@ describe('retries with back-off (DESIGN §2 Mail)', () => {
       ip: null,
     });
     expect(check).toEqual({ isValid: true, userName: account.displayName });
+  });
+
+  it('a message whose link expires during an outage is failed, not delivered late, and not retried', async () => {
+    const clock = steppingClock();
+    const dead = serviceFor(`smtp://127.0.0.1:${await deadPort()}`, clock);
+    const expiresAt = new Date((await clock.now()).getTime() + 60_000);
+    const { id } = await dead.queue(testDb().db, {
+      ...resetRequest('late@example.test', 'dead-soon'),
+      expiresAt,
+    });
+    const { id: lasting } = await dead.queue(testDb().db, resetRequest('lasting@example.test', 'no-expiry'));
+    expect(await dead.runOnce()).toBe(2);
+    expect(await outboxRow(testDb().db, id)).toMatchObject({ attempts: 1, failedAt: null, expiresAt });
+
+    clock.advance(2 * 60_000);
+    const sink = await sinkFor();
+    const live = serviceFor(sink.url, clock);
+    expect(await live.runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    expect(received?.parsed.text).toContain('no-expiry');
+    const expired = await outboxRow(testDb().db, id);
+    expect(expired).toMatchObject({ sentAt: null, lastError: EXPIRED_ERROR });
+    expect(expired.failedAt).not.toBeNull();
+    expect((await outboxRow(testDb().db, lasting)).sentAt).not.toBeNull();
+    // mail:failed --retry compares with the database's clock, which the test clock ran ahead of.
+    await testDb()
+      .db.update(outbox)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(outbox.id, id));
+    expect(await retryFailedMail(testDb().db)).toEqual([]);
+    expect(await live.runOnce()).toBe(0);
+    expect(sink.received).toHaveLength(1);
   });
 
   it('a dead server: attempts grow with doubling waits until the cap, then the message is failed', async () => {

@@ -176,6 +176,9 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     expect(JSON.stringify(rows)).not.toContain(code);
     const check = await api.post('/api/CheckVerification', { verificationCode: code, verificationType: 1 });
     expect(check.json()).toEqual({ isValid: true, userName: 'Ada Lovelace' });
+    // The message expires with its code: the worker never delivers a dead link.
+    const [mail] = await outboxMails(testDb().db, 'password_reset', account.email);
+    expect(mail?.expiresAt?.getTime()).toBe(rows[0]?.expiresAt.getTime());
   });
 
   it.each([

@@ -44,8 +44,8 @@ export const MAIL_COMMANDS: readonly CliCommand[] = [
     details:
       'Lists the messages that failed for good (retries used up, or refused by the mail server): id,\n' +
       'recipient, subject, attempts, last error and when. Bodies are never shown: they carry live links.\n' +
-      'With --retry those messages are due again with a fresh retry budget; links in old messages may\n' +
-      'have expired meanwhile (see "queued").',
+      'With --retry those messages are due again with a fresh retry budget, except those whose link has\n' +
+      'expired: they stay failed, since sending them would deliver a dead link.',
     flags: [{ name: 'retry', kind: 'switch', description: 'make the failed messages due again' }],
     fieldFlags: { retry: '--retry' },
     toRequest: (flags) => ({ command: 'mail:failed', input: { retry: flags.has('retry') } }),

@@ -27,11 +27,22 @@ export interface IssueCodeInput {
   payload?: Record<string, string>;
 }
 
+/** A code just issued, with when it stops working (a mail carrying it is worthless after that). */
+export interface IssuedCode {
+  readonly code: string;
+  readonly expiresAt: Date;
+}
+
 /**
  * Issues a 256-bit code bound to one account and type; older unspent codes of that type stop working
  * (a new code supersedes them). Run inside the transaction that also queues the mail carrying it.
  */
 export async function issueCode(db: Db, clock: Clock, input: IssueCodeInput): Promise<string> {
+  return (await issueCodeUntil(db, clock, input)).code;
+}
+
+/** issueCode, answering the code's expiry too, for the outbox row of the mail that carries it. */
+export async function issueCodeUntil(db: Db, clock: Clock, input: IssueCodeInput): Promise<IssuedCode> {
   const lifetime = CODE_LIFETIME_MS[input.type];
   if (lifetime === undefined) throw new Error(`no code lifetime for verification type ${input.type}`);
   const now = await clock.now();
@@ -47,15 +58,16 @@ export async function issueCode(db: Db, clock: Clock, input: IssueCodeInput): Pr
       ),
     );
   const code = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + lifetime);
   await db.insert(verificationCodes).values({
     codeHash: codeHash(code),
     accountId: input.accountId,
     verificationType: input.type,
     payload: input.payload ?? null,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + lifetime),
+    expiresAt,
   });
-  return code;
+  return { code, expiresAt };
 }
 
 export interface LiveCode {

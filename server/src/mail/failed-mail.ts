@@ -54,6 +54,8 @@ export async function retryFailedMail(db: Db, ids?: readonly string[]): Promise<
       and(
         isNotNull(outbox.failedAt),
         isNull(outbox.sentAt),
+        // A message whose link has expired stays failed: sending it now would deliver a dead link.
+        sql`(${outbox.expiresAt} is null or ${outbox.expiresAt} > now())`,
         wanted === undefined ? undefined : inArray(outbox.id, wanted),
       ),
     )

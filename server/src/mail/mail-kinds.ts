@@ -35,4 +35,6 @@ export interface MailRequest<K extends MailKind = MailKind> {
   /** The account's language when known, else the request's (by Accept-Language / requestedLanguageCode). */
   language: Language;
   values: MailValues[K];
+  /** When the code of the message's link expires; the worker never delivers the message after that. */
+  expiresAt?: Date;
 }

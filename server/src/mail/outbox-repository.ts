@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
 import { outbox } from '../store/tables/mail.ts';
@@ -20,7 +20,7 @@ export interface ClaimedMail {
 
 export async function insertMail(
   db: Db,
-  row: Pick<OutboxRow, 'kind' | 'recipient' | 'subject' | 'textBody' | 'htmlBody'>,
+  row: Pick<OutboxRow, 'kind' | 'recipient' | 'subject' | 'textBody' | 'htmlBody' | 'expiresAt'>,
 ): Promise<string> {
   const [inserted] = await db.insert(outbox).values(row).returning({ id: outbox.id });
   if (!inserted) throw new Error('mail outbox insert returned no row');
@@ -40,6 +40,7 @@ export async function claimNextDue(db: Db, now: Date, leaseUntil: Date): Promise
       select id from mail_outbox
       where sent_at is null and failed_at is null and next_attempt_at <= ${at}::timestamptz
         and (locked_until is null or locked_until < ${at}::timestamptz)
+        and (expires_at is null or expires_at > ${at}::timestamptz)
       order by next_attempt_at, created_at
       limit 1
       for update skip locked
@@ -93,6 +94,29 @@ export async function recordFailedAttempt(
       ...('retryAt' in outcome ? { nextAttemptAt: outcome.retryAt } : { failedAt: outcome.failedAt }),
     })
     .where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
+}
+
+/** What last_error says of a message failed because its link expired before it could be delivered. */
+export const EXPIRED_ERROR = 'expired: the link it carries stopped working before it could be delivered';
+
+/**
+ * Fails every unsent message whose link has expired (a long SMTP outage), so nobody receives a dead
+ * link and mail:failed shows why. A message being sent right now (an unexpired lease) is left alone.
+ */
+export async function failExpired(db: Db, now: Date): Promise<number> {
+  const failed = await db
+    .update(outbox)
+    .set({ failedAt: now, lastError: EXPIRED_ERROR, lockedUntil: null })
+    .where(
+      and(
+        isNull(outbox.sentAt),
+        isNull(outbox.failedAt),
+        lte(outbox.expiresAt, now),
+        or(isNull(outbox.lockedUntil), lt(outbox.lockedUntil, now)),
+      ),
+    )
+    .returning({ id: outbox.id });
+  return failed.length;
 }
 
 /** Gives a claimed message back unsent and uncounted (the worker is stopping), so it is due at once. */

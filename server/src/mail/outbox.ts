@@ -43,6 +43,7 @@ export function createOutbox(config: Pick<Config, 'publicUrl' | 'site'>): Outbox
         subject: rendered.subject,
         textBody: rendered.text,
         htmlBody: rendered.html,
+        expiresAt: request.expiresAt ?? null,
       });
       return { id };
     },

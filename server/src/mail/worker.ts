@@ -3,6 +3,7 @@ import type { Db } from '../store/database.ts';
 import {
   type ClaimedMail,
   claimNextDue,
+  failExpired,
   markSent,
   recordFailedAttempt,
   releaseClaim,
@@ -94,6 +95,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   async function drain(): Promise<number> {
     let tried = 0;
     try {
+      const expired = await failExpired(db, await clock.now());
+      if (expired > 0) log.warn({ messages: expired }, 'Mail expired undelivered; its links no longer work');
       while (stopping === undefined) {
         const now = await clock.now();
         const mail = await claimNextDue(db, now, new Date(now.getTime() + timing.leaseMs));

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { type Account, findAccountByEmail } from '../accounts/account-repository.ts';
 import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { codeHash, issueCode } from '../codes/codes.ts';
+import { codeHash, issueCodeUntil } from '../codes/codes.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { type Db, upstreamProviders } from '../store/tables/index.ts';
@@ -75,7 +75,7 @@ async function queueMail(
   await deps.db.transaction(async (tx) => {
     if (allowed && recipient.kind === 'local') {
       const { account } = recipient;
-      const code = await issueCode(tx, fixedClock(now), {
+      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
         accountId: account.id,
         type: VerificationType.PasswordReset,
       });
@@ -84,6 +84,7 @@ async function queueMail(
         to: account.email,
         language: mailLanguage(account, input.language),
         values: { userName: account.displayName, link: resetPasswordLink(deps.publicUrl, 1, code, query) },
+        expiresAt,
       });
     } else if (allowed && recipient.kind === 'federated') {
       const { account } = recipient;

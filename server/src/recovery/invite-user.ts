@@ -1,6 +1,6 @@
 import { VerificationType } from '@keycard/contract';
 import { findAccountById } from '../accounts/account-repository.ts';
-import { issueCode } from '../codes/codes.ts';
+import { issueCodeUntil } from '../codes/codes.ts';
 import { fixedClock } from './fixed-clock.ts';
 import { mailLanguage } from './mail-language.ts';
 import { resetPasswordLink } from './mail-links.ts';
@@ -17,7 +17,7 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
   if (!account) return { outcome: 'not_found' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const code = await issueCode(tx, fixedClock(now), {
+    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
       accountId: account.id,
       type: VerificationType.VerifyUser,
     });
@@ -29,6 +29,7 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
         userName: account.displayName,
         link: resetPasswordLink(deps.publicUrl, VerificationType.VerifyUser, code),
       },
+      expiresAt,
     });
   });
   deps.mail.nudge();

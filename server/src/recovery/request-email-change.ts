@@ -2,7 +2,7 @@ import { VerificationType } from '@keycard/contract';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { issueCode } from '../codes/codes.ts';
+import { issueCodeUntil } from '../codes/codes.ts';
 import { emailIsFree, storedEmailForm } from './account-email.ts';
 import { fixedClock } from './fixed-clock.ts';
 import { mailLanguage } from './mail-language.ts';
@@ -29,7 +29,7 @@ export async function requestEmailChange(
   if (!(await emailIsFree(deps.db, wanted, account.id))) return { outcome: 'taken' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const code = await issueCode(tx, fixedClock(now), {
+    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
       accountId: account.id,
       type: VerificationType.EmailChanged,
       payload: { newEmail: wanted },
@@ -44,6 +44,7 @@ export async function requestEmailChange(
         link: verifyNewEmailLink(deps.publicUrl, code),
         newEmail: wanted,
       },
+      expiresAt,
     });
     await deps.mail.queue(tx, {
       kind: 'email_change_notice',

@@ -1,7 +1,7 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import type { Account } from '../accounts/account-repository.ts';
 import { type Clock, databaseClock } from '../clock.ts';
-import { issueCode } from '../codes/codes.ts';
+import { issueCodeUntil } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import type { Db } from '../store/database.ts';
 import { mailLanguage } from './mail-language.ts';
@@ -24,7 +24,7 @@ export function queueUnlockMail(
   return async (tx, account, language) => {
     // An address the outbox would refuse must not turn a failed sign-in into an error.
     if (!isDeliverableAddress(account.email)) return;
-    const code = await issueCode(tx, clockIn(tx), {
+    const { code, expiresAt } = await issueCodeUntil(tx, clockIn(tx), {
       accountId: account.id,
       type: VerificationType.LockedAfterTooManyFailedAttempts,
     });
@@ -33,6 +33,7 @@ export function queueUnlockMail(
       to: account.email,
       language: mailLanguage(account, language),
       values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },
+      expiresAt,
     });
     // The worker also polls; this only shortens the wait once the lock's transaction has committed.
     deps.mail.nudge();

@@ -21,6 +21,11 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     failedAt: timestamp('failed_at', { withTimezone: true }),
     lastError: text('last_error'),
+    /**
+     * When the link the message carries stops working (its code's expiry); past it, an unsent message
+     * is failed instead of delivering a dead link. Null: the message carries no code.
+     */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (table) => [index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt)],
 );
