@@ -84,8 +84,8 @@ export async function adminClientOf(app: FastifyInstance) {
     adminCall(app, access_token, method, path, payload);
 }
 
-/** Signs in through the login policy as the SPA does (DESIGN §1); answers /api/login's body. */
-export async function signIn(app: FastifyInstance, email: string, password: string) {
+/** One sign-in through the login policy as the SPA does (DESIGN §1), in a fresh browser. */
+async function attemptSignIn(app: FastifyInstance, email: string, password: string) {
   const browser = new TestBrowser(app);
   const auth = await startAuthorization(browser);
   await browser.loadSpa();
@@ -95,20 +95,18 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
     ReturnUrl: auth.returnUrl,
   });
   if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode} ${login.body}`);
-  return loginResponse.parse(login.json());
+  return { browser, auth, body: loginResponse.parse(login.json()) };
+}
+
+/** Signs in through the login policy as the SPA does (DESIGN §1); answers /api/login's body. */
+export async function signIn(app: FastifyInstance, email: string, password: string) {
+  return (await attemptSignIn(app, email, password)).body;
 }
 
 /** A browser that signed in at the relying party, so it holds a provider session. */
 export async function signedInBrowser(app: FastifyInstance, email: string, password: string) {
-  const browser = new TestBrowser(app);
-  const auth = await startAuthorization(browser);
-  await browser.loadSpa();
-  const login = await browser.post('/api/login', {
-    Username: email,
-    Password: password,
-    ReturnUrl: auth.returnUrl,
-  });
-  if (!loginResponse.parse(login.json()).isAuthenticated) throw new Error(`${email} did not sign in`);
+  const { browser, auth, body } = await attemptSignIn(app, email, password);
+  if (!body.isAuthenticated) throw new Error(`${email} did not sign in`);
   await resumeToCode(browser, auth.returnUrl);
   return browser;
 }
