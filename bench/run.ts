@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/accounts/password-hash.ts';
 import { authorize, Browser, finishFlow, type Started } from './browser.ts';
+import { type CpuSnapshot, cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { type BenchService, startService } from './service.ts';
 
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 400);
@@ -18,6 +19,7 @@ const WARM_UP = 50;
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 900) * 1000;
 // The service verifies hashes on libuv's pool (4 threads); the same concurrency is offered here.
 const CONCURRENCY = 4;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? CONCURRENCY);
 
 interface Phase {
   name: string;
@@ -25,6 +27,8 @@ interface Phase {
   p50: number;
   p99: number;
   loopMaxMs: number;
+  /** Core-milliseconds per operation, by where they went. */
+  cpu: CpuSnapshot;
 }
 
 async function rawVerifies(): Promise<number> {
@@ -73,13 +77,14 @@ async function loginPhase(
   let unexpected = 0;
   await service.loopDelay();
   const queue = [...prepared];
+  const cpuBefore = cpuSnapshot(service.pid);
   // From the first request to the last answer: autocannon's own duration, and its end, go by whole
   // seconds of its reporting tick.
   const started = performance.now();
   let lastAnswer = started;
   const result = await autocannon({
     url: service.base,
-    connections: CONCURRENCY,
+    connections: CONNECTIONS,
     amount: queue.length,
     requests: [
       {
@@ -108,6 +113,7 @@ async function loginPhase(
     ],
   });
   const seconds = (lastAnswer - started) / 1000;
+  const cpu = cpuPerOperation(cpuBefore, cpuSnapshot(service.pid), prepared.length);
   const loop = await service.loopDelay();
   if (unexpected > 0) throw new Error(`${name}: ${unexpected} answers were not ${expected}`);
   return {
@@ -116,6 +122,7 @@ async function loginPhase(
     p50: result.latency.p50,
     p99: result.latency.p99,
     loopMaxMs: loop.maxMs,
+    cpu,
   };
 }
 
@@ -123,9 +130,10 @@ async function fullFlowPhase(service: BenchService): Promise<Phase> {
   await service.loopDelay();
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = cpuSnapshot(service.pid);
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: CONNECTIONS }, async () => {
       while (next < FLOWS) {
         next++;
         const t0 = performance.now();
@@ -149,6 +157,7 @@ async function fullFlowPhase(service: BenchService): Promise<Phase> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuPerOperation(cpuBefore, cpuSnapshot(service.pid), FLOWS);
   const loop = await service.loopDelay();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
@@ -159,6 +168,7 @@ async function fullFlowPhase(service: BenchService): Promise<Phase> {
     p50: at(0.5),
     p99: at(0.99),
     loopMaxMs: loop.maxMs,
+    cpu,
   };
 }
 
@@ -222,6 +232,17 @@ async function measure(service: BenchService, raw: number): Promise<void> {
   for (const p of phases) {
     console.log(
       `| ${p.name} | ${p.perSecond.toFixed(1)} | ${(p.perSecond / raw).toFixed(2)} | ${p.p50} | ${p.p99} | ${p.loopMaxMs} |`,
+    );
+  }
+  console.log('\nCore milliseconds per operation (from /proc):\n');
+  console.log(
+    '| phase | service main thread | service other threads (argon2) | PostgreSQL | load generator | idle |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const { name, cpu } of phases) {
+    const ms = (value: number) => value.toFixed(2);
+    console.log(
+      `| ${name} | ${ms(cpu.serviceMain)} | ${ms(cpu.serviceOther)} | ${ms(cpu.postgres)} | ${ms(cpu.loadGenerator)} | ${ms(cpu.idle)} |`,
     );
   }
   const [ok, bad, none, flow] = phases as [Phase, Phase, Phase, Phase];

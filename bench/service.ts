@@ -10,6 +10,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface BenchService {
   base: string;
+  pid: number;
   demoPassword: string;
   /** Event-loop delay since the previous call. */
   loopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
@@ -104,6 +105,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchSe
   const [, demoPassword = ''] = await demo;
   return {
     base: `http://localhost:${port}`,
+    pid: child.pid ?? 0,
     demoPassword,
     async loopDelay() {
       const report = nextLine(/^\{"loopDelay":(.*)\}$/, 5_000);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from './store/rows.ts';
 import type { Db } from './store/tables/index.ts';
 
@@ -9,6 +9,26 @@ import type { Db } from './store/tables/index.ts';
  */
 export interface Clock {
   now(): Promise<Date>;
+  /**
+   * The same reading as an SQL expression (epoch milliseconds, float8), so a statement that needs the
+   * time can read it in the same round trip instead of asking first.
+   */
+  nowSql(): SQL<number>;
+}
+
+/** Epoch milliseconds of a database row (float8 may arrive as a string), or an error. */
+export function epochMsOf(value: unknown): Date {
+  const ms = Number(value);
+  if (value === null || !Number.isFinite(ms)) throw new Error('database returned no time');
+  return new Date(ms);
+}
+
+/** A clock that answers `read()` (epoch milliseconds), as SQL too: for tests and fixed readings. */
+export function clockReading(read: () => number): Clock {
+  return {
+    now: async () => new Date(read()),
+    nowSql: () => sql<number>`${read()}::float8`,
+  };
 }
 
 /**
@@ -17,23 +37,26 @@ export interface Clock {
  * next_attempt_at = now()) is never later than the "now" read after it.
  */
 export function databaseClock(db: Db): Clock {
+  const nowSql = () => sql<number>`ceil(extract(epoch from clock_timestamp()) * 1000)::float8`;
   return {
     async now() {
-      const [row] = rowsOf<{ ms: string | number }>(
-        await db.execute(sql`select ceil(extract(epoch from clock_timestamp()) * 1000)::float8 as ms`),
-      );
-      const ms = Number(row?.ms);
-      if (!Number.isFinite(ms)) throw new Error('database returned no time');
-      return new Date(ms);
+      const [row] = rowsOf<{ ms: string | number }>(await db.execute(sql`select ${nowSql()} as ms`));
+      return epochMsOf(row?.ms ?? null);
     },
+    nowSql,
   };
+}
+
+/** A clock stopped at `at`. */
+export function fixedClockAt(at: Date): Clock {
+  return clockReading(() => at.getTime());
 }
 
 /** A clock for tests: starts at `start`, moved explicitly with `advance`. */
 export function manualClock(start = new Date('2026-01-15T10:00:00Z')): Clock & { advance(ms: number): void } {
   let current = start.getTime();
   return {
-    now: async () => new Date(current),
+    ...clockReading(() => current),
     advance(ms: number) {
       current += ms;
     },

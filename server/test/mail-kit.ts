@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Clock } from '../src/clock.ts';
+import { type Clock, clockReading } from '../src/clock.ts';
 import type { MailRequest } from '../src/mail/mail-kinds.ts';
 import type { MailLog } from '../src/mail/transport.ts';
 import type { Db } from '../src/store/database.ts';
@@ -25,7 +25,7 @@ export function steppingClock(): Clock & { advance(ms: number): void } {
   let offset = 0;
   return {
     // +1: a Date drops the microseconds the database stamps rows with (clock.ts rounds up alike).
-    now: async () => new Date(Date.now() + 1 + offset),
+    ...clockReading(() => Date.now() + 1 + offset),
     advance(ms) {
       offset += ms;
     },

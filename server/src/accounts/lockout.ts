@@ -16,14 +16,27 @@ export interface LockState {
   readonly hasFailures: boolean;
 }
 
+/** The part of an identifier's counter row that decides its lock state. */
+export type LockRow = Pick<typeof loginFailures.$inferSelect, 'lockedAt' | 'lockedUntil'>;
+
+/**
+ * The lock state of a counter row (null: no failures on record) at `now`. `expired` says the row holds a
+ * lock whose time is up, which the caller clears.
+ */
+export function lockStateOf(row: LockRow | null, now: Date): LockState & { expired: boolean } {
+  if (!row) return { locked: false, hasFailures: false, expired: false };
+  if (!row.lockedAt) return { locked: false, hasFailures: true, expired: false };
+  if (row.lockedUntil === null || row.lockedUntil > now)
+    return { locked: true, hasFailures: true, expired: false };
+  return { locked: false, hasFailures: false, expired: true };
+}
+
 /** Reads the identifier's counter once; a lock whose time is up is cleared on the way. */
 export async function lockState(db: Db, identifierHash: string, now: Date): Promise<LockState> {
   const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
-  if (!row) return { locked: false, hasFailures: false };
-  if (!row.lockedAt) return { locked: false, hasFailures: true };
-  if (row.lockedUntil === null || row.lockedUntil > now) return { locked: true, hasFailures: true };
-  await clearFailures(db, identifierHash);
-  return { locked: false, hasFailures: false };
+  const { expired, ...state } = lockStateOf(row ?? null, now);
+  if (expired) await clearFailures(db, identifierHash);
+  return state;
 }
 
 export async function isLocked(db: Db, identifierHash: string, now: Date): Promise<boolean> {

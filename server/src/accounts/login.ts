@@ -2,11 +2,10 @@ import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Clock } from '../clock.ts';
 import { issueCode } from '../codes/codes.ts';
-import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import type { Db } from '../store/tables/index.ts';
-import { type Account, findAccountByEmail, replaceHash } from './account-repository.ts';
-import { emailDomain, identifierHash } from './identifiers.ts';
-import { claimUnlockMail, clearFailures, type LockoutPolicy, lockState, recordFailure } from './lockout.ts';
+import { type Account, replaceHash } from './account-repository.ts';
+import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';
+import { readLoginFacts } from './login-facts.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
 
 export interface LoginRules {
@@ -54,13 +53,13 @@ function passwordExpired(account: Account, now: Date, maxAgeDays: number): boole
  */
 export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Promise<LoginResult> {
   const { db, clock, rules } = deps;
-  const id = identifierHash(attempt.email);
-  const now = await clock.now();
-  const [{ locked, hasFailures }, account, upstreamId] = await Promise.all([
-    lockState(db, id, now),
-    findAccountByEmail(db, attempt.email),
-    upstreamProviderIdForDomain(db, emailDomain(attempt.email)),
-  ]);
+  const {
+    now,
+    identifierHash: id,
+    lock: { locked, hasFailures },
+    account,
+    upstreamProviderId: upstreamId,
+  } = await readLoginFacts(db, clock, attempt.email);
   // An address that signs in upstream (linked, or of a bound domain) has no usable local password:
   // its organisation decides who may sign in, so a password kept from before cannot outlive an
   // offboarding there (DESIGN §1 Federation). The dummy hash keeps the timing the same.

@@ -1,0 +1,77 @@
+/**
+ * Where the cores went during a phase, read from /proc (Linux): the service's main thread, its other
+ * threads (libuv's pool, where argon2 runs, and V8's helpers), PostgreSQL's processes, this process
+ * (the load generator), and the machine's idle time. A CPU profile cannot tell this: its samples run on
+ * wall-clock time, so a main thread waiting for a core is charged to whatever it was doing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export interface CpuSnapshot {
+  serviceMain: number;
+  serviceOther: number;
+  postgres: number;
+  loadGenerator: number;
+  idle: number;
+}
+
+/** utime + stime of a /proc stat line, in ms. */
+function statCpuMs(statPath: string): number {
+  try {
+    const text = readFileSync(statPath, 'utf8');
+    // The command name is in parentheses and may hold spaces: count fields after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0; // the thread or process ended between listing and reading
+  }
+}
+
+function comm(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function idleMs(): number {
+  const [cpu = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const fields = cpu.trim().split(/\s+/).slice(1).map(Number);
+  return ((fields[3] ?? 0) + (fields[4] ?? 0)) * TICK_MS; // idle + iowait, all cores together
+}
+
+export function cpuSnapshot(servicePid: number): CpuSnapshot {
+  let serviceMain = 0;
+  let serviceOther = 0;
+  for (const tid of readdirSync(`/proc/${servicePid}/task`)) {
+    const ms = statCpuMs(`/proc/${servicePid}/task/${tid}/stat`);
+    if (Number(tid) === servicePid) serviceMain += ms;
+    else serviceOther += ms;
+  }
+  let postgres = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (/^\d+$/.test(pid) && comm(pid) === 'postgres') postgres += statCpuMs(`/proc/${pid}/stat`);
+  }
+  const own = process.cpuUsage();
+  return {
+    serviceMain,
+    serviceOther,
+    postgres,
+    loadGenerator: (own.user + own.system) / 1000,
+    idle: idleMs(),
+  };
+}
+
+/** Core-milliseconds per operation between two snapshots. */
+export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operations: number): CpuSnapshot {
+  const per = (key: keyof CpuSnapshot) => (after[key] - before[key]) / operations;
+  return {
+    serviceMain: per('serviceMain'),
+    serviceOther: per('serviceOther'),
+    postgres: per('postgres'),
+    loadGenerator: per('loadGenerator'),
+    idle: per('idle'),
+  };
+}
