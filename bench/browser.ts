@@ -1,4 +1,40 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+
+/** What the benchmark reads of an answer. */
+export interface Answer {
+  status: number;
+  location: string | null;
+  text: string;
+}
+
+/**
+ * One keep-alive agent for every simulated browser. The load generator shares the cores with the
+ * service, so it uses node:http, which costs a fraction of what fetch costs per request (BENCHMARKS.md).
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function send(url: URL, method: string, headers: http.OutgoingHttpHeaders, body?: string) {
+  return new Promise<{ answer: Answer; setCookies: string[] }>((resolve, reject) => {
+    const request = http.request(url, { method, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          answer: {
+            status: response.statusCode ?? 0,
+            location: response.headers.location ?? null,
+            text: Buffer.concat(chunks).toString('utf8'),
+          },
+          setCookies: response.headers['set-cookie'] ?? [],
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 /** A minimal browser for one origin: cookies (paths ignored) and manual redirects. */
 export class Browser {
@@ -11,8 +47,8 @@ export class Browser {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  private keep(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
+  private keep(setCookies: string[]): void {
+    for (const line of setCookies) {
       const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
@@ -22,33 +58,44 @@ export class Browser {
     }
   }
 
-  async get(url: string): Promise<Response> {
-    const response = await fetch(new URL(url, this.base), {
-      redirect: 'manual',
-      headers: { cookie: this.cookieHeader(), accept: 'text/html' },
+  async get(url: string): Promise<Answer> {
+    const { answer, setCookies } = await send(new URL(url, this.base), 'GET', {
+      cookie: this.cookieHeader(),
+      accept: 'text/html',
     });
-    this.keep(response);
-    return response;
+    this.keep(setCookies);
+    return answer;
   }
 
-  async post(path: string, body: unknown): Promise<Response> {
-    const response = await fetch(new URL(path, this.base), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
+  async post(path: string, body: unknown): Promise<Answer> {
+    const { answer, setCookies } = await send(
+      new URL(path, this.base),
+      'POST',
+      {
         cookie: this.cookieHeader(),
         'content-type': 'application/json',
         'x-csrf-token': this.csrfToken,
         'sec-fetch-site': 'same-origin',
       },
-      body: JSON.stringify(body),
-    });
-    this.keep(response);
-    return response;
+      JSON.stringify(body),
+    );
+    this.keep(setCookies);
+    return answer;
+  }
+
+  /** A form post without cookies, as a relying party's back channel sends it. */
+  async postForm(path: string, form: URLSearchParams): Promise<Answer> {
+    const { answer } = await send(
+      new URL(path, this.base),
+      'POST',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      form.toString(),
+    );
+    return answer;
   }
 
   async loadSpa(): Promise<void> {
-    this.csrfToken = await (await this.get('/api/getcsrftoken')).text();
+    this.csrfToken = (await this.get('/api/getcsrftoken')).text;
   }
 }
 
@@ -72,7 +119,7 @@ export async function authorize(browser: Browser): Promise<Started> {
     state: randomBytes(8).toString('hex'),
   });
   const response = await browser.get(`/oidc/auth?${query}`);
-  const location = response.headers.get('location') ?? '';
+  const location = response.location ?? '';
   const returnUrl = new URL(location, browser.base).searchParams.get('ReturnUrl');
   if (!returnUrl) throw new Error(`authorize answered ${response.status} ${location}`);
   return { returnUrl, verifier };
@@ -83,23 +130,22 @@ export async function finishFlow(browser: Browser, started: Started): Promise<vo
   let response = await browser.get(started.returnUrl);
   let code: string | null = null;
   for (let hop = 0; hop < 5 && !code; hop++) {
-    const location = response.headers.get('location') ?? '';
+    const location = response.location ?? '';
     const target = new URL(location, browser.base);
     if (target.pathname === '/demo/callback') code = target.searchParams.get('code');
     else response = await browser.get(target.pathname + target.search);
   }
   if (!code) throw new Error('the flow ended without a code');
-  const token = await fetch(`${browser.base}/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
+  const token = await browser.postForm(
+    '/oidc/token',
+    new URLSearchParams({
       grant_type: 'authorization_code',
       code,
       redirect_uri: `${browser.base}/demo/callback`,
       client_id: DEMO_CLIENT,
       code_verifier: started.verifier,
     }),
-  });
-  const tokens = (await token.json()) as { id_token?: string };
+  );
+  const tokens = JSON.parse(token.text) as { id_token?: string };
   if (!tokens.id_token) throw new Error(`token endpoint answered ${token.status}`);
 }
