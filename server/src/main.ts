@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { adminMailing } from './admin/admin-mailing.ts';
 import { type AdminSocket, startAdminSocket } from './admin/admin-socket.ts';
-import { type AuditRetention, startAuditRetention } from './audit/retention.ts';
+import { startAuditRetention } from './audit/retention.ts';
 import { databaseClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
+import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
+import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import type { Database } from './store/database.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
@@ -77,9 +79,9 @@ async function main(): Promise<void> {
   let database: Database | undefined;
   let app: FastifyInstance | undefined;
   let adminSocket: AdminSocket | undefined;
-  let retention: AuditRetention | undefined;
+  let housekeeping: PeriodicJob[] = [];
   const shutdown = async () => {
-    retention?.stop();
+    for (const job of housekeeping) job.stop();
     // First: admin commands in flight finish before the database closes.
     await adminSocket?.close();
     await app?.close();
@@ -116,7 +118,10 @@ async function main(): Promise<void> {
     await listen(app, config);
     // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
     app.mail.start();
-    retention = startAuditRetention({ db: database.db, clock: databaseClock(database.db), log: app.log });
+    housekeeping = [
+      startAuditRetention({ db: database.db, clock: databaseClock(database.db), log: app.log }),
+      startExpiredStatePruning({ db: database.db, log: app.log }),
+    ];
     if (demoAccount) {
       app.log.info(
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,

@@ -1,5 +1,6 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
 import type { Clock } from '../clock.ts';
+import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
 import type { Db } from '../store/tables/index.ts';
 import { pruneAudit } from './audit-log.ts';
 
@@ -9,15 +10,11 @@ export const AUDIT_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 export interface AuditRetentionOptions {
   readonly db: Db;
   readonly clock: Clock;
-  readonly log: { error(message: string): void; info(message: string): void };
+  readonly log: JobLog;
   readonly intervalMs?: number;
 }
 
-export interface AuditRetention {
-  /** One pass now; answers how many rows went. */
-  runOnce(): Promise<number>;
-  stop(): void;
-}
+export type AuditRetention = PeriodicJob;
 
 /**
  * DESIGN §2 Audit log: rows are kept 28 days (the data policy's 4 weeks), then deleted. Runs once at
@@ -25,18 +22,11 @@ export interface AuditRetention {
  */
 export function startAuditRetention(options: AuditRetentionOptions): AuditRetention {
   const { db, clock, log, intervalMs = AUDIT_PRUNE_INTERVAL_MS } = options;
-  const runOnce = async () => pruneAudit(db, await clock.now());
-  const pass = () => {
-    runOnce().then(
-      (deleted) => {
-        if (deleted > 0)
-          log.info(`audit log: deleted ${deleted} events older than ${LOG_RETENTION_DAYS} days`);
-      },
-      (error: unknown) => log.error(`audit log: pruning failed: ${String(error)}`),
-    );
-  };
-  pass();
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
+  return startPeriodicJob({
+    run: async () => pruneAudit(db, await clock.now()),
+    intervalMs,
+    log,
+    deleted: (count) => `audit log: deleted ${count} events older than ${LOG_RETENTION_DAYS} days`,
+    failed: 'audit log: pruning failed',
+  });
 }

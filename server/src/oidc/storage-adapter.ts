@@ -88,8 +88,3 @@ export function databaseAdapter(db: Db): new (model: string) => Adapter {
     }
   };
 }
-
-/** Removes expired rows; run periodically. */
-export async function pruneOidcPayloads(db: Db): Promise<void> {
-  await db.delete(oidcPayloads).where(sql`${oidcPayloads.expiresAt} <= now()`);
-}

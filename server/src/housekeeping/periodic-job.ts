@@ -1,0 +1,42 @@
+/** Where a periodic job reports what it did and what failed. */
+export interface JobLog {
+  error(message: string): void;
+  info(message: string): void;
+}
+
+export interface PeriodicJob {
+  /** One pass now; answers how many rows went. */
+  runOnce(): Promise<number>;
+  stop(): void;
+}
+
+export interface PeriodicJobOptions {
+  /** One pass; answers how many rows it deleted. */
+  readonly run: () => Promise<number>;
+  readonly intervalMs: number;
+  readonly log: JobLog;
+  /** The log line of a pass that deleted rows. */
+  readonly deleted: (count: number) => string;
+  /** The log line's start when a pass fails. */
+  readonly failed: string;
+}
+
+/**
+ * Runs `run` once at start and then every `intervalMs`; a failed pass is logged and the next one tries
+ * again. The timer never keeps the process alive.
+ */
+export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
+  const { run, intervalMs, log } = options;
+  const pass = () => {
+    run().then(
+      (count) => {
+        if (count > 0) log.info(options.deleted(count));
+      },
+      (error: unknown) => log.error(`${options.failed}: ${String(error)}`),
+    );
+  };
+  pass();
+  const timer = setInterval(pass, intervalMs);
+  timer.unref();
+  return { runOnce: run, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,42 @@
+import { lte, sql } from 'drizzle-orm';
+import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
+import { type Db, logoutRequests, oidcPayloads } from '../store/tables/index.ts';
+
+/** How often protocol state whose time is up is deleted. */
+export const EXPIRED_STATE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Deletes the provider's records whose time is up (interactions, sessions, grants, codes, tokens) and
+ * sign-outs nobody finished. Reads already ignore them; without this every authorize request, even one
+ * never signed in, would leave a row behind for good. Measured against the database clock, as the
+ * reads are. Answers how many rows went.
+ */
+export async function pruneExpiredState(db: Db): Promise<number> {
+  const payloads = await db
+    .delete(oidcPayloads)
+    .where(lte(oidcPayloads.expiresAt, sql`now()`))
+    .returning({ id: oidcPayloads.id });
+  const logouts = await db
+    .delete(logoutRequests)
+    .where(lte(logoutRequests.expiresAt, sql`now()`))
+    .returning({ idHash: logoutRequests.idHash });
+  return payloads.length + logouts.length;
+}
+
+export interface ExpiredStatePruningOptions {
+  readonly db: Db;
+  readonly log: JobLog;
+  readonly intervalMs?: number;
+}
+
+/** Runs pruneExpiredState at start and then every `intervalMs`. */
+export function startExpiredStatePruning(options: ExpiredStatePruningOptions): PeriodicJob {
+  const { db, log, intervalMs = EXPIRED_STATE_PRUNE_INTERVAL_MS } = options;
+  return startPeriodicJob({
+    run: () => pruneExpiredState(db),
+    intervalMs,
+    log,
+    deleted: (count) => `expired sign-in state: ${count} deleted`,
+    failed: 'expired sign-in state: pruning failed',
+  });
+}
