@@ -9,6 +9,7 @@ import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
+import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import type { Database } from './store/database.ts';
 import { migrateDatabase } from './store/migrate.ts';
@@ -118,9 +119,11 @@ async function main(): Promise<void> {
     await listen(app, config);
     // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
     app.mail.start();
+    const clock = databaseClock(database.db);
     housekeeping = [
-      startAuditRetention({ db: database.db, clock: databaseClock(database.db), log: app.log }),
+      startAuditRetention({ db: database.db, clock, log: app.log }),
       startExpiredStatePruning({ db: database.db, log: app.log }),
+      startMailRetention({ db: database.db, clock, log: app.log }),
     ];
     if (demoAccount) {
       app.log.info(

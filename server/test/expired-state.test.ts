@@ -58,9 +58,7 @@ describe('expired sign-in state is deleted', () => {
     const log = { info: vi.fn(), error: vi.fn() };
     const job = startExpiredStatePruning({ db: testDb().db, log, intervalMs: 3_600_000 });
     try {
-      await vi.waitFor(() =>
-        expect(log.info).toHaveBeenCalledWith('expired sign-in state: 1 deleted'),
-      );
+      await vi.waitFor(() => expect(log.info).toHaveBeenCalledWith('expired sign-in state: 1 deleted'));
       expect((await remaining()).payloads).toEqual([]);
       expect(log.error).not.toHaveBeenCalled();
     } finally {

@@ -136,3 +136,16 @@ export async function findMail(db: Db, id: string): Promise<OutboxRow | undefine
   const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
   return row;
 }
+
+/**
+ * Deletes messages delivered or given up before `before` (DESIGN §2 Mail; the data policy keeps logs 4
+ * weeks): a sent message holds an address and a link whose code has long expired. Unsent messages
+ * stay, whatever their age. Answers how many went.
+ */
+export async function pruneFinishedMail(db: Db, before: Date): Promise<number> {
+  const deleted = await db
+    .delete(outbox)
+    .where(or(lt(outbox.sentAt, before), lt(outbox.failedAt, before)))
+    .returning({ id: outbox.id });
+  return deleted.length;
+}
