@@ -4,7 +4,7 @@
  * (the load generator), and the machine's idle time. A CPU profile cannot tell this: its samples run on
  * wall-clock time, so a main thread waiting for a core is charged to whatever it was doing.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -42,7 +42,13 @@ function idleMs(): number {
   return ((fields[3] ?? 0) + (fields[4] ?? 0)) * TICK_MS; // idle + iowait, all cores together
 }
 
+/** Only Linux has /proc; elsewhere every figure is NaN and printed as n/a. */
+const HAS_PROC = existsSync('/proc/stat');
+
 export function cpuSnapshot(servicePid: number): CpuSnapshot {
+  if (!HAS_PROC) {
+    return { serviceMain: NaN, serviceOther: NaN, postgres: NaN, loadGenerator: NaN, idle: NaN };
+  }
   let serviceMain = 0;
   let serviceOther = 0;
   for (const tid of readdirSync(`/proc/${servicePid}/task`)) {

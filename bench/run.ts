@@ -213,6 +213,11 @@ function mergeRounds(rounds: Phase[]): Phase {
   };
 }
 
+/** Core milliseconds (or a share) for the tables; n/a where /proc could not be read. */
+function coreMs(value: number): string {
+  return Number.isNaN(value) ? 'n/a' : value.toFixed(2);
+}
+
 function verdict(ok: boolean): string {
   return ok ? 'met' : 'MISSED';
 }
@@ -305,9 +310,8 @@ function report(phases: Phase[], raw: number): void {
   );
   console.log('|---|---|---|---|---|---|');
   for (const { name, cpu } of phases) {
-    const ms = (value: number) => value.toFixed(2);
     console.log(
-      `| ${name} | ${ms(cpu.serviceMain)} | ${ms(cpu.serviceOther)} | ${ms(cpu.postgres)} | ${ms(cpu.loadGenerator)} | ${ms(cpu.idle)} |`,
+      `| ${name} | ${coreMs(cpu.serviceMain)} | ${coreMs(cpu.serviceOther)} | ${coreMs(cpu.postgres)} | ${coreMs(cpu.loadGenerator)} | ${coreMs(cpu.idle)} |`,
     );
   }
   // The bare hash's core time per verify, against what the service side spends per login.
@@ -316,7 +320,7 @@ function report(phases: Phase[], raw: number): void {
   for (const { name, cpu } of phases) {
     const serviceSide = cpu.serviceMain + cpu.serviceOther + cpu.postgres;
     console.log(
-      `${name}: service side ${serviceSide.toFixed(2)} core ms per operation, ${(hashMs / serviceSide).toFixed(2)} of it the bare hash`,
+      `${name}: service side ${coreMs(serviceSide)} core ms per operation, ${coreMs(hashMs / serviceSide)} of it the bare hash`,
     );
   }
   const [ok, bad, none, flow] = phases as [Phase, Phase, Phase, Phase];
