@@ -47,11 +47,6 @@ export function databaseClock(db: Db): Clock {
   };
 }
 
-/** A clock stopped at `at`. */
-export function fixedClockAt(at: Date): Clock {
-  return clockReading(() => at.getTime());
-}
-
 /** A clock for tests: starts at `start`, moved explicitly with `advance`. */
 export function manualClock(start = new Date('2026-01-15T10:00:00Z')): Clock & { advance(ms: number): void } {
   let current = start.getTime();

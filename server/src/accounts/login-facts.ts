@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { type Clock, epochMsOf } from '../clock.ts';
-import { normalizeDomain } from '../federation/domains.ts';
+import { bindingLookupKey } from '../federation/home-realm.ts';
 import { accounts, type Db, loginFailures, upstreamDomains } from '../store/tables/index.ts';
 import type { Account } from './account-repository.ts';
 import { emailDomain, identifierHash, normalizeEmail } from './identifiers.ts';
@@ -24,7 +24,7 @@ export interface LoginFacts {
  */
 export async function readLoginFacts(db: Db, clock: Clock, email: string): Promise<LoginFacts> {
   const id = identifierHash(email);
-  const domain = normalizeDomain(emailDomain(email));
+  const domain = bindingLookupKey(emailDomain(email));
   const [row] = await db
     .select({
       nowMs: clock.nowSql(),
@@ -37,8 +37,7 @@ export async function readLoginFacts(db: Db, clock: Clock, email: string): Promi
     .from(sql`(select 1) as one`)
     .leftJoin(loginFailures, eq(loginFailures.identifierHash, id))
     .leftJoin(accounts, eq(accounts.emailNormalized, normalizeEmail(email)))
-    // An address without a domain is bound to nothing.
-    .leftJoin(upstreamDomains, domain === '' ? sql`false` : eq(upstreamDomains.domain, domain));
+    .leftJoin(upstreamDomains, domain === null ? sql`false` : eq(upstreamDomains.domain, domain));
   if (!row) throw new Error('the login facts statement answered no row');
   const now = epochMsOf(row.nowMs);
   // The counter row exists exactly when its count (not null in the table) is there.

@@ -1,5 +1,5 @@
-import { LOG_RETENTION_DAYS } from '@keycard/contract';
 import { lt } from 'drizzle-orm';
+import { retentionCutoff } from '../housekeeping/periodic-job.ts';
 import { auditEvents, type Db } from '../store/tables/index.ts';
 
 /** Events of DESIGN §2 Audit log. */
@@ -42,7 +42,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
 
 /** Deletes rows older than the data policy's 4 weeks; returns how many went. */
 export async function pruneAudit(db: Db, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - LOG_RETENTION_DAYS * 24 * 60 * 60 * 1000);
+  const cutoff = retentionCutoff(now);
   const deleted = await db
     .delete(auditEvents)
     .where(lt(auditEvents.at, cutoff))

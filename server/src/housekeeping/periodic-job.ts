@@ -1,3 +1,12 @@
+import { LOG_RETENTION_DAYS } from '@keycard/contract';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Rows that finished before this are past the data policy's 4 weeks (LOG_RETENTION_DAYS). */
+export function retentionCutoff(now: Date): Date {
+  return new Date(now.getTime() - LOG_RETENTION_DAYS * DAY_MS);
+}
+
 /** Where a periodic job reports what it did and what failed. */
 export interface JobLog {
   error(message: string): void;

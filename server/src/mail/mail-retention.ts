@@ -1,13 +1,16 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
 import type { Clock } from '../clock.ts';
-import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
+import {
+  type JobLog,
+  type PeriodicJob,
+  retentionCutoff,
+  startPeriodicJob,
+} from '../housekeeping/periodic-job.ts';
 import type { Db } from '../store/database.ts';
 import { pruneFinishedMail } from './outbox-repository.ts';
 
 /** How often finished mail past the retention is deleted. */
 export const MAIL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface MailRetentionOptions {
   readonly db: Db;
@@ -23,8 +26,7 @@ export interface MailRetentionOptions {
 export function startMailRetention(options: MailRetentionOptions): PeriodicJob {
   const { db, clock, log, intervalMs = MAIL_PRUNE_INTERVAL_MS } = options;
   return startPeriodicJob({
-    run: async () =>
-      pruneFinishedMail(db, new Date((await clock.now()).getTime() - LOG_RETENTION_DAYS * DAY_MS)),
+    run: async () => pruneFinishedMail(db, retentionCutoff(await clock.now())),
     intervalMs,
     log,
     deleted: (count) => `mail outbox: deleted ${count} messages finished over ${LOG_RETENTION_DAYS} days ago`,

@@ -1,4 +1,4 @@
-import { type Clock, fixedClockAt } from '../clock.ts';
+import { type Clock, clockReading } from '../clock.ts';
 
 /**
  * A clock stopped at a reading taken before a transaction. Inside a transaction the service's clock
@@ -6,5 +6,5 @@ import { type Clock, fixedClockAt } from '../clock.ts';
  * connection) cannot serve until the transaction ends.
  */
 export function fixedClock(at: Date): Clock {
-  return fixedClockAt(at);
+  return clockReading(() => at.getTime());
 }
