@@ -17,6 +17,20 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * Journeys that check pages, dialogs, routing and accessibility: the database behind the service
+ * does not change what they see, so CI runs them once (on the embedded store), not again on
+ * PostgreSQL (`npm test -- --store-only` runs the `store` project only).
+ */
+const PAGE_ONLY = [
+  '**/accessibility.spec.ts',
+  '**/dialogs.spec.ts',
+  '**/routes.spec.ts',
+  '**/routing.spec.ts',
+  '**/start-up.spec.ts',
+  '**/theme.spec.ts',
+];
+
 export default defineConfig({
   testDir: './journeys',
   outputDir: path.join(ARTIFACTS_DIR, 'test-results'),
@@ -33,6 +47,10 @@ export default defineConfig({
   globalTimeout: 25 * 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: REPORT_FILE }]],
+  projects: [
+    { name: 'pages', testMatch: PAGE_ONLY },
+    { name: 'store', testIgnore: PAGE_ONLY },
+  ],
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },

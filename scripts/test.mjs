@@ -3,6 +3,10 @@
 // journeys (Playwright against the real built service). The last line is always
 // `N passed, N failed` (plus `, N skipped` when any were skipped), summed over both runners;
 // .ci/run parses it. Exits non-zero when anything failed.
+//
+// `npm test -- --store-only` runs just the tests whose outcome depends on the database: the server
+// tests and the journeys outside the page-only project. CI's second pass (PostgreSQL) uses it, so
+// the contract, the SPA's component tests and the page-only journeys run once per CI run, not twice.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -73,6 +77,13 @@ function seconds(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
 
+const storeOnly = process.argv.includes('--store-only');
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--store-only');
+if (unknown.length > 0) {
+  console.error(`npm test: unknown argument ${unknown.join(' ')} (only --store-only is known)`);
+  process.exit(2);
+}
+
 async function main() {
   const started = Date.now();
   mkdirSync(path.dirname(vitestReport), { recursive: true });
@@ -88,10 +99,11 @@ async function main() {
     log(`build ${buildFailed ? 'FAILED' : 'done'} in ${seconds(at)}`);
   }
 
-  log('unit and API tests (vitest run)');
+  log(`unit and API tests (vitest run${storeOnly ? ', server project only' : ''})`);
   let at = Date.now();
   const vitestExit = await run(bin('vitest'), [
     'run',
+    ...(storeOnly ? ['--project', 'server'] : []),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${vitestReport}`,
@@ -99,12 +111,13 @@ async function main() {
   const unit = vitestCounts(vitestExit);
   log(`vitest: ${describe(unit)} in ${seconds(at)}`);
 
-  log('browser journeys (playwright test)');
+  log(`browser journeys (playwright test${storeOnly ? ', store project only' : ''})`);
   at = Date.now();
   const playwrightExit = await run(bin('playwright'), [
     'test',
     '-c',
     path.join('e2e', 'playwright.config.ts'),
+    ...(storeOnly ? ['--project', 'store'] : []),
   ]);
   const browser = playwrightCounts(playwrightExit);
   log(`playwright: ${describe(browser)} in ${seconds(at)}`);

@@ -11,8 +11,8 @@ export type DatabaseLocation =
   | { readonly databaseUrl: string }
   /** Embedded PGlite kept in this directory (DATA_DIR/pglite). Only one process may open it. */
   | { readonly pgliteDir: string }
-  /** Embedded PGlite in memory, for tests. */
-  | { readonly memory: true };
+  /** Embedded PGlite in memory, for tests; `from` is a data directory dumped earlier (a template). */
+  | { readonly memory: true; readonly from?: Blob };
 
 /** Where the embedded database lives inside DATA_DIR, beside the lock file and development keys. */
 export function pgliteDirectory(dataDir: string): string {
@@ -23,7 +23,10 @@ export function pgliteDirectory(dataDir: string): string {
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl);
   if ('pgliteDir' in location) await mkdir(location.pgliteDir, { recursive: true });
-  const client = await PGlite.create('pgliteDir' in location ? location.pgliteDir : undefined);
+  const client =
+    'pgliteDir' in location
+      ? await PGlite.create(location.pgliteDir)
+      : await PGlite.create(location.from ? { loadDataDir: location.from } : {});
   return { kind: 'pglite', client, db: drizzlePglite({ client }), close: () => client.close() };
 }
 

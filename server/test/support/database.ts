@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/store/database.ts';
 import { migrateDatabase } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
+import { administer, databaseUrlOn } from './postgres-admin.ts';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default; with DATABASE_URL set,
@@ -31,17 +32,18 @@ export async function createTestDatabase({
   serverUrl = process.env.DATABASE_URL,
 }: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (!serverUrl) {
-    const database = await openDatabase({ memory: true });
-    if (migrated) await migrateDatabase(database);
+    const database = await openDatabase(
+      migrated ? { memory: true, from: await pgliteTemplate() } : { memory: true },
+    );
     return { database, kind: database.kind, dispose: () => database.close() };
   }
   const name = `keycard_t_${randomBytes(6).toString('hex')}`;
-  await administer(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.href });
+  const template = migrated ? postgresTemplate(serverUrl) : undefined;
+  await createDatabase(serverUrl, name, template);
+  const url = databaseUrlOn(serverUrl, name);
+  const database = await openDatabase({ databaseUrl: url });
   try {
-    if (migrated) await migrateDatabase(database);
+    if (migrated && !template) await migrateDatabase(database);
   } catch (error) {
     await database.close();
     await administer(serverUrl, `drop database if exists ${name} with (force)`);
@@ -50,7 +52,7 @@ export async function createTestDatabase({
   return {
     database,
     kind: database.kind,
-    databaseUrl: url.href,
+    databaseUrl: url,
     async dispose() {
       await database.close();
       await administer(serverUrl, `drop database if exists ${name} with (force)`);
@@ -58,14 +60,33 @@ export async function createTestDatabase({
   };
 }
 
-/** Runs one statement on the server's own database; CREATE/DROP DATABASE cannot run in a pool transaction. */
-async function administer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
+/** The migrated PGlite of this run (global-setup.ts), read once per test file. */
+let pgliteDump: Promise<Blob> | undefined;
+function pgliteTemplate(): Promise<Blob> {
+  pgliteDump ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
+  return pgliteDump;
+}
+
+/**
+ * The run's migrated template on the server the run's own DATABASE_URL names; a test that points at
+ * another server (or runs outside the test runner's set-up) migrates its database itself.
+ */
+function postgresTemplate(serverUrl: string): string | undefined {
+  return serverUrl === process.env.DATABASE_URL ? inject('postgresTemplate') : undefined;
+}
+
+/** Copies the template; PostgreSQL refuses to copy a template that another session is using, so that is retried. */
+async function createDatabase(serverUrl: string, name: string, template: string | undefined): Promise<void> {
+  const statement = template ? `create database ${name} template ${template}` : `create database ${name}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await administer(serverUrl, statement);
+      return;
+    } catch (error) {
+      const busy = error instanceof Error && /is being accessed by other users/.test(error.message);
+      if (!busy || attempt === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
 
