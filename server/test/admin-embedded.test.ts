@@ -14,12 +14,11 @@ import { executeAdminRequest } from '../src/admin/execute-request.ts';
 import { adminSocketPath } from '../src/admin/socket-protocol.ts';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/lock-file.ts';
 import type { Database } from '../src/store/database.ts';
-import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
-import { createTestDatabase } from './support/database.ts';
+import { createTestDatabase, openMigratedPglite } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
 const MAILING = adminMailing(testConfig());
@@ -93,8 +92,7 @@ describe('admin CLI while the service holds the embedded database', () => {
   let database: Database;
   let socket: AdminSocket | undefined;
   beforeAll(async () => {
-    database = await openDatabase({ memory: true });
-    await migrateDatabase(database);
+    database = await openMigratedPglite();
   });
   afterAll(() => database.close());
   afterEach(async () => {
@@ -194,8 +192,7 @@ describe('admin socket: only valid requests run', () => {
   let database: Database;
   let socket: AdminSocket;
   beforeAll(async () => {
-    database = await openDatabase({ memory: true });
-    await migrateDatabase(database);
+    database = await openMigratedPglite();
   });
   beforeEach(async () => {
     socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
@@ -277,8 +274,7 @@ describe('admin CLI when an operation fails unexpectedly', () => {
   ];
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ memory: true });
-    await migrateDatabase(database);
+    database = await openMigratedPglite();
     // The insert now fails inside drizzle, whose error text lists the query's parameters.
     await database.db.execute(sql`drop table oidc_client`);
   });

@@ -11,9 +11,9 @@ import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { adminMailing } from '../src/admin/admin-mailing.ts';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { testConfig } from './support/app.ts';
+import { openMigratedPglite } from './support/database.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
@@ -44,8 +44,7 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 describe('npm run admin as a separate process', () => {
   it('reaches the process holding DATA_DIR through its admin socket, password piped on stdin', async () => {
-    const database = await openDatabase({ memory: true });
-    await migrateDatabase(database);
+    const database = await openMigratedPglite();
     // This test process plays the running service: it holds the lock and serves the socket.
     writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.pid}\n`);
     const socket = await startAdminSocket({ dataDir, db: database.db, mailing: adminMailing(testConfig()) });

@@ -9,7 +9,7 @@ import type { Db } from '../src/store/database.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { isDatabaseUnavailable } from '../src/store/unavailable.ts';
 import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { openMigratedPglite, useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
 const COOKIE_SECRETS = 's'.repeat(32);
@@ -81,7 +81,7 @@ describe('database outage (DESIGN §2: 503, never a 500 or a stack)', () => {
   });
 
   it('answers 503 when the embedded database has been closed', async () => {
-    const closed = await openDatabase({ memory: true });
+    const closed = await openMigratedPglite();
     await closed.close();
     const response = await queryThrough(closed.db);
     expect(response.statusCode).toBe(503);

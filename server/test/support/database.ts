@@ -32,9 +32,7 @@ export async function createTestDatabase({
   serverUrl = process.env.DATABASE_URL,
 }: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (!serverUrl) {
-    const database = await openDatabase(
-      migrated ? { memory: true, from: await pgliteTemplate() } : { memory: true },
-    );
+    const database = migrated ? await openMigratedPglite() : await openDatabase({ memory: true });
     return { database, kind: database.kind, dispose: () => database.close() };
   }
   const name = `keycard_t_${randomBytes(6).toString('hex')}`;
@@ -60,11 +58,16 @@ export async function createTestDatabase({
   };
 }
 
-/** The migrated PGlite of this run (global-setup.ts), read once per test file. */
+/** The migrated PGlite of this run (global-setup.ts), read once per worker. */
 let pgliteDump: Promise<Blob> | undefined;
-function pgliteTemplate(): Promise<Blob> {
+
+/**
+ * A migrated in-memory PGlite, whatever store the run is on (for tests of the embedded database
+ * itself): a copy of the run's template, so it costs no initdb and no migration.
+ */
+export function openMigratedPglite(): Promise<Database> {
   pgliteDump ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
-  return pgliteDump;
+  return pgliteDump.then((from) => openDatabase({ memory: true, from }));
 }
 
 /**

@@ -16,7 +16,7 @@ import { administer, databaseUrlOn } from './postgres-admin.ts';
  */
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The dumped data directory of a migrated in-memory PGlite (PGlite pass). */
+    /** The dumped data directory of a migrated in-memory PGlite. */
     pgliteTemplate: string;
     /** The migrated template database on the DATABASE_URL server (PostgreSQL pass). */
     postgresTemplate: string;
@@ -95,11 +95,10 @@ async function ensureSpaBuilt(): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   await ensureSpaBuilt();
+  // The embedded template is made on the PostgreSQL pass too: tests of the embedded database use it.
+  project.provide('pgliteTemplate', await pgliteTemplate());
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    project.provide('pgliteTemplate', await pgliteTemplate());
-    return undefined;
-  }
+  if (!serverUrl) return undefined;
   const template = await postgresTemplate(serverUrl);
   project.provide('postgresTemplate', template.name);
   return template.drop;
