@@ -116,32 +116,44 @@ export async function unlockUser(email: string): Promise<void> {
   await runAdmin(['user:unlock', '--email', email]);
 }
 
+/** Calls the admin HTTP API: method, path below ADMIN_API_BASE, JSON body; answers the JSON reply. */
+export type AdminApi = (method: string, path: string, body?: unknown) => Promise<unknown>;
+
+/** A token is fetched again this long before it expires. */
+const TOKEN_MARGIN_MS = 30_000;
+
 /**
  * The admin HTTP API of the running service (DESIGN §1 Provisioning), as the planning product calls
  * it: an admin client registered once with `client:add --admin`, a client-credentials token from the
- * provider's token endpoint, then JSON calls with it.
+ * provider's token endpoint (fetched again before it expires), then JSON calls with it.
  */
-export async function adminApi(baseUrl: string) {
+export async function adminApi(baseUrl: string): Promise<AdminApi> {
   const clientId = `e2e-admin-${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(24).toString('hex');
   await runAdmin(
     ['client:add', '--id', clientId, '--name', 'E2E provisioning', '--admin', '--secret-stdin'],
     secret,
   );
-  const tokenResponse = await fetch(`${baseUrl}/oidc/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: ADMIN_SCOPE }),
-  });
-  if (!tokenResponse.ok) throw new Error(`token endpoint answered ${tokenResponse.status}`);
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  let token: { readonly value: string; readonly renewAt: number } | undefined;
+  const currentToken = async (): Promise<string> => {
+    if (token && Date.now() < token.renewAt) return token.value;
+    const tokenResponse = await fetch(`${baseUrl}/oidc/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: ADMIN_SCOPE }),
+    });
+    if (!tokenResponse.ok) throw new Error(`token endpoint answered ${tokenResponse.status}`);
+    const answer = (await tokenResponse.json()) as { access_token: string; expires_in: number };
+    token = { value: answer.access_token, renewAt: Date.now() + answer.expires_in * 1000 - TOKEN_MARGIN_MS };
+    return token.value;
+  };
+  return async (method, path, body) => {
     const response = await fetch(`${baseUrl}${ADMIN_API_BASE}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${await currentToken()}`, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const answer: unknown = await response.json();

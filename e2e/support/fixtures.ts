@@ -9,7 +9,7 @@ import {
 } from '@keycard/contract';
 import { test as base, type Page } from '@playwright/test';
 import { type Account, demoAccountFromEnv, freshAccount } from './accounts.ts';
-import { addUser } from './admin.ts';
+import { type AdminApi, adminApi } from './admin.ts';
 import { BASE_URL_ENV } from './paths.ts';
 
 /** Every browser in the journeys lives in this zone; times below are local to it. */
@@ -57,6 +57,11 @@ interface WorkerFixtures {
    * sign in with it, never fail on purpose, so its failure counter stays at zero.
    */
   demoAccount: Account;
+  /**
+   * The admin HTTP API, with an admin client this worker registered once with the CLI: accounts are
+   * provisioned through it (a CLI process per account cost 1-5 s on the CI machine).
+   */
+  adminApi: AdminApi;
 }
 
 interface TestFixtures {
@@ -66,7 +71,7 @@ interface TestFixtures {
   language: Language;
   /** The text resource of that language; expected wording always comes from here. */
   texts: TextResource;
-  /** A fresh account of this test alone, created with the admin CLI while the service runs. */
+  /** A fresh account of this test alone, created through the admin API while the service runs. */
   newAccount: Account;
 }
 
@@ -95,10 +100,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-  newAccount: async ({}, use, testInfo) => {
+  adminApi: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      await use(await adminApi(serviceOrigin()));
+    },
+    { scope: 'worker' },
+  ],
+  newAccount: async ({ adminApi }, use, testInfo) => {
     const account = freshAccount(testInfo.title);
-    await addUser(account);
+    const { email, name, password } = account;
+    await adminApi('POST', '/users', { email, name, password });
     await use(account);
   },
   language: async ({ locale }, use) => {
