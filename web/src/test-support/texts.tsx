@@ -1,5 +1,5 @@
 import { TEXT_KEYS, type TextKey, type TextResource } from '@keycard/contract';
-import { render } from '@testing-library/preact';
+import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { TextContext, type TextState } from '../text/text-context.ts';

@@ -1,5 +1,5 @@
 import type { TextResource } from '@keycard/contract';
-import { screen } from '@testing-library/preact';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { type Mock, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
 import { readReturnUrl } from '../../routing/query.ts';
@@ -52,10 +52,9 @@ export function useSignIn(): SignIn {
     setBusy(false);
   };
 
-  // A page restored from the back-forward cache after leaving must accept submits again. A layout
-  // effect: it is added and removed with the component, never later from Preact's after-paint queue.
+  // A page restored from the back-forward cache after leaving must accept submits again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `release` only touches a ref and a setter
-  useLayoutEffect(() => {
+  useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => event.persisted && release();
     window.addEventListener('pageshow', onPageShow);
     return () => window.removeEventListener('pageshow', onPageShow);
