@@ -1,8 +1,8 @@
 import '../../test-support/dom.ts';
 import { LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
 import { act, screen, waitFor } from '@testing-library/react';
-import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { LogoutScreen } from './logout-screen.tsx';

@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
+import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readReturnUrl } from '../../routing/query.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
 
@@ -87,8 +87,7 @@ export function useSignIn(): SignIn {
       const body = { Username: email, Password: password, ReturnUrl: returnUrl };
       const move = loginMove(IDENTITY_BASE, await api.post('login', body).catch(() => undefined), search);
       if (move.kind === 'leave') window.location.assign(move.url);
-      // Declarative routing navigates synchronously; the Promise in its type is for data routers.
-      if (move.kind === 'route') void navigate(move.to);
+      if (move.kind === 'route') navigate(move.to);
       if (move.kind !== 'failed') return 'leaving';
       // SPEC §8: the wrong-password header, the changed background, and a fresh password field.
       setFailures((count) => count + 1);

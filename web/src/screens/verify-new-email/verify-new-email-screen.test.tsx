@@ -1,8 +1,8 @@
 import '../../test-support/dom.ts';
 import { type CallResponse, REDIRECT_DELAY_MS } from '@keycard/contract';
 import { act, screen, waitFor } from '@testing-library/react';
-import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { VerifyNewEmailScreen } from './verify-new-email-screen.tsx';
