@@ -23,7 +23,7 @@ export interface NavigateOptions {
 /** Goes to a local target (`/path?query`) inside the SPA. */
 export type Navigate = (to: string, options?: NavigateOptions) => void;
 
-/** The history the SPA moves through: the browser's, or a list in memory in the unit tests. */
+/** The history the SPA moves through: the browser's, or one kept in memory by the unit tests. */
 export interface NavigationHistory {
   location(): AppLocation;
   go(to: string, replace: boolean): void;
