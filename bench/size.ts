@@ -1,6 +1,7 @@
 /**
- * `npm run bench:size`: gzip size of what the browser must load before the SPA can start (issue 2
- * budget: JS ≤ 70 KB, CSS ≤ 10 KB, gzip level 9, KB = 1000 bytes). Builds nothing; measures web/dist.
+ * `npm run bench:size`: gzip size of what the browser must load before the SPA can start (budget of
+ * issue 12, which made the SPA render with React: JS ≤ 90 KB, CSS ≤ 10 KB, gzip level 9, KB = 1000
+ * bytes). Builds nothing; measures web/dist.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { constants, gzipSync } from 'node:zlib';
 
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/dist');
 
-const BUDGET_BYTES = { js: 70_000, css: 10_000 } as const;
+const BUDGET_BYTES = { js: 90_000, css: 10_000 } as const;
 
 interface InitialAssets {
   readonly js: string[];

@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router';
+import { browserHistory, NavigationProvider } from '../routing/navigation.tsx';
 import { TextProvider } from '../text/text-provider.tsx';
 import { RouteView } from './route-view.tsx';
 
@@ -6,9 +6,9 @@ import { RouteView } from './route-view.tsx';
 export function App() {
   return (
     <TextProvider>
-      <BrowserRouter>
+      <NavigationProvider history={browserHistory}>
         <RouteView />
-      </BrowserRouter>
+      </NavigationProvider>
     </TextProvider>
   );
 }

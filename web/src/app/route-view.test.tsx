@@ -1,6 +1,6 @@
 import '../test-support/dom.ts';
-import { screen } from '@testing-library/preact';
-import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTexts } from '../test-support/texts.tsx';
 import { RouteView } from './route-view.tsx';
 
@@ -21,6 +21,14 @@ const ROUTES = [
 ] as const;
 
 describe('RouteView', () => {
+  // Calls stay unanswered, so each screen shows the state it opens in, however long the check takes.
+  beforeEach(() => {
+    vi.stubGlobal('fetch', () => new Promise<Response>(() => undefined));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it.each(ROUTES)('%s shows "%s" with page kind %s', async (url, heading, pageKind) => {
     const { container } = renderWithTexts(<RouteView />, url);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(heading);

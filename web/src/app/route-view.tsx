@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
-import { useLocation } from 'react-router';
 import { matchRoute, type Route } from '../routing/match-route.ts';
+import { useLocation } from '../routing/navigation.tsx';
 import { ErrorScreen } from '../screens/error/error-screen.tsx';
 import { ExpiredLinkScreen } from '../screens/expired-link/expired-link-screen.tsx';
 import { FallbackLandingScreen } from '../screens/fallback-landing/fallback-landing-screen.tsx';
@@ -44,7 +44,7 @@ function ScreenFor({ route }: { readonly route: Route }) {
 
 /**
  * Chooses the screen with Keycard's own matcher (SPEC §2: case-insensitive prefixes, `/` with the
- * ReturnUrl rule); react-router supplies the location and navigation.
+ * ReturnUrl rule); routing/navigation supplies the location.
  */
 export function RouteView() {
   const { pathname, search } = useLocation();

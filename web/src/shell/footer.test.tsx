@@ -1,5 +1,5 @@
 import '../test-support/dom.ts';
-import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTexts } from '../test-support/texts.tsx';

@@ -1,5 +1,5 @@
 import '../test-support/dom.ts';
-import { act, screen } from '@testing-library/preact';
+import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithTexts } from '../test-support/texts.tsx';
 import { PageFrame } from './page-frame.tsx';

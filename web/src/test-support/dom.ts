@@ -1,22 +1,19 @@
-import { cleanup } from '@testing-library/preact';
-import { afterAll, afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeAll } from 'vitest';
+
+declare global {
+  /** React's test switch: act() flushes its work, and updates that escape act() are reported. */
+  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
+}
 
 /**
- * Imported by every DOM test: unmounts after each test (vitest runs without globals, so Testing
- * Library cannot register this itself) and gives jsdom the <dialog> methods it lacks.
+ * Imported by every DOM test. It sets up what Testing Library registers itself only when the runner
+ * has globals, which vitest here does not: unmount after each test, and tell React it runs under
+ * act(). It also gives jsdom the <dialog> methods it lacks.
  */
 afterEach(cleanup);
-
-/**
- * Preact runs effects after the next frame, with a 35 ms timer in case no frame comes. A timer still
- * pending when the file's jsdom is torn down fires into a window without cancelAnimationFrame: an
- * uncaught ReferenceError that fails the whole run although every test passed. Everything is unmounted
- * by now, so nothing schedules another; the timer and the effects it queues run while the window exists.
- */
-const PREACT_FRAME_FALLBACK_MS = 35;
-afterAll(async () => {
-  await new Promise((resolve) => setTimeout(resolve, PREACT_FRAME_FALLBACK_MS + 15));
-  await new Promise((resolve) => setTimeout(resolve, 0));
+beforeAll(() => {
+  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 });
 
 if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.showModal) {

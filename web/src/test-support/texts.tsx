@@ -1,8 +1,9 @@
 import { TEXT_KEYS, type TextKey, type TextResource } from '@keycard/contract';
-import { render } from '@testing-library/preact';
+import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter } from 'react-router';
+import { NavigationProvider } from '../routing/navigation.tsx';
 import { TextContext, type TextState } from '../text/text-context.ts';
+import { memoryHistory } from './memory-history.ts';
 
 const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   loginWelcome: '{product}',
@@ -28,7 +29,7 @@ export const TEST_TEXTS = Object.fromEntries(
   TEXT_KEYS.map((key) => [key, SITE[key] ?? (PLACEHOLDERS[key] ? `${key} ${PLACEHOLDERS[key]}` : key)]),
 ) as TextResource;
 
-/** Renders `ui` inside the text context and a router at `url`. */
+/** Renders `ui` inside the text context, with the SPA's navigation at `url` (kept in memory). */
 export function renderWithTexts(
   ui: ReactElement,
   url = '/',
@@ -37,7 +38,7 @@ export function renderWithTexts(
   const value: TextState = { texts: TEST_TEXTS, language: 'en', ...state };
   return render(
     <TextContext value={value}>
-      <MemoryRouter initialEntries={[url]}>{ui}</MemoryRouter>
+      <NavigationProvider history={memoryHistory(url)}>{ui}</NavigationProvider>
     </TextContext>,
   );
 }

@@ -1,6 +1,6 @@
 import '../test-support/dom.ts';
 import { CSRF_HEADER, TEXT_KEYS } from '@keycard/contract';
-import { act, render, screen } from '@testing-library/preact';
+import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../api/api-client.ts';
 import { retryDelayMs } from './start-up.ts';

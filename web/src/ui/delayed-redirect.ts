@@ -1,7 +1,7 @@
 import { REDIRECT_DELAY_MS } from '@keycard/contract';
 import { useLayoutEffect } from 'react';
-import { useNavigate } from 'react-router';
 import { isHttpUrl } from '../routing/link-targets.ts';
+import { useNavigate } from '../routing/navigation.tsx';
 
 /** Where the browser goes after an action: a full page load, or a route of the SPA. */
 export type RedirectTarget =
@@ -38,7 +38,7 @@ export function useDelayedRedirect(target: RedirectTarget | null): void {
     const timer = setTimeout(() => {
       if (target.kind === 'leave') window.location.assign(target.url);
       // Replace: Back must not return to a page whose code is spent.
-      else void navigate(target.to, { replace: true });
+      else navigate(target.to, { replace: true });
     }, REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [target, navigate]);

@@ -1,5 +1,5 @@
 import '../test-support/dom.ts';
-import { render } from '@testing-library/preact';
+import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fillNodes } from './fill-nodes.tsx';
 

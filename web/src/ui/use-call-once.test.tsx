@@ -1,5 +1,5 @@
 import '../test-support/dom.ts';
-import { act, render, screen } from '@testing-library/preact';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { useCallOnce } from './use-call-once.ts';
@@ -18,7 +18,8 @@ function Probe({ call, keyOf }: { readonly call: (key: string) => Promise<string
 function deferredCalls() {
   const pending = new Map<string, (value: string) => void>();
   const call = vi.fn((key: string) => new Promise<string>((resolve) => pending.set(key, resolve)));
-  const answer = (key: string, value: string) => act(() => pending.get(key)?.(value));
+  // Async act: the answer's then-callbacks run, and their updates render, inside the act scope.
+  const answer = (key: string, value: string) => act(async () => pending.get(key)?.(value));
   return { call, answer };
 }
 
@@ -29,7 +30,7 @@ describe('useCallOnce', () => {
     expect(screen.getByRole('button').textContent).toBe('loading');
     await act(async () => screen.getByRole('button').click());
     await act(async () => screen.getByRole('button').click());
-    await vi.waitFor(() => expect(call).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(call).toHaveBeenCalledTimes(1));
     await answer('a', 'done a');
     expect((await screen.findByText('done a')).tagName).toBe('BUTTON');
     expect(call).toHaveBeenCalledTimes(1);
@@ -43,9 +44,9 @@ describe('useCallOnce', () => {
   it('starts over for a new key and drops the late answer of the old one', async () => {
     const { call, answer } = deferredCalls();
     const view = render(<Probe call={call} keyOf="a" />);
-    await vi.waitFor(() => expect(call).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(call).toHaveBeenCalledTimes(1));
     view.rerender(<Probe call={call} keyOf="b" />);
-    await vi.waitFor(() => expect(call).toHaveBeenLastCalledWith('b'));
+    await waitFor(() => expect(call).toHaveBeenLastCalledWith('b'));
     await answer('a', 'done a');
     expect(screen.getByRole('button').textContent).toBe('loading');
     await answer('b', 'done b');

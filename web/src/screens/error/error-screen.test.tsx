@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen } from '@testing-library/preact';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { ErrorScreen } from './error-screen.tsx';

@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, within } from '@testing-library/preact';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { FallbackLandingScreen } from './fallback-landing-screen.tsx';

@@ -1,9 +1,9 @@
 import '../../ui/form-fields.css';
 import './forgot-password.css';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
 import { api } from '../../api/api.ts';
 import { lockedLoginTarget } from '../../routing/link-targets.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { readReturnUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';

@@ -1,5 +1,5 @@
-import { useLocation } from 'react-router';
 import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { AppLink } from '../../ui/app-link.tsx';

@@ -1,8 +1,9 @@
 import '../../test-support/dom.ts';
 import { LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
-import { act, screen } from '@testing-library/preact';
-import { useLocation } from 'react-router';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
+import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { LogoutScreen } from './logout-screen.tsx';
 
@@ -25,9 +26,6 @@ function stubLogout(answer: () => Response) {
   vi.stubGlobal('location', { ...window.location, assign });
   return { bodies, assign };
 }
-
-/** Waits for `check` without moving the fake clock (vi.waitFor advances it by its interval). */
-const settled = (check: () => void) => vi.waitFor(check, { interval: 0 });
 
 function LocationProbe() {
   const { pathname } = useLocation();
@@ -77,7 +75,7 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { assign } = stubLogout(() => json({ username: 'Ada', postLogoutRedirectUri: null }));
     renderLogout('/logout?logoutId=L-1');
-    await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
+    await settled(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
     await act(() => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS * 10);
     });
@@ -91,7 +89,7 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
       json({ username: 'Ada', postLogoutRedirectUri: 'javascript:alert(1)' }),
     );
     renderLogout('/logout?logoutId=L-1');
-    await vi.waitFor(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
+    await settled(() => expect(screen.getByText('logoffGreeting Ada')).toBeTruthy());
     await act(() => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS);
     });
@@ -101,14 +99,14 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
   it('goes to /Error when the sign-out fails', async () => {
     stubLogout(() => json({ code: 'not_found', message: 'unknown' }, 404));
     renderLogout('/logout?logoutId=L-unknown');
-    await vi.waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
     expect(screen.queryByText(/logoffGreeting/)).toBeNull();
   });
 
   it('goes to /Error without calling the service when there is no logoutId', async () => {
     const { bodies } = stubLogout(() => json({ username: 'x', postLogoutRedirectUri: null }));
     renderLogout('/logout');
-    await vi.waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
     expect(bodies).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { type CallResponse, LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/api.ts';
 import { safeTarget } from '../../routing/link-targets.ts';
+import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLogoutId } from '../../routing/query.ts';
 
 export type LogoutState =
@@ -47,7 +47,7 @@ export function useLogout(): LogoutState {
       },
       () => {
         // Replace, so Back does not return to a sign-out that cannot succeed again.
-        if (current) void navigate('/Error', { replace: true });
+        if (current) navigate('/Error', { replace: true });
       },
     );
     return () => {

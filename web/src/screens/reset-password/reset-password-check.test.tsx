@@ -1,6 +1,6 @@
 import '../../test-support/dom.ts';
 import { VerificationType } from '@keycard/contract';
-import { screen, waitFor } from '@testing-library/preact';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   confirmField,

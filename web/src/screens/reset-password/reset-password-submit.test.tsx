@@ -1,7 +1,8 @@
 import '../../test-support/dom.ts';
 import { REDIRECT_DELAY_MS, VerificationType } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/preact';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settled } from '../../test-support/settled.ts';
 import {
   confirmField,
   currentLocation,
@@ -40,9 +41,6 @@ async function submitWith(
   await view.user.click(resetButton());
   return { ...view, service, assign };
 }
-
-/** Waits for `check` without moving a fake clock (vi.waitFor advances it by its interval). */
-const settled = (check: () => void) => vi.waitFor(check, { interval: 0 });
 
 const alertText = () => screen.getByRole('alert').textContent;
 

@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, within } from '@testing-library/preact';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   confirmField,

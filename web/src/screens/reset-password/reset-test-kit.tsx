@@ -1,8 +1,8 @@
 import { type CallResponse, VerificationType } from '@keycard/contract';
-import { screen } from '@testing-library/preact';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLocation } from 'react-router';
 import { type Mock, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { ResetPasswordScreen } from './reset-password-screen.tsx';
 

@@ -1,7 +1,7 @@
 import type { VerificationType } from '@keycard/contract';
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/api.ts';
+import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { useCallOnce } from '../../ui/use-call-once.ts';
 
@@ -31,7 +31,7 @@ export function useCodeCheck(verificationType: VerificationType, code: string): 
 
   useEffect(() => {
     // Replace: Back must not return to a link that cannot be used.
-    if (invalid) void navigate(expiredLinkPath(search), { replace: true });
+    if (invalid) navigate(expiredLinkPath(search), { replace: true });
   }, [invalid, navigate, search]);
 
   if (check.status === 'ready' && check.value.isValid) {

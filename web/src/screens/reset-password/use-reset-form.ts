@@ -1,7 +1,7 @@
 import { type CallResponse, type TextKey, VerificationType } from '@keycard/contract';
 import { useRef, useState } from 'react';
-import { useLocation } from 'react-router';
 import { api } from '../../api/api.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl, readReturnUrl } from '../../routing/query.ts';
 import { ERROR_PAGE, httpRedirectOr, type RedirectTarget } from '../../ui/delayed-redirect.ts';
 import { meetsPolicy } from './password-policy.ts';

@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, waitFor } from '@testing-library/preact';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   currentLocation,

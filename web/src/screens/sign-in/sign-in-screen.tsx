@@ -1,9 +1,10 @@
 import './sign-in.css';
-import { Link, useLocation } from 'react-router';
 import { forgotPasswordTarget } from '../../routing/link-targets.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { readProduct, readReturnUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
+import { AppLink } from '../../ui/app-link.tsx';
 import { EmailStep } from './email-step.tsx';
 import { PasswordStep } from './password-step.tsx';
 import { useSignIn } from './use-sign-in.ts';
@@ -25,7 +26,7 @@ export function SignInScreen() {
   return (
     <PageFrame
       pageKind={wrong ? 'wrongPasswordUnknownUser' : 'unknownUser'}
-      footerLinks={<Link to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</Link>}
+      footerLinks={<AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>}
     >
       <h1>{t('loginWelcome', { product })}</h1>
       {/* Always present, so each new header (keyed by attempt) is announced, a repeat one too. */}

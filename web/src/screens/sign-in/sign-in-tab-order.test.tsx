@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen } from '@testing-library/preact';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, localUser, reachPasswordStep, renderSignIn, stubService } from './sign-in-test-kit.tsx';
 

@@ -1,8 +1,8 @@
 import type { TextResource } from '@keycard/contract';
-import { screen } from '@testing-library/preact';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLocation } from 'react-router';
 import { type Mock, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { SignInScreen } from './sign-in-screen.tsx';
 

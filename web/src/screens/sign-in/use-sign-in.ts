@@ -1,6 +1,6 @@
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
+import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readReturnUrl } from '../../routing/query.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
 
@@ -52,10 +52,9 @@ export function useSignIn(): SignIn {
     setBusy(false);
   };
 
-  // A page restored from the back-forward cache after leaving must accept submits again. A layout
-  // effect: it is added and removed with the component, never later from Preact's after-paint queue.
+  // A page restored from the back-forward cache after leaving must accept submits again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `release` only touches a ref and a setter
-  useLayoutEffect(() => {
+  useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => event.persisted && release();
     window.addEventListener('pageshow', onPageShow);
     return () => window.removeEventListener('pageshow', onPageShow);
@@ -88,8 +87,7 @@ export function useSignIn(): SignIn {
       const body = { Username: email, Password: password, ReturnUrl: returnUrl };
       const move = loginMove(IDENTITY_BASE, await api.post('login', body).catch(() => undefined), search);
       if (move.kind === 'leave') window.location.assign(move.url);
-      // Declarative routing navigates synchronously; the Promise in its type is for data routers.
-      if (move.kind === 'route') void navigate(move.to);
+      if (move.kind === 'route') navigate(move.to);
       if (move.kind !== 'failed') return 'leaving';
       // SPEC §8: the wrong-password header, the changed background, and a fresh password field.
       setFailures((count) => count + 1);

@@ -1,8 +1,9 @@
 import '../../test-support/dom.ts';
 import { type CallResponse, REDIRECT_DELAY_MS } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/preact';
-import { useLocation } from 'react-router';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from '../../routing/navigation.tsx';
+import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { UnlockScreen } from './unlock-screen.tsx';
 
@@ -55,8 +56,6 @@ function renderUnlock(search = '') {
   );
 }
 
-/** Waits for `check` without moving the fake clock (vi.waitFor advances it by its interval). */
-const settled = (check: () => void) => vi.waitFor(check, { interval: 0 });
 const heading = () => screen.getByRole('heading', { level: 1 }).textContent;
 const hrefOf = (name: string) => screen.getByRole('link', { name }).getAttribute('href');
 

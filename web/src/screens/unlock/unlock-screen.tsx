@@ -1,8 +1,8 @@
 import type { CallResponse, TextKey } from '@keycard/contract';
 import { useMemo } from 'react';
-import { useLocation } from 'react-router';
 import { api } from '../../api/api.ts';
 import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';

@@ -1,7 +1,7 @@
 import type { CallResponse, TextKey } from '@keycard/contract';
 import { useMemo } from 'react';
-import { useLocation } from 'react-router';
 import { api } from '../../api/api.ts';
+import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
