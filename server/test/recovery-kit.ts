@@ -1,5 +1,4 @@
 import { VerificationType } from '@keycard/contract';
-import { asc } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { manualClock } from '../src/clock.ts';
 import { issueCode } from '../src/codes/codes.ts';
@@ -7,7 +6,6 @@ import type { MailKind, MailRequest, MailValues } from '../src/mail/mail-kinds.t
 import type { MailQueue, RecoveryDeps } from '../src/recovery/recovery-deps.ts';
 import { createRecoveryLimits } from '../src/recovery/recovery-limits.ts';
 import type { Db } from '../src/store/database.ts';
-import { outbox } from '../src/store/tables/index.ts';
 import { csrfHeaders, fetchCsrf } from './support/app.ts';
 
 /** Test helpers shared by the recovery-*.test.ts files. */
@@ -111,13 +109,7 @@ export async function apiClient(app: FastifyInstance): Promise<ApiClient> {
   };
 }
 
-/** Outbox rows, oldest first, optionally of one kind to one address. */
-export async function outboxMails(db: Db, kind?: MailKind, to?: string) {
-  const rows = await db.select().from(outbox).orderBy(asc(outbox.createdAt));
-  return rows.filter(
-    (row) => (kind === undefined || row.kind === kind) && (to === undefined || row.recipient === to),
-  );
-}
+export { outboxMails } from './support/outbox.ts';
 
 /** The one link of a mail's plain-text part. */
 export function linkIn(textBody: string): string {
