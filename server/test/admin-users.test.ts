@@ -8,12 +8,17 @@ import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { manualClock } from '../src/clock.ts';
 import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
+import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
 const db = () => testDb().db;
 const PASSWORD = 'Correct-Horse-42';
-const RULES = { lockout: { threshold: 3, minutes: 60 }, passwordMaxAgeDays: 0 };
+const RULES = {
+  lockout: { threshold: 3, minutes: 60 },
+  passwordMaxAgeDays: 0,
+  codeLifetimes: testConfig().codeLifetimes,
+};
 
 function admin(argv: string[], stdin?: string) {
   return runAdmin(argv, { db: db(), stdin });
@@ -25,7 +30,12 @@ async function auditOf(accountId: string) {
 
 function login(email: string, password: string) {
   return attemptLogin(
-    { db: db(), clock: manualClock(new Date()), rules: RULES, onLocked: async () => {} },
+    {
+      db: db(),
+      clock: manualClock(new Date()),
+      rules: RULES,
+      onLocked: async () => {},
+    },
     {
       email,
       password,

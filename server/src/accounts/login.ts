@@ -1,7 +1,8 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Clock } from '../clock.ts';
-import { issueCode } from '../codes/codes.ts';
+import { type CodeLifetimes, issueCode } from '../codes/codes.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../store/tables/index.ts';
 import { type Account, replaceHash } from './account-repository.ts';
 import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';
@@ -12,6 +13,8 @@ export interface LoginRules {
   lockout: LockoutPolicy;
   /** PASSWORD_MAX_AGE_DAYS; 0 = passwords never expire by age. */
   passwordMaxAgeDays: number;
+  /** Lifetimes of codes (DESIGN §2 Codes); login issues the PasswordExpired one. */
+  codeLifetimes: CodeLifetimes;
 }
 
 export interface LoginDeps {
@@ -86,7 +89,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
-      const code = await issueCode(db, clock, {
+      const code = await issueCode(db, clock, rules.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordExpired,
       });
@@ -114,4 +117,26 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     }
   }
   return failure.locked ? { outcome: 'locked' } : { outcome: 'failed' };
+}
+
+type LoginConfig = Pick<
+  Config,
+  'lockoutThreshold' | 'lockoutMinutes' | 'passwordMaxAgeDays' | 'codeLifetimes'
+>;
+
+/** The login rules of the configuration (DESIGN §2 Login, §5). */
+function loginRulesOf(config: LoginConfig): LoginRules {
+  return {
+    lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
+    passwordMaxAgeDays: config.passwordMaxAgeDays,
+    codeLifetimes: config.codeLifetimes,
+  };
+}
+
+/** The sign-in's dependencies in the service, with the configured rules. */
+export function createLoginDeps(
+  config: LoginConfig,
+  parts: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'>,
+): LoginDeps {
+  return { ...parts, rules: loginRulesOf(config) };
 }

@@ -1,5 +1,6 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createLoginDeps } from '../accounts/login.ts';
 import { registerAdminApi } from '../admin-api/admin-api.ts';
 import { databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -104,16 +105,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mail,
     texts,
     provider,
-    login: {
+    login: createLoginDeps(config, {
       db,
       clock,
-      rules: {
-        lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
-        passwordMaxAgeDays: config.passwordMaxAgeDays,
-      },
       // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
       onLocked: queueUnlockMail(recovery),
-    },
+    }),
     recovery,
   };
   await app.register(async (api) => {

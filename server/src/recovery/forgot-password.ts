@@ -75,7 +75,7 @@ async function queueMail(
   await deps.db.transaction(async (tx) => {
     if (allowed && recipient.kind === 'local') {
       const { account } = recipient;
-      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
+      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordReset,
       });
