@@ -61,6 +61,7 @@ export function recoveryDeps(db: Db, overrides: Partial<RecoveryDeps> = {}): Tes
     passwordHistory: 5,
     codeLifetimes: testConfig().codeLifetimes,
     limits: createRecoveryLimits(),
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     ...overrides,
   } as TestRecoveryDeps;
 }

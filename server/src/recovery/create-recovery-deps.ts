@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -25,5 +26,6 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     passwordHistory: config.passwordHistory,
     codeLifetimes: config.codeLifetimes,
     limits: createRecoveryLimits({ redis }),
+    sleep: (ms) => sleep(ms),
   };
 }

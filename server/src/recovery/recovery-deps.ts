@@ -30,6 +30,11 @@ export interface RecoveryDeps extends MailingDeps {
   /** PASSWORD_HISTORY: how many earlier password hashes a reset may not reuse. */
   readonly passwordHistory: number;
   readonly limits: RecoveryLimits;
+  /**
+   * Resolves after `ms` milliseconds: the timer forgot-password's minimum answer time waits on. A
+   * dependency like the clock, so tests step it instead of waiting.
+   */
+  readonly sleep: (ms: number) => Promise<void>;
 }
 
 /** A request's client address and language, as far as a flow needs them. */
