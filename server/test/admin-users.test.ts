@@ -4,7 +4,7 @@ import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin } from '../src/accounts/login.ts';
-import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { verifyArgon2, verifyPassword } from '../src/accounts/password-hash.ts';
 import { manualClock } from '../src/clock.ts';
 import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
@@ -34,6 +34,7 @@ function login(email: string, password: string) {
       db: db(),
       clock: manualClock(new Date()),
       rules: RULES,
+      verifyHash: verifyArgon2,
       onLocked: async () => {},
     },
     {

@@ -7,7 +7,13 @@ import type { Db } from '../store/tables/index.ts';
 import { type Account, replaceHash } from './account-repository.ts';
 import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';
 import { readLoginFacts } from './login-facts.ts';
-import { hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
+import {
+  type HashVerifier,
+  hashPassword,
+  needsRehash,
+  verifyArgon2,
+  verifyPassword,
+} from './password-hash.ts';
 
 export interface LoginRules {
   lockout: LockoutPolicy;
@@ -21,6 +27,8 @@ export interface LoginDeps {
   db: Db;
   clock: Clock;
   rules: LoginRules;
+  /** The one argon2 verification of an attempt (password-hash.ts). */
+  verifyHash: HashVerifier;
   /**
    * Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock);
    * `language` is the failed attempt's, for an account without a language of its own.
@@ -69,7 +77,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   const federated = account?.externalIdpId != null || upstreamId !== null;
   const usableHash = locked || federated ? null : (account?.passwordHash ?? null);
   // While locked even the right password is not checked against the account: no password oracle.
-  const matches = await verifyPassword(usableHash, attempt.password);
+  const matches = await verifyPassword(usableHash, attempt.password, deps.verifyHash);
   const accountId = account?.id ?? null;
 
   if (locked) {
@@ -133,10 +141,10 @@ function loginRulesOf(config: LoginConfig): LoginRules {
   };
 }
 
-/** The sign-in's dependencies in the service, with the configured rules. */
+/** The sign-in's dependencies in the service: the configured rules and argon2 itself. */
 export function createLoginDeps(
   config: LoginConfig,
   parts: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'>,
 ): LoginDeps {
-  return { ...parts, rules: loginRulesOf(config) };
+  return { ...parts, rules: loginRulesOf(config), verifyHash: verifyArgon2 };
 }
