@@ -58,6 +58,36 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     expect(config.site).toEqual(defaultSite);
   });
 
+  it('gives every verification code the lifetime of DESIGN §2 Codes unless configured', () => {
+    // Keyed by verification type (SPEC §3), in milliseconds, written out: a changed default fails here.
+    expect(loadConfig({}).codeLifetimes).toEqual({
+      1: 60 * 60_000, // PasswordReset: 60 minutes
+      2: 15 * 60_000, // PasswordExpired: 15 minutes
+      3: 60 * 60_000, // unlock: 60 minutes
+      4: 72 * 3_600_000, // ContactEmailChanged: 72 hours
+      6: 7 * 86_400_000, // VerifyUser: 7 days
+      7: 72 * 3_600_000, // EmailChanged: 72 hours
+    });
+  });
+
+  it('parses configured code lifetimes in their own units', () => {
+    const config = loadConfig({
+      PASSWORD_RESET_CODE_MINUTES: '30',
+      PASSWORD_EXPIRED_CODE_MINUTES: '5',
+      UNLOCK_CODE_MINUTES: '120',
+      EMAIL_CHANGE_CODE_HOURS: '24',
+      VERIFY_USER_CODE_DAYS: '14',
+    });
+    expect(config.codeLifetimes).toEqual({
+      1: 30 * 60_000,
+      2: 5 * 60_000,
+      3: 120 * 60_000,
+      4: 24 * 3_600_000,
+      6: 14 * 86_400_000,
+      7: 24 * 3_600_000,
+    });
+  });
+
   it('ships example site values that satisfy the contract', () => {
     expect(siteTextsSchema.safeParse(defaultSite).success).toBe(true);
     expect(defaultSite.siteEmail).toMatch(/example\.com$/);
@@ -120,6 +150,16 @@ describe('loadConfig refusals', () => {
     ['LOCKOUT_MINUTES', '-1'],
     ['PASSWORD_HISTORY', '2.5'],
     ['PASSWORD_MAX_AGE_DAYS', 'never'],
+    ['PASSWORD_RESET_CODE_MINUTES', '0'],
+    ['PASSWORD_RESET_CODE_MINUTES', '1441'],
+    ['PASSWORD_EXPIRED_CODE_MINUTES', '15m'],
+    ['PASSWORD_EXPIRED_CODE_MINUTES', '1441'],
+    ['UNLOCK_CODE_MINUTES', '0'],
+    ['UNLOCK_CODE_MINUTES', '1441'],
+    ['EMAIL_CHANGE_CODE_HOURS', '0'],
+    ['EMAIL_CHANGE_CODE_HOURS', '721'],
+    ['VERIFY_USER_CODE_DAYS', '0'],
+    ['VERIFY_USER_CODE_DAYS', '91'],
     ['TRUST_PROXY', 'perhaps'],
     ['DEMO', 'sometimes'],
     ['COOKIE_SECRETS', 'short-secret'],
@@ -132,6 +172,18 @@ describe('loadConfig refusals', () => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it('says which range a code lifetime must be in', () => {
+    expect(problemsOf({ PASSWORD_RESET_CODE_MINUTES: '0' })).toEqual([
+      'PASSWORD_RESET_CODE_MINUTES: must be a whole number from 1 to 1440',
+    ]);
+    expect(problemsOf({ EMAIL_CHANGE_CODE_HOURS: 'x' })).toEqual([
+      'EMAIL_CHANGE_CODE_HOURS: must be a whole number from 1 to 720',
+    ]);
+    expect(problemsOf({ VERIFY_USER_CODE_DAYS: '-7' })).toEqual([
+      'VERIFY_USER_CODE_DAYS: must be a whole number from 1 to 90',
+    ]);
   });
 
   it('lists every bad variable in one message and echoes no value', () => {

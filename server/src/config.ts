@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { VerificationType } from '@keycard/contract';
 import { z } from 'zod';
+import type { CodeLifetimes } from './codes/codes.ts';
 import {
   cookieSecretsSchema,
   isHttpOrigin,
@@ -59,6 +61,17 @@ function environmentSchema(readText: ReadText) {
     PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
     /** 0 = passwords never expire by age. */
     PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
+    // DESIGN §2 Codes: code lifetimes. The upper bounds keep a typo from making a code live for weeks.
+    /** PasswordReset (1) codes: the forgot-password mail's link. */
+    PASSWORD_RESET_CODE_MINUTES: wholeNumber(1, 1440).default(60),
+    /** PasswordExpired (2) codes: answered by a sign-in with an expired password. */
+    PASSWORD_EXPIRED_CODE_MINUTES: wholeNumber(1, 1440).default(15),
+    /** Unlock (3) codes: the link of a lock's unlock mail. */
+    UNLOCK_CODE_MINUTES: wholeNumber(1, 1440).default(60),
+    /** EmailChanged (7) and ContactEmailChanged (4) codes: the link sent to a new address. */
+    EMAIL_CHANGE_CODE_HOURS: wholeNumber(1, 720).default(72),
+    /** VerifyUser (6) codes: the invitation that sets the first password. */
+    VERIFY_USER_CODE_DAYS: wholeNumber(1, 90).default(7),
     /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
     RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
     TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
@@ -68,7 +81,24 @@ function environmentSchema(readText: ReadText) {
   });
 }
 
-function toConfig(env: z.output<ReturnType<typeof environmentSchema>>) {
+type Environment = z.output<ReturnType<typeof environmentSchema>>;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+function codeLifetimesOf(env: Environment): CodeLifetimes {
+  return {
+    [VerificationType.PasswordReset]: env.PASSWORD_RESET_CODE_MINUTES * MINUTE_MS,
+    [VerificationType.PasswordExpired]: env.PASSWORD_EXPIRED_CODE_MINUTES * MINUTE_MS,
+    [VerificationType.LockedAfterTooManyFailedAttempts]: env.UNLOCK_CODE_MINUTES * MINUTE_MS,
+    [VerificationType.ContactEmailChanged]: env.EMAIL_CHANGE_CODE_HOURS * HOUR_MS,
+    [VerificationType.VerifyUser]: env.VERIFY_USER_CODE_DAYS * DAY_MS,
+    [VerificationType.EmailChanged]: env.EMAIL_CHANGE_CODE_HOURS * HOUR_MS,
+  };
+}
+
+function toConfig(env: Environment) {
   const production = env.NODE_ENV === 'production';
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   // DESIGN §2 Modes: production never runs the demo relying party, whatever DEMO says.
@@ -95,6 +125,8 @@ function toConfig(env: z.output<ReturnType<typeof environmentSchema>>) {
     lockoutMinutes: env.LOCKOUT_MINUTES,
     passwordHistory: env.PASSWORD_HISTORY,
     passwordMaxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
+    /** Milliseconds a code of each verification type works (DESIGN §2 Codes). */
+    codeLifetimes: codeLifetimesOf(env),
     trustProxy: env.TRUST_PROXY,
     demo,
     /** Unset (development only): a secret generated at first start and kept in the database. */

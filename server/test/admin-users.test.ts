@@ -4,16 +4,21 @@ import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin } from '../src/accounts/login.ts';
-import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { verifyArgon2, verifyPassword } from '../src/accounts/password-hash.ts';
 import { manualClock } from '../src/clock.ts';
 import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
+import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
 const db = () => testDb().db;
 const PASSWORD = 'Correct-Horse-42';
-const RULES = { lockout: { threshold: 3, minutes: 60 }, passwordMaxAgeDays: 0 };
+const RULES = {
+  lockout: { threshold: 3, minutes: 60 },
+  passwordMaxAgeDays: 0,
+  codeLifetimes: testConfig().codeLifetimes,
+};
 
 function admin(argv: string[], stdin?: string) {
   return runAdmin(argv, { db: db(), stdin });
@@ -25,7 +30,13 @@ async function auditOf(accountId: string) {
 
 function login(email: string, password: string) {
   return attemptLogin(
-    { db: db(), clock: manualClock(new Date()), rules: RULES, onLocked: async () => {} },
+    {
+      db: db(),
+      clock: manualClock(new Date()),
+      rules: RULES,
+      verifyHash: verifyArgon2,
+      onLocked: async () => {},
+    },
     {
       email,
       password,

@@ -1,12 +1,12 @@
 import { VerificationType } from '@keycard/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { manualClock } from '../src/clock.ts';
-import { issueCode } from '../src/codes/codes.ts';
+import { type CodeType, issueCode } from '../src/codes/codes.ts';
 import type { MailKind, MailRequest, MailValues } from '../src/mail/mail-kinds.ts';
 import type { MailQueue, RecoveryDeps } from '../src/recovery/recovery-deps.ts';
 import { createRecoveryLimits } from '../src/recovery/recovery-limits.ts';
 import type { Db } from '../src/store/database.ts';
-import { csrfHeaders, fetchCsrf } from './support/app.ts';
+import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 
 /** Test helpers shared by the recovery-*.test.ts files. */
 
@@ -57,7 +57,9 @@ export function recoveryDeps(db: Db, overrides: Partial<RecoveryDeps> = {}): Tes
     publicUrl: PUBLIC_URL,
     defaultRedirectUrl: DEFAULT_REDIRECT,
     passwordHistory: 5,
+    codeLifetimes: testConfig().codeLifetimes,
     limits: createRecoveryLimits(),
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     ...overrides,
   } as TestRecoveryDeps;
 }
@@ -70,12 +72,16 @@ export function codeOf(link: string): string {
 }
 
 export function issueResetCode(
-  deps: Pick<RecoveryDeps, 'db' | 'clock'>,
+  deps: Pick<RecoveryDeps, 'db' | 'clock' | 'codeLifetimes'>,
   accountId: string,
-  type: VerificationType = VerificationType.PasswordReset,
+  type: CodeType = VerificationType.PasswordReset,
   payload?: Record<string, string>,
 ): Promise<string> {
-  return issueCode(deps.db, deps.clock, { accountId, type, ...(payload ? { payload } : {}) });
+  return issueCode(deps.db, deps.clock, deps.codeLifetimes, {
+    accountId,
+    type,
+    ...(payload ? { payload } : {}),
+  });
 }
 
 let ipCounter = 0;

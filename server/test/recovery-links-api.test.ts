@@ -18,7 +18,7 @@ import {
   outboxMails,
   STRONG,
 } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
+import { buildTestApp, testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import {
   createAccount,
@@ -34,6 +34,8 @@ const DEFAULT_REDIRECT = `${PUBLIC_URL}/demo`;
 let app: FastifyInstance;
 let api: ApiClient;
 let serial = 0;
+/** The default code lifetimes, for codes this file issues directly. */
+const LIFETIMES = testConfig().codeLifetimes;
 
 beforeAll(async () => {
   app = await buildTestApp(testDb().db, { env: { LOCKOUT_THRESHOLD: '3', LOCKOUT_MINUTES: '0' } });
@@ -47,7 +49,13 @@ afterAll(async () => {
 
 /** How the admin CLI and API call the provisioning steps: the service's store, clock and outbox. */
 function adminDeps(): MailingDeps {
-  return { db: testDb().db, clock: databaseClock(testDb().db), mail: app.mail, publicUrl: PUBLIC_URL };
+  return {
+    db: testDb().db,
+    clock: databaseClock(testDb().db),
+    mail: app.mail,
+    publicUrl: PUBLIC_URL,
+    codeLifetimes: LIFETIMES,
+  };
 }
 
 async function account(password: string | null = STRONG, name = 'Ada Lovelace') {
@@ -103,7 +111,7 @@ describe('POST /api/UnlockUser', () => {
   it('answers linkExpired for an expired link and a plain failure for unknown or foreign codes', async () => {
     const target = await account();
     const clock = databaseClock(testDb().db);
-    const expired = await issueCode(testDb().db, clock, { accountId: target.id, type: 3 });
+    const expired = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 3 });
     await testDb()
       .db.update(verificationCodes)
       .set({ expiresAt: sql`now() - interval '1 second'` })
@@ -114,7 +122,7 @@ describe('POST /api/UnlockUser', () => {
       linkExpired: true,
       redirectUrl: null,
     });
-    const reset = await issueCode(testDb().db, clock, { accountId: target.id, type: 1 });
+    const reset = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 1 });
     for (const code of ['no-such-code', reset]) {
       expect((await unlock(code)).json()).toEqual({
         success: false,
@@ -127,7 +135,10 @@ describe('POST /api/UnlockUser', () => {
 
   it('falls back to the default for a RedirectUrl that is not allowed', async () => {
     const target = await account();
-    const code = await issueCode(testDb().db, databaseClock(testDb().db), { accountId: target.id, type: 3 });
+    const code = await issueCode(testDb().db, databaseClock(testDb().db), LIFETIMES, {
+      accountId: target.id,
+      type: 3,
+    });
     expect((await unlock(code, 'https://evil.test/')).json()).toMatchObject({
       success: true,
       redirectUrl: DEFAULT_REDIRECT,
@@ -158,12 +169,12 @@ describe('POST /api/VerifyNewEmail', () => {
     const target = await account();
     const other = await account();
     const clock = databaseClock(testDb().db);
-    const taken = await issueCode(testDb().db, clock, {
+    const taken = await issueCode(testDb().db, clock, LIFETIMES, {
       accountId: target.id,
       type: 7,
       payload: { newEmail: other.email },
     });
-    const reset = await issueCode(testDb().db, clock, { accountId: target.id, type: 1 });
+    const reset = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 1 });
     const failed = { success: false, userFirstName: null, redirectUrl: null };
     for (const code of ['no-such-code', reset, taken])
       expect((await verifyNewEmail(code)).json()).toEqual(failed);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setMustChangePassword } from '../src/accounts/account-repository.ts';
 import { databaseClock } from '../src/clock.ts';
-import { codeHash, issueCode } from '../src/codes/codes.ts';
+import { type CodeType, codeHash, issueCode } from '../src/codes/codes.ts';
 import { auditEvents, oidcPayloads, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
 import {
   type ApiClient,
@@ -15,7 +15,7 @@ import {
   outboxMails,
   STRONG,
 } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
+import { buildTestApp, testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import {
   createAccount,
@@ -52,8 +52,8 @@ async function account(password: string | null = STRONG) {
   return createAccount(testDb().db, `reset-${serial}@example.com`, password, 'Ada Lovelace');
 }
 
-function codeFor(accountId: string, type: VerificationType = VerificationType.PasswordReset) {
-  return issueCode(testDb().db, databaseClock(testDb().db), { accountId, type });
+function codeFor(accountId: string, type: CodeType = VerificationType.PasswordReset) {
+  return issueCode(testDb().db, databaseClock(testDb().db), testConfig().codeLifetimes, { accountId, type });
 }
 
 async function reset(code: string, newPassword: string, type: number = 1, redirectUrl: string | null = null) {
@@ -238,7 +238,7 @@ describe('POST /api/ResetPassword: success', () => {
     ['type 2 with an absolute ReturnUrl', 2, 'https://evil.test/x', DEFAULT_REDIRECT],
   ])('answers an absolute http(s) redirect for %s', async (_name, type, redirectUrl, expected) => {
     const { id } = await account(type === 6 ? null : STRONG);
-    const answer = await reset(await codeFor(id, type as VerificationType), NEW_PASSWORD, type, redirectUrl);
+    const answer = await reset(await codeFor(id, type as CodeType), NEW_PASSWORD, type, redirectUrl);
     expect(answer).toEqual({
       success: true,
       redirectUrl: expected,

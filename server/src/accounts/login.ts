@@ -1,23 +1,34 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Clock } from '../clock.ts';
-import { issueCode } from '../codes/codes.ts';
+import { type CodeLifetimes, issueCode } from '../codes/codes.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../store/tables/index.ts';
 import { type Account, replaceHash } from './account-repository.ts';
 import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';
 import { readLoginFacts } from './login-facts.ts';
-import { hashPassword, needsRehash, verifyPassword } from './password-hash.ts';
+import {
+  type HashVerifier,
+  hashPassword,
+  needsRehash,
+  verifyArgon2,
+  verifyPassword,
+} from './password-hash.ts';
 
 export interface LoginRules {
   lockout: LockoutPolicy;
   /** PASSWORD_MAX_AGE_DAYS; 0 = passwords never expire by age. */
   passwordMaxAgeDays: number;
+  /** Lifetimes of codes (DESIGN §2 Codes); login issues the PasswordExpired one. */
+  codeLifetimes: CodeLifetimes;
 }
 
 export interface LoginDeps {
   db: Db;
   clock: Clock;
   rules: LoginRules;
+  /** The one argon2 verification of an attempt (password-hash.ts). */
+  verifyHash: HashVerifier;
   /**
    * Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock);
    * `language` is the failed attempt's, for an account without a language of its own.
@@ -66,7 +77,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   const federated = account?.externalIdpId != null || upstreamId !== null;
   const usableHash = locked || federated ? null : (account?.passwordHash ?? null);
   // While locked even the right password is not checked against the account: no password oracle.
-  const matches = await verifyPassword(usableHash, attempt.password);
+  const matches = await verifyPassword(usableHash, attempt.password, deps.verifyHash);
   const accountId = account?.id ?? null;
 
   if (locked) {
@@ -86,7 +97,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
-      const code = await issueCode(db, clock, {
+      const code = await issueCode(db, clock, rules.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordExpired,
       });
@@ -114,4 +125,26 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     }
   }
   return failure.locked ? { outcome: 'locked' } : { outcome: 'failed' };
+}
+
+type LoginConfig = Pick<
+  Config,
+  'lockoutThreshold' | 'lockoutMinutes' | 'passwordMaxAgeDays' | 'codeLifetimes'
+>;
+
+/** The login rules of the configuration (DESIGN §2 Login, §5). */
+function loginRulesOf(config: LoginConfig): LoginRules {
+  return {
+    lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
+    passwordMaxAgeDays: config.passwordMaxAgeDays,
+    codeLifetimes: config.codeLifetimes,
+  };
+}
+
+/** The sign-in's dependencies in the service: the configured rules and argon2 itself. */
+export function createLoginDeps(
+  config: LoginConfig,
+  parts: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'>,
+): LoginDeps {
+  return { ...parts, rules: loginRulesOf(config), verifyHash: verifyArgon2 };
 }

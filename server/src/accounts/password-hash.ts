@@ -26,18 +26,28 @@ function theDummyHash(): Promise<string> {
   return dummyHash;
 }
 
+/** Checks a password against one argon2 hash string; true when it matches. */
+export type HashVerifier = (storedHash: string, password: string) => Promise<boolean>;
+
+/** The argon2 verification every password check ends in (the parameters come from the hash). */
+export const verifyArgon2: HashVerifier = (storedHash, password) => verify(storedHash, password);
+
 export async function hashPassword(password: string): Promise<string> {
   return hash(password.normalize('NFC'), ARGON2_PARAMETERS);
 }
 
 /**
- * Checks `password` against `storedHash`; with no stored hash the dummy is verified and the answer is
- * always false. Never throws on a malformed stored hash (treated as a mismatch).
+ * Checks `password` against `storedHash` with `verifyHash`, exactly once; with no stored hash the dummy
+ * is verified and the answer is always false. Never throws on a malformed stored hash (a mismatch).
  */
-export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null,
+  password: string,
+  verifyHash: HashVerifier = verifyArgon2,
+): Promise<boolean> {
   const candidate = password.normalize('NFC');
   try {
-    const matches = await verify(storedHash ?? (await theDummyHash()), candidate);
+    const matches = await verifyHash(storedHash ?? (await theDummyHash()), candidate);
     return storedHash !== null && matches;
   } catch {
     return false;

@@ -1,3 +1,4 @@
+import type { CodeLifetimes } from '../codes/codes.ts';
 import type { Config } from '../config.ts';
 import { createOutbox } from '../mail/outbox.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
@@ -13,6 +14,8 @@ import { type AdminDeps, clockOf } from './admin-result.ts';
 export interface AdminMailing {
   readonly publicUrl: string;
   readonly mail: MailQueue;
+  /** The configured code lifetimes: an invitation or e-mail change link lives as long as configured. */
+  readonly codeLifetimes: CodeLifetimes;
 }
 
 const noNudge = () => undefined;
@@ -22,11 +25,15 @@ const noNudge = () => undefined;
  * nothing to nudge: the service's worker picks the rows up at its next poll, or at its next start.
  */
 export function adminMailing(
-  config: Pick<Config, 'publicUrl' | 'site'>,
+  config: Pick<Config, 'publicUrl' | 'site' | 'codeLifetimes'>,
   nudge: () => void = noNudge,
 ): AdminMailing {
   const outbox = createOutbox(config);
-  return { publicUrl: config.publicUrl, mail: { queue: outbox.queue, nudge } };
+  return {
+    publicUrl: config.publicUrl,
+    mail: { queue: outbox.queue, nudge },
+    codeLifetimes: config.codeLifetimes,
+  };
 }
 
 /** A programming error, not a refusal: every caller that runs mail commands passes `mailing`. */
@@ -46,10 +53,16 @@ export async function inMailingTransaction<T>(
   deps: AdminDeps,
   work: (tx: Db, mailing: MailingDeps) => Promise<T>,
 ): Promise<T> {
-  const { publicUrl, mail } = mailingOf(deps);
+  const { publicUrl, mail, codeLifetimes } = mailingOf(deps);
   const now = await clockOf(deps).now();
   const result = await deps.db.transaction((tx) =>
-    work(tx, { db: tx, clock: fixedClock(now), publicUrl, mail: { queue: mail.queue, nudge: noNudge } }),
+    work(tx, {
+      db: tx,
+      clock: fixedClock(now),
+      publicUrl,
+      mail: { queue: mail.queue, nudge: noNudge },
+      codeLifetimes,
+    }),
   );
   mail.nudge();
   return result;

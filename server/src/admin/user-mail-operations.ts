@@ -1,11 +1,12 @@
 import { VerificationType } from '@keycard/contract';
 import { type Account, insertAccount } from '../accounts/account-repository.ts';
 import { emailDomain } from '../accounts/identifiers.ts';
-import { CODE_LIFETIME_MS } from '../codes/codes.ts';
+import type { CodeType } from '../codes/codes.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress, MailRequestError } from '../mail/mail-request.ts';
 import { storedEmailForm } from '../recovery/account-email.ts';
 import { inviteUser } from '../recovery/invite-user.ts';
+import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import { requestEmailChange } from '../recovery/request-email-change.ts';
 import type { Db } from '../store/database.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
@@ -27,8 +28,9 @@ import {
  * account change, the code, its mail and the audit event commit together or not at all.
  */
 
-function validHours(type: VerificationType): number {
-  return Math.round((CODE_LIFETIME_MS[type] ?? 0) / 3_600_000);
+/** The hours an issued link stays valid, as the admin is told (the configured lifetime). */
+function validHours(mailing: MailingDeps, type: CodeType): number {
+  return Math.round(mailing.codeLifetimes[type] / 3_600_000);
 }
 
 export function accountExists(email: string) {
@@ -90,7 +92,7 @@ export async function inviteAccount(
   return inMailingTransaction(deps, async (tx, mailing) => {
     if ((await inviteUser(mailing, account.id)).outcome !== 'invited') return noAccount(account.email);
     await auditAdmin(tx, deps, 'user:invite', account.id);
-    return ok({ account: summarize(account), validHours: validHours(VerificationType.VerifyUser) });
+    return ok({ account: summarize(account), validHours: validHours(mailing, VerificationType.VerifyUser) });
   });
 }
 
@@ -121,7 +123,7 @@ export async function changeEmail(
       return ok({
         account: summarize(account),
         newEmail: storedEmailForm(newEmail),
-        validHours: validHours(VerificationType.EmailChanged),
+        validHours: validHours(mailing, VerificationType.EmailChanged),
       });
     });
   } catch (error) {

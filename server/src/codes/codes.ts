@@ -1,20 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { VerificationType } from '@keycard/contract';
+import type { VerificationType } from '@keycard/contract';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type Db, verificationCodes } from '../store/tables/index.ts';
 
-const MINUTE = 60_000;
+/** The verification types a code is issued for (the others are answers, never codes). */
+export type CodeType = Exclude<
+  VerificationType,
+  typeof VerificationType.None | typeof VerificationType.UserNotFound
+>;
 
-/** DESIGN §2 Codes: lifetime per verification type. */
-export const CODE_LIFETIME_MS: Partial<Record<VerificationType, number>> = {
-  [VerificationType.PasswordReset]: 60 * MINUTE,
-  [VerificationType.PasswordExpired]: 15 * MINUTE,
-  [VerificationType.LockedAfterTooManyFailedAttempts]: 60 * MINUTE,
-  [VerificationType.EmailChanged]: 72 * 60 * MINUTE,
-  [VerificationType.ContactEmailChanged]: 72 * 60 * MINUTE,
-  [VerificationType.VerifyUser]: 7 * 24 * 60 * MINUTE,
-};
+/**
+ * DESIGN §2 Codes: how long a code of each type works, in milliseconds. Configurable (config.ts holds
+ * the defaults and the variables); the mail carrying a code expires with it.
+ */
+export type CodeLifetimes = Readonly<Record<CodeType, number>>;
 
 /** Only this digest is stored: a database leak reveals no usable code. */
 export function codeHash(code: string): string {
@@ -23,7 +23,7 @@ export function codeHash(code: string): string {
 
 export interface IssueCodeInput {
   accountId: string;
-  type: VerificationType;
+  type: CodeType;
   payload?: Record<string, string>;
 }
 
@@ -37,14 +37,23 @@ export interface IssuedCode {
  * Issues a 256-bit code bound to one account and type; older unspent codes of that type stop working
  * (a new code supersedes them). Run inside the transaction that also queues the mail carrying it.
  */
-export async function issueCode(db: Db, clock: Clock, input: IssueCodeInput): Promise<string> {
-  return (await issueCodeUntil(db, clock, input)).code;
+export async function issueCode(
+  db: Db,
+  clock: Clock,
+  lifetimes: CodeLifetimes,
+  input: IssueCodeInput,
+): Promise<string> {
+  return (await issueCodeUntil(db, clock, lifetimes, input)).code;
 }
 
 /** issueCode, answering the code's expiry too, for the outbox row of the mail that carries it. */
-export async function issueCodeUntil(db: Db, clock: Clock, input: IssueCodeInput): Promise<IssuedCode> {
-  const lifetime = CODE_LIFETIME_MS[input.type];
-  if (lifetime === undefined) throw new Error(`no code lifetime for verification type ${input.type}`);
+export async function issueCodeUntil(
+  db: Db,
+  clock: Clock,
+  lifetimes: CodeLifetimes,
+  input: IssueCodeInput,
+): Promise<IssuedCode> {
+  const lifetime = lifetimes[input.type];
   const now = await clock.now();
   await db
     .update(verificationCodes)

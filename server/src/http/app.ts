@@ -1,7 +1,8 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createLoginDeps } from '../accounts/login.ts';
 import { registerAdminApi } from '../admin-api/admin-api.ts';
-import { databaseClock } from '../clock.ts';
+import { type Clock, databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
@@ -44,6 +45,11 @@ export interface AppOptions {
    * only once started (main.ts after listen, or a test), and app.close() stops it.
    */
   readonly mail?: MailService;
+  /**
+   * The one clock codes, locks and the provider's stored sessions expire by (DESIGN §2 Codes, §4);
+   * defaults to the database's, which every instance shares.
+   */
+  readonly clock?: Clock;
 }
 
 /** Name of the stored development cookie secret (used only when COOKIE_SECRETS is unset). */
@@ -81,7 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis });
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
-  const provider = createProvider({ config, db, keys: await loadProviderKeys(config, db) });
+  const clock = options.clock ?? databaseClock(db);
+  const provider = createProvider({ config, db, clock, keys: await loadProviderKeys(config, db) });
   await mountProvider(app, provider);
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
@@ -96,7 +103,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // DESIGN §2 Modes: the dev mailbox exists only outside production.
   if (!config.production) await app.register(async (scope) => devMailboxRoutes(scope, { db }));
 
-  const clock = databaseClock(db);
   const recovery = createRecoveryDeps({ config, db, mail, clock, redis });
   const deps: RouteDeps = {
     config,
@@ -104,16 +110,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mail,
     texts,
     provider,
-    login: {
+    login: createLoginDeps(config, {
       db,
       clock,
-      rules: {
-        lockout: { threshold: config.lockoutThreshold, minutes: config.lockoutMinutes },
-        passwordMaxAgeDays: config.passwordMaxAgeDays,
-      },
       // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
       onLocked: queueUnlockMail(recovery),
-    },
+    }),
     recovery,
   };
   await app.register(async (api) => {

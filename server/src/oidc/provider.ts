@@ -1,6 +1,7 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import type { ProviderKeys } from './keys.ts';
@@ -16,6 +17,8 @@ export interface ProviderDeps {
   config: Config;
   db: Db;
   keys: ProviderKeys;
+  /** What the stored sessions, interactions and tokens expire by (the database's clock). */
+  clock: Clock;
 }
 
 /** The client's product name; for a client without one, the product's own name (SITE_FILE). */
@@ -55,10 +58,10 @@ async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
   return grant;
 }
 
-export function providerConfiguration({ config, db, keys }: ProviderDeps): Configuration {
+export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const secureCookies = config.publicUrl.startsWith('https:');
   return {
-    adapter: databaseAdapter(db),
+    adapter: databaseAdapter(db, clock),
     jwks: keys.jwks,
     cookies: {
       keys: keys.cookieKeys,

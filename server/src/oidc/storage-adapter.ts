@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Clock } from '../clock.ts';
 import { type Db, oidcPayloads } from '../store/tables/index.ts';
 import { findClientMetadata } from './clients.ts';
 
@@ -19,16 +20,19 @@ const GRANT_TOKEN_MODELS = [
 
 /**
  * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
- * another one started. Expiry is checked against the database clock on every read.
+ * another one started. Expiry is stamped and checked against `clock` (the database's in the service,
+ * DESIGN §2) on every write and read, exactly: the provider's own check of a payload's `exp` allows
+ * 15 seconds of clock skew.
  */
-export function databaseAdapter(db: Db): new (model: string) => Adapter {
-  const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`;
+export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Adapter {
+  const now = () => sql`to_timestamp(${clock.nowSql()} / 1000.0)`;
+  const live = () => sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${now()})`;
 
   return class DatabaseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const expiresAt = expiresIn ? sql`now() + make_interval(secs => ${expiresIn})` : null;
+      const expiresAt = expiresIn ? sql`${now()} + make_interval(secs => ${expiresIn})` : null;
       const row = {
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
@@ -47,7 +51,7 @@ export function databaseAdapter(db: Db): new (model: string) => Adapter {
       const [row] = await db
         .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
         .from(oidcPayloads)
-        .where(and(eq(oidcPayloads.type, this.model), condition, live))
+        .where(and(eq(oidcPayloads.type, this.model), condition, live()))
         .limit(1);
       if (!row) return undefined;
       const payload = row.payload as AdapterPayload;
@@ -71,7 +75,7 @@ export function databaseAdapter(db: Db): new (model: string) => Adapter {
     async consume(id: string): Promise<void> {
       await db
         .update(oidcPayloads)
-        .set({ consumedAt: sql`now()` })
+        .set({ consumedAt: now() })
         .where(
           and(eq(oidcPayloads.type, this.model), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)),
         );

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -6,7 +7,7 @@ import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
 import { createRecoveryLimits } from './recovery-limits.ts';
 
 export interface RecoveryParts {
-  readonly config: Pick<Config, 'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory'>;
+  readonly config: Pick<Config, 'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'codeLifetimes'>;
   readonly db: Db;
   readonly mail: MailQueue;
   readonly clock: Clock;
@@ -23,6 +24,8 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     publicUrl: config.publicUrl,
     defaultRedirectUrl: config.defaultRedirectUrl,
     passwordHistory: config.passwordHistory,
+    codeLifetimes: config.codeLifetimes,
     limits: createRecoveryLimits({ redis }),
+    sleep: (ms) => sleep(ms),
   };
 }

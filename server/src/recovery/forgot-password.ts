@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import { type Account, findAccountByEmail } from '../accounts/account-repository.ts';
@@ -75,7 +74,7 @@ async function queueMail(
   await deps.db.transaction(async (tx) => {
     if (allowed && recipient.kind === 'local') {
       const { account } = recipient;
-      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
+      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordReset,
       });
@@ -116,7 +115,8 @@ async function queueMail(
  * state (a lock stays); mail is only queued, so SMTP trouble cannot change the answer either.
  */
 export async function requestPasswordReset(deps: RecoveryDeps, input: ForgotPasswordInput): Promise<void> {
-  const floor = sleep(FORGOT_PASSWORD_MIN_MS);
+  // Started before any work, so the answer comes at max(work, minimum) whatever the path.
+  const floor = deps.sleep(FORGOT_PASSWORD_MIN_MS);
   const allowed = await withinLimits(deps, input);
   const recipient = await recipientFor(deps.db, input.email);
   await queueMail(deps, input, recipient, allowed);

@@ -17,7 +17,7 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
   if (!account) return { outcome: 'not_found' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
+    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.VerifyUser,
     });

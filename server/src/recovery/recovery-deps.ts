@@ -1,5 +1,6 @@
 import type { Language } from '@keycard/contract';
 import type { Clock } from '../clock.ts';
+import type { CodeLifetimes } from '../codes/codes.ts';
 import type { Mailer } from '../mail/mail-service.ts';
 import type { Db } from '../store/database.ts';
 import type { RecoveryLimits } from './recovery-limits.ts';
@@ -18,6 +19,8 @@ export interface MailingDeps {
   readonly mail: MailQueue;
   /** PUBLIC_URL: the only origin mail links are built from, never the request's Host (DESIGN §2). */
   readonly publicUrl: string;
+  /** How long each type of code works (DESIGN §2 Codes, configurable); its mail expires with it. */
+  readonly codeLifetimes: CodeLifetimes;
 }
 
 /** Everything the recovery flows of DESIGN §2 need; no HTTP in here. */
@@ -27,6 +30,11 @@ export interface RecoveryDeps extends MailingDeps {
   /** PASSWORD_HISTORY: how many earlier password hashes a reset may not reuse. */
   readonly passwordHistory: number;
   readonly limits: RecoveryLimits;
+  /**
+   * Resolves after `ms` milliseconds: the timer forgot-password's minimum answer time waits on. A
+   * dependency like the clock, so tests step it instead of waiting.
+   */
+  readonly sleep: (ms: number) => Promise<void>;
 }
 
 /** A request's client address and language, as far as a flow needs them. */

@@ -29,7 +29,7 @@ export async function requestEmailChange(
   if (!(await emailIsFree(deps.db, wanted, account.id))) return { outcome: 'taken' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), {
+    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.EmailChanged,
       payload: { newEmail: wanted },

@@ -8,7 +8,7 @@ import { mailLanguage } from './mail-language.ts';
 import { unlockLink } from './mail-links.ts';
 import type { MailingDeps } from './recovery-deps.ts';
 
-export interface UnlockMailDeps extends Pick<MailingDeps, 'mail' | 'publicUrl'> {
+export interface UnlockMailDeps extends Pick<MailingDeps, 'mail' | 'publicUrl' | 'codeLifetimes'> {
   /** The clock to read inside the lock's transaction; the database's by default (read on `tx`). */
   readonly clockIn?: (tx: Db) => Clock;
 }
@@ -24,7 +24,7 @@ export function queueUnlockMail(
   return async (tx, account, language) => {
     // An address the outbox would refuse must not turn a failed sign-in into an error.
     if (!isDeliverableAddress(account.email)) return;
-    const { code, expiresAt } = await issueCodeUntil(tx, clockIn(tx), {
+    const { code, expiresAt } = await issueCodeUntil(tx, clockIn(tx), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.LockedAfterTooManyFailedAttempts,
     });

@@ -1,0 +1,231 @@
+import { VerificationType } from '@keycard/contract';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { storePassword } from '../src/accounts/account-repository.ts';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { recordFailure } from '../src/accounts/lockout.ts';
+import { hashPassword } from '../src/accounts/password-hash.ts';
+import { manualClock } from '../src/clock.ts';
+import { issueCode } from '../src/codes/codes.ts';
+import { checkVerification } from '../src/recovery/check-verification.ts';
+import { createRecoveryDeps } from '../src/recovery/create-recovery-deps.ts';
+import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
+import type { RecoveryDeps } from '../src/recovery/recovery-deps.ts';
+import { createRecoveryLimits } from '../src/recovery/recovery-limits.ts';
+import { resetPassword } from '../src/recovery/reset-password.ts';
+import { auditEvents, upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
+import { freshIp, recordingMail, STRONG } from './recovery-kit.ts';
+import { testConfig } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount } from './support/oidc-flow.ts';
+
+/**
+ * The numbers of DESIGN §2 Forgot password, Codes and Reset password, written out here and crossed
+ * with injected time (the clock, the rate-limit counters' clock, the minimum answer time's timer) on
+ * the recovery dependencies the service builds from its default configuration.
+ */
+
+const testDb = useTestDatabase();
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+let serial = 0;
+
+/** A timer that only moves when told to, for the forgot-password minimum answer time. */
+function manualTimer() {
+  let elapsed = 0;
+  const waiting: { until: number; resolve: () => void }[] = [];
+  const asked: number[] = [];
+  return {
+    /** Every duration waited for, in order. */
+    asked,
+    sleep(ms: number): Promise<void> {
+      asked.push(ms);
+      return new Promise((resolve) => {
+        if (ms <= 0) resolve();
+        else waiting.push({ until: elapsed + ms, resolve });
+      });
+    },
+    advance(ms: number) {
+      elapsed += ms;
+      for (const wait of waiting.filter((w) => w.until <= elapsed)) wait.resolve();
+    },
+  };
+}
+
+/** The service's recovery dependencies (default configuration) with every clock stepped by hand. */
+function recovery(overrides: Partial<RecoveryDeps> = {}) {
+  const clock = manualClock();
+  let limitsNow = 0;
+  const mail = recordingMail();
+  const deps = {
+    ...createRecoveryDeps({ config: testConfig(), db: testDb().db, mail, clock }),
+    limits: createRecoveryLimits({ now: () => limitsNow }),
+    sleep: async () => {},
+    ...overrides,
+  };
+  const advance = (ms: number) => {
+    clock.advance(ms);
+    limitsNow += ms;
+  };
+  return { deps, mail, clock, advance };
+}
+
+async function account(password: string | null = STRONG) {
+  serial += 1;
+  return createAccount(testDb().db, `pinned-recovery-${serial}@example.com`, password);
+}
+
+function forgot(deps: RecoveryDeps, email: string, ip: string) {
+  return requestPasswordReset(deps, { email, ip, language: 'en' });
+}
+
+/** Lets every promise that can settle now settle (database answers included). */
+async function settle(): Promise<void> {
+  for (let n = 0; n < 5; n++) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('forgot-password minimum answer time (DESIGN §2: same timing for every input)', () => {
+  async function boundPlatform() {
+    serial += 1;
+    const domain = `sso-${serial}.pinned.test`;
+    const [provider] = await testDb()
+      .db.insert(upstreamProviders)
+      .values({
+        name: 'Pinned SSO',
+        issuer: `https://${domain}`,
+        clientId: 'k',
+        clientSecret: 's',
+        scopes: [],
+      })
+      .returning();
+    await testDb()
+      .db.insert(upstreamDomains)
+      .values({ domain, providerId: provider?.id ?? '' });
+    return (await createAccount(testDb().db, `member@${domain}`, null)).email;
+  }
+
+  const inputs: Record<string, (deps: RecoveryDeps) => Promise<string>> = {
+    'an existing account': async () => (await account()).email,
+    'an unknown address': async () => `pinned-nobody-${++serial}@example.com`,
+    'a federated account': () => boundPlatform(),
+    'a locked account': async () => {
+      const { email } = await account();
+      for (let n = 0; n < 5; n++)
+        await recordFailure(testDb().db, identifierHash(email), new Date(), { threshold: 5, minutes: 0 });
+      return email;
+    },
+    'an address over its mail limit': async (deps) => {
+      const { email } = await account();
+      const quick = { ...deps, sleep: async () => {} };
+      for (let n = 0; n < 3; n++) await forgot(quick, email, freshIp());
+      return email;
+    },
+  };
+
+  it.each(Object.keys(inputs))('answers %s no sooner than 250 ms after the request', async (input) => {
+    const timer = manualTimer();
+    const { deps } = recovery({ sleep: timer.sleep });
+    const email = await inputs[input]?.(deps);
+    const ip = freshIp();
+    let answered = false;
+    const answer = forgot(deps, email ?? '', ip).then(() => {
+      answered = true;
+    });
+    // All the work is done once the request's audit event is written; the answer still waits.
+    await vi.waitFor(async () => {
+      const events = await testDb()
+        .db.select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.event, 'reset_request'), eq(auditEvents.ip, ip)));
+      expect(events).toHaveLength(1);
+    });
+    await settle();
+    expect(answered).toBe(false);
+    timer.advance(249);
+    await settle();
+    expect(answered).toBe(false);
+    timer.advance(1);
+    await answer;
+    expect(timer.asked).toEqual([250]);
+  });
+});
+
+describe('forgot-password mail limits (DESIGN §2: per address and per IP)', () => {
+  it('mails one address at most 3 times in 15 minutes', async () => {
+    const { deps, mail, advance } = recovery();
+    const { email } = await account();
+    for (let n = 0; n < 4; n++) await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(3);
+    advance(15 * MINUTE - SECOND);
+    await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(3);
+    advance(2 * SECOND);
+    await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(4);
+  });
+
+  it('serves one client address at most 20 requests in 15 minutes', async () => {
+    const { deps, mail, advance } = recovery();
+    const ip = freshIp();
+    for (let n = 0; n < 19; n++) await forgot(deps, `pinned-spray-${serial}-${n}@example.com`, ip);
+    const twentieth = await account();
+    await forgot(deps, twentieth.email, ip);
+    expect(mail.of('password_reset', twentieth.email)).toHaveLength(1);
+    const victim = await account();
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    advance(15 * MINUTE - SECOND);
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    advance(2 * SECOND);
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(1);
+  });
+});
+
+describe('wrong-code guessing (DESIGN §2 Codes: limited per IP)', () => {
+  it('lets one client address present 20 wrong codes in 15 minutes, then refuses even a live code until the window ends', async () => {
+    const { deps, advance } = recovery();
+    const { id } = await account();
+    const code = await issueCode(deps.db, deps.clock, deps.codeLifetimes, {
+      accountId: id,
+      type: VerificationType.PasswordReset,
+    });
+    const ip = freshIp();
+    const check = async (candidate: string) =>
+      (await checkVerification(deps, { code: candidate, type: VerificationType.PasswordReset, ip })).isValid;
+    for (let n = 1; n <= 19; n++) expect(await check(`wrong-guess-${n}`)).toBe(false);
+    expect(await check(code)).toBe(true);
+    expect(await check('wrong-guess-20')).toBe(false);
+    expect(await check(code)).toBe(false);
+    advance(15 * MINUTE - SECOND);
+    expect(await check(code)).toBe(false);
+    advance(2 * SECOND);
+    expect(await check(code)).toBe(true);
+  });
+});
+
+describe('password history (DESIGN §2 Reset password: PASSWORD_HISTORY 5)', () => {
+  it('refuses each of the last 5 passwords and accepts the 6th most recent', async () => {
+    const { deps, advance } = recovery();
+    const passwords = Array.from({ length: 6 }, (_, n) => `History-Pass-${n}!x`);
+    const { id } = await account(null);
+    await storePassword(deps.db, id, await hashPassword(passwords[0] ?? ''), await deps.clock.now());
+    const reset = async (newPassword: string) => {
+      const code = await issueCode(deps.db, deps.clock, deps.codeLifetimes, {
+        accountId: id,
+        type: VerificationType.PasswordReset,
+      });
+      return (await resetPassword(deps, { code, type: 1, newPassword, ip: freshIp(), language: 'en' }))
+        .outcome;
+    };
+    for (const password of passwords.slice(1)) {
+      advance(MINUTE);
+      expect(await reset(password)).toBe('reset');
+    }
+    // Now the last five are passwords 1 to 5 (5 is the current one); password 0 is the sixth.
+    for (const password of passwords.slice(1)) expect(await reset(password)).toBe('history_violation');
+    expect(await reset(passwords[0] ?? '')).toBe('reset');
+  });
+});
