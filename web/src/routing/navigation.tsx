@@ -57,9 +57,9 @@ interface NavigationProviderProps {
 }
 
 /**
- * Gives the screens the location and `navigate`; which screen a location shows is decided by
- * routing/match-route. A move renders as a transition: while the next screen's code loads, the page
- * left stays on show instead of the empty Suspense fallback.
+ * Gives the screens the location and `navigate`; which screen a location shows is decided by the
+ * route table (app/routes.ts). A move renders as a transition: while the next screen's code loads,
+ * the page left stays on show instead of the empty Suspense fallback.
  */
 export function NavigationProvider({ history, children }: NavigationProviderProps) {
   const [location, setLocation] = useState(() => history.location());
