@@ -31,6 +31,25 @@ describe('PageFrame', () => {
     expect(document.documentElement.dataset.theme).toBe('light');
   });
 
+  it('shows the page kind of the route it is on unless the screen switches it', () => {
+    const onLocked = renderWithTexts(
+      <PageFrame>
+        <h1>heading</h1>
+      </PageFrame>,
+      '/locked',
+    );
+    expect(frameRoot(onLocked.container).dataset.pageKind).toBe('userLockedAfterTooManyFailedAttempts');
+    onLocked.unmount();
+
+    const switched = renderWithTexts(
+      <PageFrame pageKind="wrongPasswordUnknownUser">
+        <h1>heading</h1>
+      </PageFrame>,
+      '/?ReturnUrl=%2Fresume',
+    );
+    expect(frameRoot(switched.container).dataset.pageKind).toBe('wrongPasswordUnknownUser');
+  });
+
   it('has header, main and footer landmarks, the product name and the page content in main', () => {
     renderWithTexts(
       <PageFrame pageKind="unlock" footerLinks={<a href="/x">extra link</a>}>

@@ -1,15 +1,19 @@
 import './page-frame.css';
 import type { PageKind } from '@keycard/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, useContext } from 'react';
 import { useText } from '../text/use-text.ts';
 import { Background } from './background.tsx';
 import { Footer } from './footer.tsx';
+import { RoutePageContext } from './route-page.ts';
 import { useBackground } from './use-background.ts';
 import { useTheme } from './use-theme.ts';
 
 interface PageFrameProps {
-  /** SPEC §3 page kind: chooses the background (SPEC §7 Images). */
-  readonly pageKind: PageKind;
+  /**
+   * SPEC §3 page kind, which chooses the background (SPEC §7 Images): the route's unless a screen
+   * switches it (SPEC §4: the sign-in page after a failed login).
+   */
+  readonly pageKind?: PageKind;
   /** The page's content card; it holds the page's one h1. */
   readonly children: ReactNode;
   /** Page links in the footer (SPEC §2: the sign-in page's forgot-password link). */
@@ -21,7 +25,10 @@ interface PageFrameProps {
  * background image, and the footer. End-to-end tests read `data-page-kind` and `data-background`
  * here and `data-theme` on <html>.
  */
-export function PageFrame({ pageKind, children, footerLinks }: PageFrameProps) {
+export function PageFrame({ pageKind: switchedKind, children, footerLinks }: PageFrameProps) {
+  const routePage = useContext(RoutePageContext);
+  const pageKind = switchedKind ?? routePage?.pageKind;
+  if (!pageKind) throw new Error('PageFrame needs a route page or a pageKind');
   const { t } = useText();
   const theme = useTheme();
   const background = useBackground(theme, pageKind);

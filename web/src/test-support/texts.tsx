@@ -1,7 +1,9 @@
 import { TEXT_KEYS, type TextKey, type TextResource } from '@keycard/contract';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
+import { findRoute } from '../app/match-route.ts';
 import { NavigationProvider } from '../routing/navigation.tsx';
+import { RoutePageContext } from '../shell/route-page.ts';
 import { TextContext, type TextState } from '../text/text-context.ts';
 import { memoryHistory } from './memory-history.ts';
 
@@ -29,16 +31,23 @@ export const TEST_TEXTS = Object.fromEntries(
   TEXT_KEYS.map((key) => [key, SITE[key] ?? (PLACEHOLDERS[key] ? `${key} ${PLACEHOLDERS[key]}` : key)]),
 ) as TextResource;
 
-/** Renders `ui` inside the text context, with the SPA's navigation at `url` (kept in memory). */
+/**
+ * Renders `ui` inside the text context, with the SPA's navigation at `url` (kept in memory) and the
+ * page of the route there, as the route view gives it to the screen it shows.
+ */
 export function renderWithTexts(
   ui: ReactElement,
   url = '/',
   state?: Partial<TextState>,
 ): ReturnType<typeof render> {
   const value: TextState = { texts: TEST_TEXTS, language: 'en', ...state };
+  const history = memoryHistory(url);
+  const { pathname, search } = history.location();
   return render(
     <TextContext value={value}>
-      <NavigationProvider history={memoryHistory(url)}>{ui}</NavigationProvider>
+      <NavigationProvider history={history}>
+        <RoutePageContext value={findRoute(pathname, search).page}>{ui}</RoutePageContext>
+      </NavigationProvider>
     </TextContext>,
   );
 }

@@ -9,7 +9,7 @@ export function ExpiredLinkScreen() {
   const { t } = useText();
   const { search } = useLocation();
   return (
-    <PageFrame pageKind="expiredLink">
+    <PageFrame>
       <h1>{t('passwordLinkExpired')}</h1>
       <p>{t('passwordLinkExpiredText')}</p>
       <ul className="card__links">

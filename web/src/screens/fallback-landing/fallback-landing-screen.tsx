@@ -5,7 +5,7 @@ import { useText } from '../../text/use-text.ts';
 export function FallbackLandingScreen() {
   const { t } = useText();
   return (
-    <PageFrame pageKind="fallbackLandingPage">
+    <PageFrame>
       <h1>{t('fallbackWelcome')}</h1>
       <p>{t('incorrectAccess')}</p>
       <ul>

@@ -40,7 +40,7 @@ export function ForgotPasswordScreen() {
   };
 
   return (
-    <PageFrame pageKind="forgotPassword">
+    <PageFrame>
       {sent ? (
         <>
           <h1 ref={thanksRef} tabIndex={-1} className="forgot-password__thanks">

@@ -9,7 +9,7 @@ export function LockedScreen() {
   const { t } = useText();
   const { search } = useLocation();
   return (
-    <PageFrame pageKind="userLockedAfterTooManyFailedAttempts">
+    <PageFrame>
       <h1>{t('lockedAfterTooManyFailedAttempts')}</h1>
       <p>{t('lockedAfterTooManyFailedAttemptsText')}</p>
       <ul className="card__links">

@@ -9,7 +9,7 @@ export function LogoutScreen() {
   const announcement = state.status === 'pending' ? t('loading') : state.redirecting ? t('redirecting') : '';
 
   return (
-    <PageFrame pageKind="userLogoff">
+    <PageFrame>
       <h1>{t('logoff')}</h1>
       {state.status === 'done' ? <p>{t('logoffGreeting', { userName: state.userName })}</p> : null}
       {/* One live region for the whole visit, so each change of its text is announced. */}

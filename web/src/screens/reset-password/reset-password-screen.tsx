@@ -73,7 +73,7 @@ export function ResetPasswordScreen({ verificationType, code }: ResetPasswordScr
   const { t } = useText();
   const check = useCodeCheck(verificationType, code);
   return (
-    <PageFrame pageKind="resetPassword">
+    <PageFrame>
       <h1>{t(resetHeading(verificationType))}</h1>
       {check.status === 'valid' ? (
         <ValidCode verificationType={verificationType} code={code} userName={check.userName} />

@@ -25,7 +25,7 @@ export function SignInScreen() {
 
   return (
     <PageFrame
-      pageKind={wrong ? 'wrongPasswordUnknownUser' : 'unknownUser'}
+      pageKind={wrong ? 'wrongPasswordUnknownUser' : undefined}
       footerLinks={<AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>}
     >
       <h1>{t('loginWelcome', { product })}</h1>

@@ -67,7 +67,7 @@ export function UnlockScreen({ code }: UnlockScreenProps) {
   const message = MESSAGE[outcome];
 
   return (
-    <PageFrame pageKind="unlock">
+    <PageFrame>
       {/* One live region for the whole visit: each outcome is read out as it replaces the last. */}
       <div role="status" aria-atomic="true">
         <h1>{heading}</h1>

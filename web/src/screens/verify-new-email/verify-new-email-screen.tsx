@@ -48,7 +48,7 @@ export function VerifyNewEmailScreen({ code }: VerifyNewEmailScreenProps) {
   }
 
   return (
-    <PageFrame pageKind="emailVerification">
+    <PageFrame>
       {/* One live region for the whole visit: the outcome is read out as it replaces the progress. */}
       <div role="status" aria-atomic="true">
         <h1>{heading}</h1>
