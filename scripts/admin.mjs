@@ -12,7 +12,7 @@ const reason = serverStaleReason();
 if (reason) {
   console.error(`Building the server (${reason}) …`);
   try {
-    await buildServer();
+    await buildServer({ onlyIfStale: true });
   } catch (error) {
     console.error(`Building the server failed:\n${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

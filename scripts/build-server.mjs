@@ -1,6 +1,6 @@
 // Compiles the service to JavaScript in server/dist, so production runs it with plain node and no
 // TypeScript loader. Run by `npm run build`, and by `npm start` / `npm run admin` when server/dist is
-// stale (scripts/spa-freshness.mjs).
+// stale (scripts/spa-freshness.mjs; `--if-stale` checks again once no other build runs).
 //
 // server/dist mirrors server/src (main.ts → main.js), so paths found from import.meta.url (the
 // migrations, web/dist, the common-password list) resolve the same in both. The contract, which the
@@ -8,14 +8,18 @@
 // finds that copy before the workspace's TypeScript sources, while vitest, Vite and tsx keep using
 // the sources. Types are not checked here (`npm run typecheck` does that): start-up should not wait
 // for a whole type check, and only syntax errors can stop the emit.
-import { cp, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serverStaleReason } from './spa-freshness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (...segments) => path.join(root, ...segments);
 
 export const SERVER_DIST = at('server', 'dist');
+/** Held while a build runs: `npm start` and `npm run admin` (or two test files) may want one at once. */
+const BUILD_LOCK = at('node_modules', '.cache', 'keycard', 'server-build.lock');
+const LOCK_WAIT_MS = 300_000;
 /** Written last, with the time the build started: anything changed after that makes the build stale. */
 export const SERVER_BUILD_MARKER = path.join(SERVER_DIST, 'build.json');
 
@@ -99,8 +103,53 @@ async function install(staging) {
   await rm(old, { recursive: true, force: true });
 }
 
-/** Builds server/dist from scratch; answers how many files were compiled. */
-export async function buildServer() {
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Runs `work` while holding BUILD_LOCK; a lock whose process is gone is taken over. */
+async function withBuildLock(work) {
+  await mkdir(path.dirname(BUILD_LOCK), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(BUILD_LOCK, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(await readFile(BUILD_LOCK, 'utf8').catch(() => ''), 10);
+      if (!Number.isInteger(holder) || !isRunning(holder)) {
+        await rm(BUILD_LOCK, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another server build (pid ${holder}) did not finish`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(BUILD_LOCK, { force: true });
+  }
+}
+
+/**
+ * Builds server/dist from scratch and answers how many files were compiled. With `onlyIfStale`, it
+ * first waits for a build another process is running and builds only if server/dist is still stale
+ * after it (answering 0 otherwise).
+ */
+export function buildServer({ onlyIfStale = false } = {}) {
+  return withBuildLock(async () => (onlyIfStale && !serverStaleReason() ? 0 : compileAll()));
+}
+
+async function compileAll() {
   const startedAt = new Date();
   const ts = await loadTypeScript();
   const staging = `${SERVER_DIST}.${process.pid}.tmp`;
@@ -124,9 +173,13 @@ export async function buildServer() {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = performance.now();
   try {
-    const files = await buildServer();
+    const files = await buildServer({ onlyIfStale: process.argv.includes('--if-stale') });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`server: ${files} files compiled to server/dist in ${seconds} s`);
+    console.log(
+      files === 0
+        ? 'server: server/dist was brought up to date by another build meanwhile'
+        : `server: ${files} files compiled to server/dist in ${seconds} s`,
+    );
   } catch (error) {
     console.error(`server build failed:\n${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

@@ -24,7 +24,7 @@ const BUILDS = [
   {
     name: 'the server',
     staleReason: serverStaleReason,
-    command: () => [process.execPath, [path.join(root, 'scripts', 'build-server.mjs')]],
+    command: () => [process.execPath, [path.join(root, 'scripts', 'build-server.mjs'), '--if-stale']],
   },
 ];
 

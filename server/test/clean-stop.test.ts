@@ -18,8 +18,8 @@ const START_WITHIN_MS = 240_000;
 const run = promisify(execFile);
 /** server/dist as `npm start` leaves it: rebuilt only when its sources changed. */
 const BUILD_SERVER_IF_STALE = `
-const { serverStaleReason } = await import('./scripts/spa-freshness.mjs');
-if (serverStaleReason()) await (await import('./scripts/build-server.mjs')).buildServer();`;
+const { buildServer } = await import('./scripts/build-server.mjs');
+await buildServer({ onlyIfStale: true });`;
 
 /**
  * With type stripping off and no loader, a TypeScript module anywhere in the start would fail to
