@@ -17,7 +17,8 @@ async function once(label: string, dataDir: string): Promise<number> {
   const built = service.output().match(/^Built .*$/gm) ?? [];
   const stop = await service.stop();
   console.log(
-    `${label}: listening after ${seconds(service.listeningAfterMs)}; stopped in ${seconds(stop.ms)} with exit code ${stop.code}` +
+    `${label}: listening after ${seconds(service.listeningAfterMs)} (CPU ${seconds(service.cpuMsAtListening)}); ` +
+      `stopped in ${seconds(stop.ms)} with exit code ${stop.code}` +
       (built.length > 0 ? ` (${built.join('; ')})` : ''),
   );
   if (stop.code !== 0) throw new Error(`npm start exited with ${stop.code}:\n${service.output()}`);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,32 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * CPU time (user + system, ms) that the running processes of a process group have used, read from
+ * /proc (Linux; NaN elsewhere). Unlike wall time it hardly depends on what else the machine runs.
+ */
+function groupCpuMs(pgid: number): number {
+  if (!existsSync('/proc/stat')) return Number.NaN;
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces: count fields after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return total;
+}
+
 export interface StartedService {
   readonly base: string;
   /** Milliseconds from the spawn of the command to the service's "listening" line. */
   readonly listeningAfterMs: number;
+  /** CPU milliseconds its processes had used by then (NaN without /proc). */
+  readonly cpuMsAtListening: number;
   readonly output: () => string;
   /** SIGTERM to the command; answers its exit code and how long the stop took (ms). */
   stop(): Promise<{ code: number | null; ms: number }>;
@@ -46,10 +68,14 @@ export async function startService(
   });
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let cpuMsAtListening = Number.NaN;
   const listeningAfterMs = await new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
-      if (text.includes(LISTENING)) resolve(performance.now() - started);
+      if (!text.includes(LISTENING) || !Number.isNaN(cpuMsAtListening)) return;
+      const at = performance.now() - started;
+      cpuMsAtListening = child.pid === undefined ? 0 : groupCpuMs(child.pid);
+      resolve(at);
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -58,6 +84,7 @@ export async function startService(
   return {
     base: `http://127.0.0.1:${port}`,
     listeningAfterMs,
+    cpuMsAtListening,
     output: () => text,
     async stop() {
       const stopping = performance.now();
