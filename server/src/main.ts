@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { adminMailing } from './admin/admin-mailing.ts';
-import { type AdminSocket, startAdminSocket } from './admin/admin-socket.ts';
+import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
 import { databaseClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
-import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import { buildApp } from './http/app.ts';
-import { acquireDataDirLock, type DataDirLock, DataDirLockedError } from './lock-file.ts';
+import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
-import type { Database } from './store/database.ts';
+import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
 
@@ -57,56 +56,34 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
-/** The terminal and npm both deliver Ctrl-C; the first signal shuts down, later ones are ignored. */
-function onShutdownSignal(shutdown: () => Promise<void>): void {
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // A hung close must not keep the lock and the port forever.
-    setTimeout(() => fail('Keycard did not shut down within 10 s; exiting.'), 10_000).unref();
-    shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => fail(`Keycard failed to shut down cleanly: ${String(error)}`),
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
 async function main(): Promise<void> {
+  const parts: ServiceParts = { housekeeping: [] };
+  // First of all, so a signal during start-up also ends in a clean stop instead of the default exit.
+  const signals = handleShutdownSignals({ stop: () => stopService(parts), fail });
   const config = readConfig();
-  let lock: DataDirLock | undefined;
-  let database: Database | undefined;
-  let app: FastifyInstance | undefined;
-  let adminSocket: AdminSocket | undefined;
-  let housekeeping: PeriodicJob[] = [];
-  const shutdown = async () => {
-    for (const job of housekeeping) job.stop();
-    // First: admin commands in flight finish before the database closes.
-    await adminSocket?.close();
-    await app?.close();
-    await database?.close();
-    lock?.release();
-  };
   try {
-    if (config.databaseUrl === undefined) lock = acquireDataDirLock(config.dataDir);
-    database = await openDatabase(
+    if (config.databaseUrl === undefined) parts.lock = acquireDataDirLock(config.dataDir);
+    const database = await openDatabase(
       config.databaseUrl === undefined
         ? { pgliteDir: pgliteDirectory(config.dataDir) }
         : { databaseUrl: config.databaseUrl },
     );
+    parts.database = database;
+    signals.checkpoint();
     await migrateDatabase(database);
-    app = await buildApp({
+    signals.checkpoint();
+    const app = await buildApp({
       config,
       db: database.db,
       logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
     });
+    parts.app = app;
+    signals.checkpoint();
     // The embedded database admits one process: the admin CLI reaches it through this socket.
     if (database.kind === 'pglite') {
       const log = app.log;
       const mailService = app.mail;
-      adminSocket = await startAdminSocket({
+      parts.adminSocket = await startAdminSocket({
         dataDir: config.dataDir,
         db: database.db,
         mailing: adminMailing(config, () => mailService.nudge()),
@@ -115,12 +92,12 @@ async function main(): Promise<void> {
     }
     // Made before serving, so the account exists once the URL is printed and no signal can cut it off.
     const demoAccount = config.demo ? await ensureDemoAccount(database.db) : null;
-    onShutdownSignal(shutdown);
+    signals.checkpoint();
     await listen(app, config);
     // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
     app.mail.start();
     const clock = databaseClock(database.db);
-    housekeeping = [
+    parts.housekeeping = [
       startAuditRetention({ db: database.db, clock, log: app.log }),
       startExpiredStatePruning({ db: database.db, log: app.log }),
       startMailRetention({ db: database.db, clock, log: app.log }),
@@ -130,8 +107,10 @@ async function main(): Promise<void> {
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
       );
     }
+    signals.serving();
   } catch (error) {
-    await shutdown().catch(() => undefined);
+    await stopService(parts).catch(() => undefined);
+    if (error instanceof StopRequested) process.exit(0);
     if (error instanceof DataDirLockedError) fail(error.message);
     throw error;
   }

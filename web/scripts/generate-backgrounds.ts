@@ -1,8 +1,10 @@
 /**
  * Renders every background of SPEC §7 (each name of BACKGROUND_NAMES in both themes) into
- * web/public/images/background/{theme}/1920/{name}.jpg. Run by `npm run build` before Vite; the
- * output folder is git-ignored. Files are skipped when the stamp says this exact generator, with
- * this exact sharp/libvips, already wrote them, so rebuilds cost nothing.
+ * web/public/images/background/{theme}/1920/{name}.jpg, plus its smaller forms (AVIF and WebP, and a
+ * phone cut, background-art/variants.ts), which the service sends in its place to browsers that take
+ * them. Run by `npm run build` before Vite; the output folder is git-ignored. Files are skipped when
+ * the stamp says this exact generator, with this exact sharp/libvips, already wrote them, so rebuilds
+ * cost nothing.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -12,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { BACKGROUND_NAMES, type BackgroundName, backgroundPath, THEMES, type Theme } from '@keycard/contract';
 import sharp from 'sharp';
 import { renderBackground } from './background-art/render.ts';
+import { renderVariants, VARIANT_FORMS, variantPath } from './background-art/variants.ts';
 
 const scriptsDir = path.dirname(fileURLToPath(import.meta.url));
 const artDir = path.join(scriptsDir, 'background-art');
@@ -29,9 +32,11 @@ interface Stamp {
 interface Job {
   readonly theme: Theme;
   readonly name: BackgroundName;
-  readonly publicPath: string;
-  readonly file: string;
+  /** The SPEC's JPEG first, then every smaller form. */
+  readonly publicPaths: readonly string[];
 }
+
+const fileOf = (publicPath: string): string => path.join(publicDir, publicPath);
 
 async function generatorHash(): Promise<string> {
   const sources = (await readdir(artDir))
@@ -59,11 +64,16 @@ async function isUpToDate(job: Job, stamp: Stamp | undefined, generator: string)
   if (stamp?.generator !== generator) {
     return false;
   }
-  const size = await stat(job.file).then(
-    (info) => info.size,
-    () => undefined,
-  );
-  return size !== undefined && size === stamp.files[job.publicPath];
+  for (const publicPath of job.publicPaths) {
+    const size = await stat(fileOf(publicPath)).then(
+      (info) => info.size,
+      () => undefined,
+    );
+    if (size === undefined || size !== stamp.files[publicPath]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Writes beside the target and renames, so an interrupted run never leaves a truncated image. */
@@ -79,16 +89,20 @@ async function main(): Promise<void> {
   const generator = await generatorHash();
   const stamp = await readStamp();
   const jobs: Job[] = THEMES.flatMap((theme) =>
-    BACKGROUND_NAMES.map((name) => {
-      const publicPath = backgroundPath(theme, name);
-      return { theme, name, publicPath, file: path.join(publicDir, publicPath) };
-    }),
+    BACKGROUND_NAMES.map((name) => ({
+      theme,
+      name,
+      publicPaths: [
+        backgroundPath(theme, name),
+        ...VARIANT_FORMS.map(({ width, extension }) => variantPath(theme, name, width, extension)),
+      ],
+    })),
   );
   const files: Record<string, number> = {};
   const pending: Job[] = [];
   for (const job of jobs) {
     if (await isUpToDate(job, stamp, generator)) {
-      files[job.publicPath] = stamp?.files[job.publicPath] ?? 0;
+      for (const publicPath of job.publicPaths) files[publicPath] = stamp?.files[publicPath] ?? 0;
     } else {
       pending.push(job);
     }
@@ -101,11 +115,24 @@ async function main(): Promise<void> {
   const worker = async (): Promise<void> => {
     for (let job = pending.shift(); job; job = pending.shift()) {
       const { jpeg, quality } = await renderBackground(job.name, job.theme);
-      await writeAtomically(job.file, jpeg);
-      files[job.publicPath] = jpeg.byteLength;
+      const variants = await renderVariants(jpeg);
+      const outputs = [
+        { publicPath: backgroundPath(job.theme, job.name), data: jpeg },
+        ...variants.map(({ width, extension, data }) => ({
+          publicPath: variantPath(job.theme, job.name, width, extension),
+          data,
+        })),
+      ];
+      for (const { publicPath, data } of outputs) {
+        await writeAtomically(fileOf(publicPath), data);
+        files[publicPath] = data.byteLength;
+      }
       done += 1;
-      const size = (jpeg.byteLength / 1000).toFixed(1);
-      console.log(`backgrounds: ${done}/${jobs.length} ${job.theme}/${job.name} ${size} KB q${quality}`);
+      const kb = (data: Buffer) => `${(data.byteLength / 1000).toFixed(1)} KB`;
+      const forms = variants.map(({ width, extension, data }) => `${width} ${extension} ${kb(data)}`);
+      console.log(
+        `backgrounds: ${done}/${jobs.length} ${job.theme}/${job.name} ${kb(jpeg)} q${quality}; ${forms.join(', ')}`,
+      );
     }
   };
   // One image per core: each pipeline is mostly single-threaded libvips work plus a JS grain pass.

@@ -16,7 +16,10 @@ export interface JobLog {
 export interface PeriodicJob {
   /** One pass now; answers how many rows went. */
   runOnce(): Promise<number>;
+  /** No further passes; one in flight still finishes (see idle). */
   stop(): void;
+  /** Resolves once no scheduled pass is running, so shutdown can close the database after it. */
+  idle(): Promise<void>;
 }
 
 export interface PeriodicJobOptions {
@@ -36,16 +39,25 @@ export interface PeriodicJobOptions {
  */
 export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   const { run, intervalMs, log } = options;
+  const inFlight = new Set<Promise<void>>();
   const pass = () => {
-    run().then(
+    const done = run().then(
       (count) => {
         if (count > 0) log.info(options.deleted(count));
       },
       (error: unknown) => log.error(`${options.failed}: ${String(error)}`),
     );
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
   };
   pass();
   const timer = setInterval(pass, intervalMs);
   timer.unref();
-  return { runOnce: run, stop: () => clearInterval(timer) };
+  return {
+    runOnce: run,
+    stop: () => clearInterval(timer),
+    idle: async () => {
+      await Promise.all([...inFlight]);
+    },
+  };
 }

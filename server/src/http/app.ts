@@ -13,6 +13,7 @@ import { loadProviderKeys } from '../oidc/keys.ts';
 import { createProvider } from '../oidc/provider.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
+import { closeConnectionsWhenClosing } from '../shutdown.ts';
 import type { Db } from '../store/database.ts';
 import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
@@ -74,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   installErrorHandler(app);
+  closeConnectionsWhenClosing(app);
   // Mail (DESIGN §2 Mail): sends outside requests; closing the app waits for a send in progress.
   const mail = options.mail ?? createMailService({ config, db, log: app.log });
   app.decorate('mail', mail);

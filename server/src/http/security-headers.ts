@@ -32,9 +32,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: s
     xContentTypeOptions: true,
   });
   // API answers carry account state and codes: no cache may keep them, error answers included
-  // (onSend runs for every reply, whichever handler produced it).
+  // (onSend runs for every reply, whichever handler produced it). The one exception is an answer
+  // its route marked no-cache, the text resource: no account state, and every use still asks here.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    if (isApiPath(request.url) && reply.getHeader('cache-control') !== 'no-cache') {
+      reply.header('cache-control', 'no-store');
+    }
     return payload;
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { BACKGROUND_VARY, chooseBackground, listBackgroundFiles } from './background-variants.ts';
 
 /** The SPA's build output, found from this file rather than the working directory. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -11,9 +12,15 @@ const SPA_NOT_BUILT =
   'Keycard: the web app (SPA) is not built, so there is no page to show yet.\n' +
   'Run `npm run build` and restart the service (`npm start` builds it when needed).\n';
 
-/** Vite puts content-hashed files under /assets: a changed file has a new name, so cache forever. */
-function cacheControlFor(relativePath: string): string {
-  const normalised = relativePath.split(path.sep).join('/');
+/** Text files of the build, which have Brotli and gzip copies beside them (web/scripts/build.mjs). */
+const COMPRESSIBLE = /\.(?:html|js|mjs|css|json|svg|txt|xml|webmanifest)$/;
+
+/**
+ * Vite puts content-hashed files under /assets: a changed file has a new name, so cache forever.
+ * Background images keep their SPEC paths, so a day; everything else (index.html, licences, icon)
+ * is revalidated on every use by its ETag, which costs a 304 when nothing changed.
+ */
+function cacheControlFor(normalised: string): string {
   if (normalised.startsWith('assets/')) return 'public, max-age=31536000, immutable';
   if (normalised.startsWith('images/')) return 'public, max-age=86400';
   return 'no-cache';
@@ -38,9 +45,29 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     index: 'index.html',
     dotfiles: 'ignore',
     cacheControl: false,
-    setHeaders: (response, filePath) =>
-      response.setHeader('cache-control', cacheControlFor(path.relative(webDist, filePath))),
+    // The .br or .gz copy the build wrote, by the request's Accept-Encoding; the file itself otherwise.
+    preCompressed: true,
+    setHeaders: (response, filePath) => {
+      // The file sent, which may be the .br or .gz copy of the one asked for.
+      const sent = path.relative(webDist, filePath).split(path.sep).join('/');
+      const asked = sent.replace(/\.(?:br|gz)$/, '');
+      response.setHeader('cache-control', cacheControlFor(asked));
+      if (COMPRESSIBLE.test(asked)) response.setHeader('vary', 'Accept-Encoding');
+    },
   });
+  const backgrounds = listBackgroundFiles(webDist);
+  app.get<{ Params: { theme: string; file: string } }>(
+    '/images/background/:theme/1920/:file',
+    (request, reply) => {
+      const chosen = chooseBackground(backgrounds, {
+        ...request.params,
+        accept: request.headers.accept,
+        userAgent: request.headers['user-agent'],
+      });
+      if (chosen === undefined) return reply.callNotFound();
+      return reply.header('vary', BACKGROUND_VARY).sendFile(chosen, webDist);
+    },
+  );
 }
 
 /** Answers a GET that matched no route and no file: the SPA's index.html, or a clear "not built". */

@@ -24,7 +24,8 @@ export async function freePort(): Promise<number> {
 
 export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  // As scripts/start.mjs runs it: tsx loaded into the service's process, so signals reach it directly.
+  // From its sources, tsx loaded into the service's own process so signals reach it directly; `npm start`
+  // runs the compiled build instead (test/clean-stop.test.ts covers that path).
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...parentEnv, ...env },
