@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backgroundPath } from '@keycard/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { matchRoute } from '../src/routing/match-route.ts';
+import { matchRoute } from '../src/app/match-route.ts';
 import { themeAt } from '../src/shell/theme.ts';
 import { backgroundNames } from '../src/shell/use-background.ts';
 
