@@ -13,8 +13,8 @@ import { outboxMails } from './outbox.ts';
  */
 export interface TestService {
   readonly app: FastifyInstance;
-  /** Every instance on the database, `app` first (`instances` of them), as a scaled-out service runs. */
-  readonly apps: readonly FastifyInstance[];
+  /** One of the `instances` sharing the database, as a scaled-out service runs; 0 is `app`. */
+  instance(index: number): FastifyInstance;
   readonly db: Db;
   readonly kind: Database['kind'];
   /** The temporary database's connection URL on the PostgreSQL path, e.g. to open a second pool. */
@@ -54,7 +54,11 @@ export function useTestService({
     if (!app) throw new Error('a test service needs at least one instance');
     current = {
       app,
-      apps,
+      instance(index) {
+        const instance = apps[index];
+        if (!instance) throw new Error(`the test service has ${apps.length} instances, not ${index + 1}`);
+        return instance;
+      },
       db,
       kind: database.kind,
       databaseUrl: database.databaseUrl,
