@@ -1,9 +1,8 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, watch, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
@@ -27,12 +26,35 @@ const MAILING = adminMailing(testConfig());
 function cli(
   argv: string[],
   dataDir: string,
-  { stdin, waitMs = 400 }: { stdin?: string; waitMs?: number } = {},
+  { stdin, waitMs = 400, onWait }: { stdin?: string; waitMs?: number; onWait?: () => void } = {},
 ) {
   return runAdmin(argv, {
     env: { DATA_DIR: dataDir },
     stdin,
-    execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50 }),
+    execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50, onWait }),
+  });
+}
+
+/**
+ * Resolves once `name` exists in `dir`, on the file system's own notice of it. Call it before
+ * whatever creates the file, so the notice cannot be missed.
+ */
+function appears(dir: string, name: string, timeoutMs = 10_000): Promise<void> {
+  const file = path.join(dir, name);
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dir);
+    const finish = (error?: Error) => {
+      clearTimeout(deadline);
+      watcher.close();
+      if (error) reject(error);
+      else resolve();
+    };
+    const deadline = setTimeout(() => finish(new Error(`${file} did not appear`)), timeoutMs);
+    watcher.on('change', (_event, changed) => {
+      if (String(changed) === name && existsSync(file)) finish();
+    });
+    watcher.on('error', finish);
+    if (existsSync(file)) finish();
   });
 }
 
@@ -49,6 +71,7 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 describe('admin CLI on the embedded database with no service running', () => {
   it('takes the DATA_DIR lock, runs the command on PGlite there and releases the lock', async () => {
+    const locked = appears(dataDir, LOCK_FILE_NAME);
     const running = cli(
       ['user:add', '--email', 'ada@example.com', '--name', 'Ada L', '--password-stdin', '--json'],
       dataDir,
@@ -57,8 +80,7 @@ describe('admin CLI on the embedded database with no service running', () => {
       },
     );
     // While the CLI works, a service starting on the same DATA_DIR is refused, as a second service is.
-    for (let waited = 0; waited < 10_000 && !existsSync(path.join(dataDir, LOCK_FILE_NAME)); waited += 5)
-      await sleep(5);
+    await locked;
     expect(() => acquireDataDirLock(dataDir, { pid: process.ppid })).toThrow(DataDirLockedError);
     const run = await running;
     expect(run.code).toBe(0);
@@ -170,10 +192,16 @@ describe('admin CLI while the service holds the embedded database', () => {
 
   it('waits for a service that is still starting and then routes the command to it', async () => {
     lockAsAnotherProcess(dataDir);
+    let waiting = () => {};
+    const startedWaiting = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
     const run = cli(['user:add', '--email', 'late@example.com', '--name', 'Late Comer'], dataDir, {
       waitMs: 10_000,
+      onWait: () => waiting(),
     });
-    await sleep(300);
+    // The service comes up only once the CLI found it missing and started waiting for it.
+    await startedWaiting;
     socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
     expect((await run).code).toBe(0);
     expect(await findAccountByEmail(database.db, 'late@example.com')).not.toBeNull();
