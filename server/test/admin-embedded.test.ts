@@ -1,4 +1,4 @@
-import { existsSync, statSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
+import { appears } from './support/appears.ts';
 import { createTestDatabase, openMigratedPglite } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
@@ -32,29 +33,6 @@ function cli(
     env: { DATA_DIR: dataDir },
     stdin,
     execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50, onWait }),
-  });
-}
-
-/**
- * Resolves once `name` exists in `dir`, on the file system's own notice of it. Call it before
- * whatever creates the file, so the notice cannot be missed.
- */
-function appears(dir: string, name: string, timeoutMs = 10_000): Promise<void> {
-  const file = path.join(dir, name);
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dir);
-    const finish = (error?: Error) => {
-      clearTimeout(deadline);
-      watcher.close();
-      if (error) reject(error);
-      else resolve();
-    };
-    const deadline = setTimeout(() => finish(new Error(`${file} did not appear`)), timeoutMs);
-    watcher.on('change', (_event, changed) => {
-      if (String(changed) === name && existsSync(file)) finish();
-    });
-    watcher.on('error', finish);
-    if (existsSync(file)) finish();
   });
 }
 
