@@ -6,24 +6,17 @@ import {
   ADMIN_CLIENT,
   ADMIN_SECRET,
   adminCall,
-  adminClientOf,
   adminEvents,
   adminToken,
   registerAdminClient,
   requestToken,
+  useAdminApi,
 } from './admin-api-kit.ts';
 import { TestBrowser } from './support/oidc-flow.ts';
-import { useTestService } from './support/test-service.ts';
 
-let api: Awaited<ReturnType<typeof adminClientOf>>;
 const SECRET = 'booking-secret-0123456789abcdefghijklm';
 
-const service = useTestService({
-  setUp: async ({ app, db }) => {
-    await registerAdminClient(db);
-    api = await adminClientOf(app);
-  },
-});
+const { service, api } = useAdminApi();
 const app = () => service().app;
 const db = () => service().db;
 

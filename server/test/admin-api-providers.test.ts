@@ -1,20 +1,13 @@
 import { checkUsernameResponse } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { upstreamProviderView } from '../src/federation/upstream-providers.ts';
-import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient } from './admin-api-kit.ts';
+import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
-import { useTestService } from './support/test-service.ts';
 
-let api: Awaited<ReturnType<typeof adminClientOf>>;
 const UPSTREAM_SECRET = 'upstream-secret-value';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const service = useTestService({
-  setUp: async ({ app, db }) => {
-    await registerAdminClient(db);
-    api = await adminClientOf(app);
-  },
-});
+const { service, api } = useAdminApi();
 const app = () => service().app;
 const db = () => service().db;
 

@@ -3,26 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
 import {
   ADMIN_CLIENT,
-  adminClientOf,
   adminEvents,
-  registerAdminClient,
   signedInBrowser,
   signIn,
   signsInSilently,
+  useAdminApi,
 } from './admin-api-kit.ts';
 import { STRONG } from './recovery-kit.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
-import { useTestService } from './support/test-service.ts';
 
-let api: Awaited<ReturnType<typeof adminClientOf>>;
-
-const service = useTestService({
-  setUp: async ({ app, db }) => {
-    await registerTestClient(db);
-    await registerAdminClient(db);
-    api = await adminClientOf(app);
-  },
-});
+const { service, api } = useAdminApi({ setUp: ({ db }) => registerTestClient(db) });
 const app = () => service().app;
 const db = () => service().db;
 
