@@ -1,4 +1,5 @@
 import { backgroundPath, getCalls, SIGN_IN_ROTATION } from '@keycard/contract';
+import type { Page } from '@playwright/test';
 import { SignInPage } from '../pages/sign-in-page.ts';
 import { expect, test } from '../support/fixtures.ts';
 
@@ -12,6 +13,44 @@ interface Sent {
   readonly path: string;
   readonly type: string;
   readonly afterRelease: boolean;
+}
+
+/** Paths whose answer the page's code has read, kept by the script `recordBodiesRead` installs. */
+declare global {
+  interface Window {
+    bodiesRead?: string[];
+  }
+}
+
+/** Has the page note the path of every answer whose body its own code finished reading. */
+async function recordBodiesRead(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const read: string[] = [];
+    window.bodiesRead = read;
+    for (const method of ['json', 'text'] as const) {
+      const original = Response.prototype[method];
+      Object.defineProperty(Response.prototype, method, {
+        configurable: true,
+        writable: true,
+        value: async function (this: Response) {
+          const body = await original.call(this);
+          read.push(new URL(this.url).pathname);
+          return body;
+        },
+      });
+    }
+  });
+}
+
+/**
+ * Resolves once the page's code has read the answer to `path` and the page has painted two frames
+ * since: by then anything that waited for that answer alone has rendered or asked for more.
+ */
+async function pageDoneWith(page: Page, path: string): Promise<void> {
+  await page.waitForFunction((read) => window.bodiesRead?.includes(read) ?? false, path);
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
 }
 
 test.describe('start-up (SPEC §1: nothing renders until the texts and the token arrived)', () => {
@@ -36,6 +75,7 @@ test.describe('start-up (SPEC §1: nothing renders until the texts and the token
       });
       let afterRelease = false;
       const sent: Sent[] = [];
+      await recordBodiesRead(page);
       page.on('request', (request) => {
         sent.push({ path: new URL(request.url()).pathname, type: request.resourceType(), afterRelease });
       });
@@ -52,8 +92,9 @@ test.describe('start-up (SPEC §1: nothing renders until the texts and the token
       const signIn = new SignInPage(page);
       await page.goto(signIn.path);
       await Promise.all([otherFinished, heldSent]);
-      // A negative check needs a window in which a wrong render or call would have happened.
-      await page.waitForTimeout(750);
+      // A negative check needs the moment a wrong render or call would have happened by: the page
+      // has read the other answer and painted since.
+      await pageDoneWith(page, other);
 
       await expect(page.locator('#root')).toBeEmpty();
       await expect(page.locator('h1')).toHaveCount(0);

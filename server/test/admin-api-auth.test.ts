@@ -1,7 +1,6 @@
 import { ADMIN_SCOPE, errorBodySchema } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oidcClients, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   ADMIN_CLIENT,
@@ -12,8 +11,6 @@ import {
   registerMachineClient,
   requestToken,
 } from './admin-api-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   createAccount,
   redeemCode,
@@ -22,21 +19,18 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
 const MACHINE_SECRET = 'reports-secret-0123456789abcdefghijkl';
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerAdminClient(db());
-  await registerMachineClient(db(), 'reports', MACHINE_SECRET);
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerAdminClient(db);
+    await registerMachineClient(db, 'reports', MACHINE_SECRET);
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 function expectRefusal(
   response: Awaited<ReturnType<typeof adminCall>>,
@@ -52,17 +46,17 @@ function expectRefusal(
 
 describe('admin API tokens (client credentials of the own provider)', () => {
   it('announces the client_credentials grant and the admin scope in discovery', async () => {
-    const discovery = (await app.inject({ url: '/oidc/.well-known/openid-configuration' })).json();
+    const discovery = (await app().inject({ url: '/oidc/.well-known/openid-configuration' })).json();
     expect(discovery.grant_types_supported).toContain('client_credentials');
     expect(discovery.scopes_supported).toContain(ADMIN_SCOPE);
     expect(discovery.token_endpoint).toMatch(/\/oidc\/token$/);
   });
 
   it('issues the admin client a bearer token with the admin scope, which the API accepts', async () => {
-    const token = await adminToken(app);
+    const token = await adminToken(app());
     expect(token).toMatchObject({ token_type: 'Bearer', scope: ADMIN_SCOPE, expires_in: 600 });
     const account = await createAccount(db(), 'reader@example.com', null);
-    const read = await adminCall(app, token.access_token, 'GET', `/users/${account.id}`);
+    const read = await adminCall(app(), token.access_token, 'GET', `/users/${account.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: account.id, email: 'reader@example.com' });
     expect(read.headers['cache-control']).toBe('no-store');
@@ -70,12 +64,12 @@ describe('admin API tokens (client credentials of the own provider)', () => {
 
   it('answers 401 without a token, with a malformed header and with an unknown token', async () => {
     expectRefusal(
-      await adminCall(app, undefined, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), undefined, 'GET', '/users?email=a@example.com'),
       401,
       'unauthorized',
       /^Bearer realm="keycard-admin"$/,
     );
-    const basic = await app.inject({
+    const basic = await app().inject({
       url: '/admin/api/users?email=a@example.com',
       headers: {
         authorization: `Basic ${Buffer.from(`${ADMIN_CLIENT}:${ADMIN_SECRET}`).toString('base64')}`,
@@ -83,7 +77,7 @@ describe('admin API tokens (client credentials of the own provider)', () => {
     });
     expectRefusal(basic, 401, 'unauthorized', /error="invalid_token"/);
     expectRefusal(
-      await adminCall(app, 'not-a-token', 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), 'not-a-token', 'GET', '/users?email=a@example.com'),
       401,
       'unauthorized',
       /error="invalid_token"/,
@@ -91,20 +85,20 @@ describe('admin API tokens (client credentials of the own provider)', () => {
   });
 
   it('answers 401 once the token has expired or was revoked', async () => {
-    const expired = await adminToken(app);
+    const expired = await adminToken(app());
     await db()
       .update(oidcPayloads)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(and(eq(oidcPayloads.type, 'ClientCredentials'), eq(oidcPayloads.id, expired.access_token)));
     expectRefusal(
-      await adminCall(app, expired.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), expired.access_token, 'GET', '/users?email=a@example.com'),
       401,
       'unauthorized',
       /invalid_token/,
     );
 
-    const revoked = await adminToken(app);
-    const revocation = await app.inject({
+    const revoked = await adminToken(app());
+    const revocation = await app().inject({
       method: 'POST',
       url: '/oidc/token/revocation',
       headers: {
@@ -115,7 +109,7 @@ describe('admin API tokens (client credentials of the own provider)', () => {
     });
     expect(revocation.statusCode).toBe(200);
     expectRefusal(
-      await adminCall(app, revoked.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), revoked.access_token, 'GET', '/users?email=a@example.com'),
       401,
       'unauthorized',
       /invalid_token/,
@@ -128,10 +122,10 @@ describe('admin API tokens (client credentials of the own provider)', () => {
       .update(oidcClients)
       .set({ scope: `openid ${ADMIN_SCOPE}` })
       .where(eq(oidcClients.clientId, 'wide-console'));
-    const token = await adminToken(app, { clientId: 'wide-console', scope: 'openid' });
+    const token = await adminToken(app(), { clientId: 'wide-console', scope: 'openid' });
     expect(token.scope).toBe('openid');
     expectRefusal(
-      await adminCall(app, token.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), token.access_token, 'GET', '/users?email=a@example.com'),
       403,
       'forbidden',
       /error="insufficient_scope", scope="keycard:admin"/,
@@ -139,13 +133,13 @@ describe('admin API tokens (client credentials of the own provider)', () => {
   });
 
   it('never gives the admin scope to another client, and refuses that client’s tokens with 403', async () => {
-    const asked = await requestToken(app, { clientId: 'reports', secret: MACHINE_SECRET });
+    const asked = await requestToken(app(), { clientId: 'reports', secret: MACHINE_SECRET });
     expect(asked.statusCode).toBe(400);
     expect(asked.json()).toMatchObject({ error: 'invalid_scope' });
-    const own = await adminToken(app, { clientId: 'reports', secret: MACHINE_SECRET, scope: 'openid' });
+    const own = await adminToken(app(), { clientId: 'reports', secret: MACHINE_SECRET, scope: 'openid' });
     expect(own.scope).toBe('openid');
     expectRefusal(
-      await adminCall(app, own.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), own.access_token, 'GET', '/users?email=a@example.com'),
       403,
       'forbidden',
       /insufficient_scope/,
@@ -154,13 +148,13 @@ describe('admin API tokens (client credentials of the own provider)', () => {
 
   it('refuses with 403 a token whose client lost the admin scope after it was issued', async () => {
     await registerAdminClient(db(), 'retired-console', ADMIN_SECRET);
-    const token = await adminToken(app, { clientId: 'retired-console' });
+    const token = await adminToken(app(), { clientId: 'retired-console' });
     await db()
       .update(oidcClients)
       .set({ scope: 'openid' })
       .where(eq(oidcClients.clientId, 'retired-console'));
     expectRefusal(
-      await adminCall(app, token.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), token.access_token, 'GET', '/users?email=a@example.com'),
       403,
       'forbidden',
       /insufficient_scope/,
@@ -170,7 +164,7 @@ describe('admin API tokens (client credentials of the own provider)', () => {
   it('does not accept a signed-in user’s access token', async () => {
     await registerTestClient(db());
     await createAccount(db(), 'user-token@example.com', 'Correct-Horse-42');
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     // The relying party cannot even ask for the admin scope: it is not among its registered scopes.
     await expect(startAuthorization(browser, { scope: `openid ${ADMIN_SCOPE}` })).rejects.toThrow(
       /invalid_scope/,
@@ -183,9 +177,9 @@ describe('admin API tokens (client credentials of the own provider)', () => {
       ReturnUrl: auth.returnUrl,
     });
     const code = await resumeToCode(browser, login.json().redirectUrl);
-    const tokens = await redeemCode(app, code, auth.verifier);
+    const tokens = await redeemCode(app(), code, auth.verifier);
     expectRefusal(
-      await adminCall(app, tokens.access_token, 'GET', '/users?email=a@example.com'),
+      await adminCall(app(), tokens.access_token, 'GET', '/users?email=a@example.com'),
       401,
       'unauthorized',
       /invalid_token/,
@@ -193,18 +187,18 @@ describe('admin API tokens (client credentials of the own provider)', () => {
   });
 
   it('checks the token before reading the body, and answers unknown admin paths 404 as JSON', async () => {
-    const unauthenticated = await app.inject({
+    const unauthenticated = await app().inject({
       method: 'POST',
       url: '/admin/api/users',
       headers: { 'content-type': 'application/json' },
       payload: '{not json',
     });
     expect(unauthenticated.statusCode).toBe(401);
-    const { access_token } = await adminToken(app);
-    const missing = await adminCall(app, access_token, 'GET', '/nothing-here');
+    const { access_token } = await adminToken(app());
+    const missing = await adminCall(app(), access_token, 'GET', '/nothing-here');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ code: 'not_found', message: 'Not found.' });
-    const malformed = await app.inject({
+    const malformed = await app().inject({
       method: 'POST',
       url: '/admin/api/users',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },

@@ -1,37 +1,24 @@
 import { clientView } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oidcClients } from '../src/store/tables/index.ts';
 import {
   ADMIN_CLIENT,
   ADMIN_SECRET,
   adminCall,
-  adminClientOf,
   adminEvents,
   adminToken,
   registerAdminClient,
   requestToken,
+  useAdminApi,
 } from './admin-api-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import { TestBrowser } from './support/oidc-flow.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
-let api: Awaited<ReturnType<typeof adminClientOf>>;
 const SECRET = 'booking-secret-0123456789abcdefghijklm';
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerAdminClient(db());
-  api = await adminClientOf(app);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const { service, api } = useAdminApi();
+const app = () => service().app;
+const db = () => service().db;
 
 /** Whether the provider accepts an authorization request of `clientId` to `redirectUri` (sends it to sign in). */
 async function authorizeAnswer(clientId: string, redirectUri: string) {
@@ -43,7 +30,7 @@ async function authorizeAnswer(clientId: string, redirectUri: string) {
     code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
     code_challenge_method: 'S256',
   });
-  const response = await new TestBrowser(app).get(`/oidc/auth?${query}`);
+  const response = await new TestBrowser(app()).get(`/oidc/auth?${query}`);
   return { status: response.statusCode, location: String(response.headers.location ?? '') };
 }
 
@@ -174,7 +161,7 @@ describe('PATCH /admin/api/clients/{id}', () => {
 
   it('keeps an admin client confidential and without redirect URIs; a new secret ends its tokens', async () => {
     await registerAdminClient(db(), 'rotating-console', ADMIN_SECRET);
-    const old = await adminToken(app, { clientId: 'rotating-console' });
+    const old = await adminToken(app(), { clientId: 'rotating-console' });
     const open = await api('PATCH', '/clients/rotating-console', { secret: null });
     expect(open.json()).toMatchObject({ code: 'invalid_input', field: 'secret' });
     const uris = await api('PATCH', '/clients/rotating-console', { redirectUris: ['https://x.example/cb'] });
@@ -182,14 +169,14 @@ describe('PATCH /admin/api/clients/{id}', () => {
 
     const rotated = await api('PATCH', '/clients/rotating-console', { secret: SECRET });
     expect(rotated.json()).toMatchObject({ kind: 'confidential', admin: true });
-    expect((await adminCall(app, old.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
+    expect((await adminCall(app(), old.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
       401,
     );
-    expect((await requestToken(app, { clientId: 'rotating-console', secret: ADMIN_SECRET })).statusCode).toBe(
-      401,
-    );
-    const fresh = await adminToken(app, { clientId: 'rotating-console', secret: SECRET });
-    expect((await adminCall(app, fresh.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
+    expect(
+      (await requestToken(app(), { clientId: 'rotating-console', secret: ADMIN_SECRET })).statusCode,
+    ).toBe(401);
+    const fresh = await adminToken(app(), { clientId: 'rotating-console', secret: SECRET });
+    expect((await adminCall(app(), fresh.access_token, 'GET', '/users?email=a@example.com')).statusCode).toBe(
       404,
     );
   });

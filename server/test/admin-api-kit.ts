@@ -5,6 +5,7 @@ import { addClient } from '../src/admin/client-operations.ts';
 import type { Db } from '../src/store/database.ts';
 import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
 import { resumeToCode, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { type TestServiceOptions, useTestService } from './support/test-service.ts';
 
 /** Helpers of the admin API tests: admin clients, client-credentials tokens and calls with them. */
 
@@ -77,11 +78,37 @@ export function adminCall(
   });
 }
 
+export type AdminCaller = (
+  method: Method,
+  path: string,
+  payload?: Record<string, unknown>,
+) => Promise<LightMyRequestResponse>;
+
 /** A bound caller: `api('POST', '/users', {...})`. */
-export async function adminClientOf(app: FastifyInstance) {
+export async function adminClientOf(app: FastifyInstance): Promise<AdminCaller> {
   const { access_token } = await adminToken(app);
-  return (method: Method, path: string, payload?: Record<string, unknown>) =>
-    adminCall(app, access_token, method, path, payload);
+  return (method, path, payload) => adminCall(app, access_token, method, path, payload);
+}
+
+/**
+ * The test service of a file that calls the admin API: its admin client registered after `setUp`,
+ * and `api` calling with that client's token.
+ */
+export function useAdminApi({ setUp, ...options }: TestServiceOptions = {}) {
+  let caller: AdminCaller | undefined;
+  const service = useTestService({
+    ...options,
+    setUp: async (current) => {
+      await setUp?.(current);
+      await registerAdminClient(current.db);
+      caller = await adminClientOf(current.app);
+    },
+  });
+  const api: AdminCaller = (method, path, payload) => {
+    if (!caller) throw new Error('the admin API caller is only available inside tests');
+    return caller(method, path, payload);
+  };
+  return { service, api };
 }
 
 /** One sign-in through the login policy as the SPA does (DESIGN §1), in a fresh browser. */

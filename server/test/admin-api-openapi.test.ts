@@ -1,19 +1,11 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db, { env: { PUBLIC_URL: 'https://login.example.test' } });
+const service = useTestService({
+  env: { PUBLIC_URL: 'https://login.example.test' },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
 
 interface Operation {
   parameters?: { name: string; in: string; required: boolean }[];
@@ -23,7 +15,7 @@ interface Operation {
 
 describe('GET /admin/api/openapi.json', () => {
   it('serves an OpenAPI 3.1 document of every call without a token, secured by the admin scope', async () => {
-    const response = await app.inject({ url: '/admin/api/openapi.json' });
+    const response = await app().inject({ url: '/admin/api/openapi.json' });
     expect(response.statusCode).toBe(200);
     const doc = response.json();
     expect(doc.openapi).toBe('3.1.0');
@@ -50,7 +42,7 @@ describe('GET /admin/api/openapi.json', () => {
   });
 
   it('describes bodies, path parameters and answers from the contract’s schemas', async () => {
-    const doc = (await app.inject({ url: '/admin/api/openapi.json' })).json();
+    const doc = (await app().inject({ url: '/admin/api/openapi.json' })).json();
     const create: Operation = doc.paths['/users'].post;
     const body = create.requestBody?.content['application/json'].schema;
     expect(Object.keys(body?.properties ?? {})).toEqual(['email', 'name', 'password']);

@@ -1,28 +1,15 @@
 import { checkUsernameResponse } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upstreamProviderView } from '../src/federation/upstream-providers.ts';
-import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient } from './admin-api-kit.ts';
+import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
-let api: Awaited<ReturnType<typeof adminClientOf>>;
 const UPSTREAM_SECRET = 'upstream-secret-value';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerAdminClient(db());
-  api = await adminClientOf(app);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const { service, api } = useAdminApi();
+const app = () => service().app;
+const db = () => service().db;
 
 function addProvider(name: string, domains: string[]) {
   return api('POST', '/upstream-providers', {
@@ -35,7 +22,7 @@ function addProvider(name: string, domains: string[]) {
 }
 
 async function homeRealm(email: string) {
-  const client = await apiClient(app);
+  const client = await apiClient(app());
   const answer = await client.post('/api/CheckUsername', { Username: email, ReturnUrl: null });
   return checkUsernameResponse.parse(answer.json());
 }

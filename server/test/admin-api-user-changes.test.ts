@@ -5,40 +5,25 @@ import {
   unlockResult,
   verifyNewEmailResponse,
 } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
 import {
   ADMIN_CLIENT,
-  adminClientOf,
   adminEvents,
   adminToken,
-  registerAdminClient,
   signedInBrowser,
   signIn,
   signsInSilently,
+  useAdminApi,
 } from './admin-api-kit.ts';
-import { apiClient, codeOf, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { apiClient, codeOf, linkIn, STRONG } from './recovery-kit.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
-let api: Awaited<ReturnType<typeof adminClientOf>>;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerTestClient(db());
-  await registerAdminClient(db());
-  api = await adminClientOf(app);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const { service, api } = useAdminApi({ setUp: ({ db }) => registerTestClient(db) });
+const app = () => service().app;
+const db = () => service().db;
 
 describe('POST /admin/api/users/{id}/change-email', () => {
   it('mails a link to the new address whose confirmation makes the account sign in with it', async () => {
@@ -52,11 +37,11 @@ describe('POST /admin/api/users/{id}/change-email', () => {
       newEmail: 'new-address@example.com',
       validHours: 72,
     });
-    expect(await outboxMails(db(), 'email_change_notice', 'old-address@example.com')).toHaveLength(1);
-    const [confirmMail] = await outboxMails(db(), 'email_change_confirm', 'new-address@example.com');
+    expect(await service().mails('email_change_notice', 'old-address@example.com')).toHaveLength(1);
+    const [confirmMail] = await service().mails('email_change_confirm', 'new-address@example.com');
     const code = codeOf(linkIn(confirmMail?.textBody ?? ''));
 
-    const client = await apiClient(app);
+    const client = await apiClient(app());
     const confirmed = await client.post('/api/VerifyNewEmail', { verificationCode: code, redirectUrl: null });
     expect(confirmed.statusCode).toBe(200);
     expect(verifyNewEmailResponse.parse(confirmed.json())).toMatchObject({
@@ -64,8 +49,8 @@ describe('POST /admin/api/users/{id}/change-email', () => {
       userFirstName: 'Mia',
     });
 
-    expect((await signIn(app, 'new-address@example.com', STRONG)).isAuthenticated).toBe(true);
-    expect((await signIn(app, 'old-address@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect((await signIn(app(), 'new-address@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(app(), 'old-address@example.com', STRONG)).isAuthenticated).toBe(false);
     expect(await adminEvents(db(), 'user:change-email')).toContainEqual(
       expect.objectContaining({
         accountId: account.id,
@@ -90,7 +75,7 @@ describe('POST /admin/api/users/{id}/change-email', () => {
     expect(
       (await api('POST', `/users/${UNKNOWN}/change-email`, { newEmail: 'x@example.com' })).statusCode,
     ).toBe(404);
-    expect(await outboxMails(db(), 'email_change_notice', 'stays@example.com')).toHaveLength(0);
+    expect(await service().mails('email_change_notice', 'stays@example.com')).toHaveLength(0);
   });
 });
 
@@ -103,7 +88,7 @@ describe('POST /admin/api/users/{id}/invite', () => {
       account: { id: account.id },
       validHours: 168,
     });
-    expect(await outboxMails(db(), 'invitation', 'later@example.com')).toHaveLength(1);
+    expect(await service().mails('invitation', 'later@example.com')).toHaveLength(1);
     expect(await adminEvents(db(), 'user:invite')).toContainEqual(
       expect.objectContaining({
         accountId: account.id,
@@ -117,7 +102,7 @@ describe('POST /admin/api/users/{id}/invite', () => {
     const refused = await api('POST', `/users/${account.id}/invite`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 'conflict' });
-    expect(await outboxMails(db(), 'invitation', 'has-password@example.com')).toHaveLength(0);
+    expect(await service().mails('invitation', 'has-password@example.com')).toHaveLength(0);
     expect((await api('POST', `/users/${UNKNOWN}/invite`)).statusCode).toBe(404);
   });
 });
@@ -128,7 +113,7 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
     const expired = await api('POST', `/users/${account.id}/expire-password`);
     expect(expired.statusCode).toBe(200);
     expect(accountChangeResult.parse(expired.json())).toMatchObject({ changed: true });
-    expect(await signIn(app, 'expiring@example.com', STRONG)).toMatchObject({
+    expect(await signIn(app(), 'expiring@example.com', STRONG)).toMatchObject({
       isAuthenticated: false,
       verificationType: 2,
     });
@@ -143,12 +128,13 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
 describe('POST /admin/api/users/{id}/unlock', () => {
   it('clears a lock that failed sign-ins set, so the right password signs in again', async () => {
     const account = await createAccount(db(), 'locked@example.com', STRONG);
-    for (let attempt = 0; attempt < 5; attempt++) await signIn(app, 'locked@example.com', 'Wrong-Password-1');
-    expect((await signIn(app, 'locked@example.com', STRONG)).verificationType).toBe(3);
+    for (let attempt = 0; attempt < 5; attempt++)
+      await signIn(app(), 'locked@example.com', 'Wrong-Password-1');
+    expect((await signIn(app(), 'locked@example.com', STRONG)).verificationType).toBe(3);
     const unlocked = await api('POST', `/users/${account.id}/unlock`);
     expect(unlocked.statusCode).toBe(200);
     expect(unlockResult.parse(unlocked.json())).toMatchObject({ wasLocked: true });
-    expect((await signIn(app, 'locked@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(app(), 'locked@example.com', STRONG)).isAuthenticated).toBe(true);
     expect(await adminEvents(db(), 'user:unlock')).toContainEqual(
       expect.objectContaining({
         accountId: account.id,
@@ -162,9 +148,9 @@ describe('POST /admin/api/users/{id}/unlock', () => {
 describe('actions without a body', () => {
   it('take an empty body sent as application/json, as many HTTP clients send every call', async () => {
     const account = await createAccount(db(), 'empty-body@example.com', STRONG, 'Eve Empty');
-    const { access_token } = await adminToken(app);
+    const { access_token } = await adminToken(app());
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-    const unlocked = await app.inject({
+    const unlocked = await app().inject({
       method: 'POST',
       url: `/admin/api/users/${account.id}/unlock`,
       headers,
@@ -176,7 +162,7 @@ describe('actions without a body', () => {
       wasLocked: false,
     });
     // A call that needs a body still refuses an empty one, naming what is missing.
-    const refused = await app.inject({
+    const refused = await app().inject({
       method: 'POST',
       url: `/admin/api/users/${account.id}/change-email`,
       headers,
@@ -192,12 +178,12 @@ describe('POST /admin/api/users/{id}/disable and /enable', () => {
     const account = await createAccount(db(), 'toggled@example.com', STRONG);
     expect((await api('POST', `/users/${account.id}/disable`)).json()).toMatchObject({ changed: true });
     expect((await findAccountById(db(), account.id))?.disabledAt).not.toBeNull();
-    expect((await signIn(app, 'toggled@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect((await signIn(app(), 'toggled@example.com', STRONG)).isAuthenticated).toBe(false);
     expect((await api('GET', `/users/${account.id}`)).json()).toMatchObject({ disabled: true });
     expect((await api('POST', `/users/${account.id}/disable`)).json()).toMatchObject({ changed: false });
 
     expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: true });
-    expect((await signIn(app, 'toggled@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(app(), 'toggled@example.com', STRONG)).isAuthenticated).toBe(true);
     expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: false });
     expect(await adminEvents(db(), 'user:disable')).toHaveLength(1);
     expect(await adminEvents(db(), 'user:enable')).toHaveLength(1);
@@ -207,7 +193,7 @@ describe('POST /admin/api/users/{id}/disable and /enable', () => {
 
   it('also stops a session the account already has from signing it in again', async () => {
     const account = await createAccount(db(), 'sso-disabled@example.com', STRONG);
-    const browser = await signedInBrowser(app, account.email, STRONG);
+    const browser = await signedInBrowser(app(), account.email, STRONG);
     expect(await signsInSilently(browser)).toBe(true);
     expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);
     expect(await signsInSilently(browser)).toBe(false);

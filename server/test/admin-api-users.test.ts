@@ -1,36 +1,20 @@
 import { addUserResult, deleteUserResult, userView } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
 import {
   ADMIN_CLIENT,
-  adminClientOf,
   adminEvents,
-  registerAdminClient,
   signedInBrowser,
   signIn,
   signsInSilently,
+  useAdminApi,
 } from './admin-api-kit.ts';
-import { outboxMails, STRONG } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { STRONG } from './recovery-kit.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
-let api: Awaited<ReturnType<typeof adminClientOf>>;
-
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerTestClient(db());
-  await registerAdminClient(db());
-  api = await adminClientOf(app);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const { service, api } = useAdminApi({ setUp: ({ db }) => registerTestClient(db) });
+const app = () => service().app;
+const db = () => service().db;
 
 describe('POST /admin/api/users', () => {
   it('creates an account with a first password that then signs in (201), recorded with the client as actor', async () => {
@@ -46,7 +30,7 @@ describe('POST /admin/api/users', () => {
       invitation: 'not_needed',
       account: { email: 'grace@example.com' },
     });
-    expect((await signIn(app, 'grace@example.com', STRONG)).isAuthenticated).toBe(true);
+    expect((await signIn(app(), 'grace@example.com', STRONG)).isAuthenticated).toBe(true);
     expect(await adminEvents(db(), 'user:add')).toContainEqual(
       expect.objectContaining({
         accountId: body.account.id,
@@ -60,7 +44,7 @@ describe('POST /admin/api/users', () => {
     const created = await api('POST', '/users', { email: 'invitee@example.com', name: 'Ivy Invitee' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ hasPassword: false, invitation: 'queued' });
-    const [mail] = await outboxMails(db(), 'invitation', 'invitee@example.com');
+    const [mail] = await service().mails('invitation', 'invitee@example.com');
     expect(mail?.textBody).toMatch(/\/resetPassword\/6\/[\w-]{43}/);
   });
 
@@ -147,7 +131,7 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
 describe('DELETE /admin/api/users/{id}', () => {
   it('ends the sessions of the deleted account: its browser no longer signs in silently', async () => {
     const account = await createAccount(db(), 'sso-deleted@example.com', STRONG, 'Del Session');
-    const browser = await signedInBrowser(app, account.email, STRONG);
+    const browser = await signedInBrowser(app(), account.email, STRONG);
     expect(await signsInSilently(browser)).toBe(true);
     expect((await api('DELETE', `/users/${account.id}`)).statusCode).toBe(200);
     expect(await signsInSilently(browser)).toBe(false);
@@ -164,7 +148,7 @@ describe('DELETE /admin/api/users/{id}', () => {
     });
     expect(await findAccountById(db(), account.id)).toBeNull();
     expect((await api('GET', `/users/${account.id}`)).statusCode).toBe(404);
-    expect((await signIn(app, 'leaver@example.com', STRONG)).isAuthenticated).toBe(false);
+    expect((await signIn(app(), 'leaver@example.com', STRONG)).isAuthenticated).toBe(false);
     expect(await adminEvents(db(), 'user:delete')).toContainEqual(
       expect.objectContaining({
         accountId: account.id,

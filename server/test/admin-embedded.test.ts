@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
@@ -18,6 +17,7 @@ import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
+import { appears } from './support/appears.ts';
 import { createTestDatabase, openMigratedPglite } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
@@ -27,12 +27,12 @@ const MAILING = adminMailing(testConfig());
 function cli(
   argv: string[],
   dataDir: string,
-  { stdin, waitMs = 400 }: { stdin?: string; waitMs?: number } = {},
+  { stdin, waitMs = 400, onWait }: { stdin?: string; waitMs?: number; onWait?: () => void } = {},
 ) {
   return runAdmin(argv, {
     env: { DATA_DIR: dataDir },
     stdin,
-    execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50 }),
+    execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50, onWait }),
   });
 }
 
@@ -49,6 +49,7 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 describe('admin CLI on the embedded database with no service running', () => {
   it('takes the DATA_DIR lock, runs the command on PGlite there and releases the lock', async () => {
+    const locked = appears(dataDir, LOCK_FILE_NAME);
     const running = cli(
       ['user:add', '--email', 'ada@example.com', '--name', 'Ada L', '--password-stdin', '--json'],
       dataDir,
@@ -57,8 +58,7 @@ describe('admin CLI on the embedded database with no service running', () => {
       },
     );
     // While the CLI works, a service starting on the same DATA_DIR is refused, as a second service is.
-    for (let waited = 0; waited < 10_000 && !existsSync(path.join(dataDir, LOCK_FILE_NAME)); waited += 5)
-      await sleep(5);
+    await locked;
     expect(() => acquireDataDirLock(dataDir, { pid: process.ppid })).toThrow(DataDirLockedError);
     const run = await running;
     expect(run.code).toBe(0);
@@ -170,10 +170,16 @@ describe('admin CLI while the service holds the embedded database', () => {
 
   it('waits for a service that is still starting and then routes the command to it', async () => {
     lockAsAnotherProcess(dataDir);
+    let waiting = () => {};
+    const startedWaiting = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
     const run = cli(['user:add', '--email', 'late@example.com', '--name', 'Late Comer'], dataDir, {
       waitMs: 10_000,
+      onWait: () => waiting(),
     });
-    await sleep(300);
+    // The service comes up only once the CLI found it missing and started waiting for it.
+    await startedWaiting;
     socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
     expect((await run).code).toBe(0);
     expect(await findAccountByEmail(database.db, 'late@example.com')).not.toBeNull();

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
@@ -13,6 +12,7 @@ import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { testConfig } from './support/app.ts';
+import { appears } from './support/appears.ts';
 import { openMigratedPglite } from './support/database.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,9 +70,9 @@ describe('npm run admin as a separate process', () => {
   }, 60_000);
 
   it('makes a second admin command wait for the first one on the same DATA_DIR, never sharing PGlite', async () => {
+    const locked = appears(dataDir, LOCK_FILE_NAME, 30_000);
     const first = admin(['user:add', '--email', 'one@example.com', '--name', 'One'], dataDir);
-    const lockFile = path.join(dataDir, LOCK_FILE_NAME);
-    for (let waited = 0; waited < 30_000 && !existsSync(lockFile); waited += 10) await sleep(10);
+    await locked;
     const second = await admin(['user:add', '--email', 'two@example.com', '--name', 'Two'], dataDir);
     expect((await first).code).toBe(0);
     expect(second.code).toBe(0);

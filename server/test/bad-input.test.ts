@@ -1,13 +1,12 @@
 import { errorBodySchema, MAX_BODY_BYTES, postCalls } from '@keycard/contract';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { postCall } from '../src/http/contract-call.ts';
 import type { RouteModule } from '../src/http/route-module.ts';
 import { apiRoutes } from '../src/http/routes/index.ts';
-import { buildTestApp, type CsrfSession, csrfHeaders, fetchCsrf } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { type CsrfSession, csrfHeaders, fetchCsrf } from './support/app.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const INTERNAL_DETAIL = 'relation "account" does not exist at /srv/keycard/secret-path.ts:42';
 
 /** A contract call of its own path, so its answer does not depend on stored codes. */
@@ -28,17 +27,18 @@ const probeRoutes: RouteModule = (api) => {
 };
 
 describe('bad input (DESIGN §2)', () => {
-  let app: FastifyInstance;
   let session: CsrfSession;
   const errors: LightMyRequestResponse[] = [];
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db, { routes: [...apiRoutes, probeRoutes] });
-    session = await fetchCsrf(app);
+  const service = useTestService({
+    routes: [...apiRoutes, probeRoutes],
+    setUp: async ({ app }) => {
+      session = await fetchCsrf(app);
+    },
   });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   async function call(options: InjectOptions): Promise<LightMyRequestResponse> {
-    const response = await app.inject({
+    const response = await app().inject({
       method: 'POST',
       ...options,
       headers: { ...csrfHeaders(session), ...options.headers },
@@ -138,7 +138,7 @@ describe('bad input (DESIGN §2)', () => {
 
   it('answers unknown API paths with a JSON 404', async () => {
     for (const url of ['/api/nope', '/API/login', '/api']) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await app().inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
       expect(errorBodySchema.parse(response.json()).code).toBe('not_found');
       errors.push(response);

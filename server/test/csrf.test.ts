@@ -1,13 +1,10 @@
 import { errorBodySchema } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CROSS_SITE_EXEMPTIONS } from '../src/http/csrf.ts';
 import type { RouteModule } from '../src/http/route-module.ts';
 import { apiRoutes } from '../src/http/routes/index.ts';
 import { buildTestApp, cookieHeaderOf, csrfHeaders, fetchCsrf } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
-
-const testDb = useTestDatabase();
+import { useTestService } from './support/test-service.ts';
 
 /** A test-only POST with an observable effect. */
 function probeRoutes(effects: string[]): RouteModule {
@@ -19,19 +16,18 @@ function probeRoutes(effects: string[]): RouteModule {
   };
 }
 
+/** What the probe of the file's app ran; tests that build apps of their own keep their own. */
+const effects: string[] = [];
+const service = useTestService({ routes: [...apiRoutes, probeRoutes(effects)] });
+
 describe('CSRF (DESIGN §2)', () => {
-  const effects: string[] = [];
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db, { routes: [...apiRoutes, probeRoutes(effects)] });
-  });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   const post = (headers: Record<string, string>) =>
-    app.inject({ method: 'POST', url: '/api/test-effect', payload: { any: 1 }, headers });
+    app().inject({ method: 'POST', url: '/api/test-effect', payload: { any: 1 }, headers });
 
   it('GET /api/getcsrftoken sets an HttpOnly, SameSite=Lax secret cookie and answers the token as text', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+    const response = await app().inject({ method: 'GET', url: '/api/getcsrftoken' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.body).toMatch(/^[\w-]{20,}$/);
@@ -43,7 +39,7 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('refuses a POST without token with 403 csrf_rejected and no effect', async () => {
-    const session = await fetchCsrf(app);
+    const session = await fetchCsrf(app());
     const before = effects.length;
     const incomplete: Record<string, string>[] = [
       {},
@@ -59,8 +55,8 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('refuses a wrong token, a token of another session and a tampered cookie', async () => {
-    const mine = await fetchCsrf(app);
-    const theirs = await fetchCsrf(app);
+    const mine = await fetchCsrf(app());
+    const theirs = await fetchCsrf(app());
     const before = effects.length;
     const tampered = mine.cookie.replace(/=(.)/, (_all, first: string) => `=${first === 'A' ? 'B' : 'A'}`);
     for (const headers of [
@@ -76,7 +72,7 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('lets a POST with the matching token through', async () => {
-    const session = await fetchCsrf(app);
+    const session = await fetchCsrf(app());
     const before = effects.length;
     const response = await post(csrfHeaders(session));
     expect(response.statusCode).toBe(200);
@@ -85,8 +81,8 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('keeps the cookie when the SPA asks for a token again', async () => {
-    const session = await fetchCsrf(app);
-    const again = await app.inject({
+    const session = await fetchCsrf(app());
+    const again = await app().inject({
       method: 'GET',
       url: '/api/getcsrftoken',
       headers: { cookie: session.cookie },
@@ -96,13 +92,13 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('refuses cross-site API requests with 403 cross_site_rejected, even with a valid token', async () => {
-    const session = await fetchCsrf(app);
+    const session = await fetchCsrf(app());
     const before = effects.length;
     const crossSite = { ...csrfHeaders(session), 'sec-fetch-site': 'cross-site' };
     const refused = [
       await post(crossSite),
-      await app.inject({ method: 'GET', url: '/api/getcsrftoken', headers: crossSite }),
-      await app.inject({ method: 'GET', url: '/api/i18n/getresource', headers: crossSite }),
+      await app().inject({ method: 'GET', url: '/api/getcsrftoken', headers: crossSite }),
+      await app().inject({ method: 'GET', url: '/api/i18n/getresource', headers: crossSite }),
     ];
     for (const response of refused) {
       expect(response.statusCode).toBe(403);
@@ -112,7 +108,7 @@ describe('CSRF (DESIGN §2)', () => {
   });
 
   it('accepts same-origin, same-site and user-initiated (none) fetch metadata', async () => {
-    const session = await fetchCsrf(app);
+    const session = await fetchCsrf(app());
     for (const site of ['same-origin', 'same-site', 'none']) {
       expect((await post({ ...csrfHeaders(session), 'sec-fetch-site': site })).statusCode).toBe(200);
     }
@@ -122,14 +118,14 @@ describe('CSRF (DESIGN §2)', () => {
     const path = CROSS_SITE_EXEMPTIONS[0]?.path ?? '';
     const headers = { 'sec-fetch-site': 'cross-site' };
     // The callback itself answers (here: no flow cookie, so the error page), not the cross-site refusal.
-    const callback = await app.inject({ method: 'GET', url: `${path}?code=x&state=y`, headers });
+    const callback = await app().inject({ method: 'GET', url: `${path}?code=x&state=y`, headers });
     expect(callback.statusCode).toBe(302);
     expect(callback.headers.location).toBe('http://localhost:3000/error');
-    expect((await app.inject({ method: 'POST', url: path, headers })).statusCode).toBe(403);
+    expect((await app().inject({ method: 'POST', url: path, headers })).statusCode).toBe(403);
   });
 
   it('leaves pages alone: a link from another site opens the SPA', async () => {
-    const response = await app.inject({
+    const response = await app().inject({
       method: 'GET',
       url: '/unlock/abc',
       headers: { 'sec-fetch-site': 'cross-site' },
@@ -140,7 +136,7 @@ describe('CSRF (DESIGN §2)', () => {
 
 describe('CSRF cookie settings and secrets', () => {
   it('uses a __Host- cookie marked Secure when PUBLIC_URL is https', async () => {
-    const app = await buildTestApp(testDb().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
+    const app = await buildTestApp(service().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
     const [cookie] = (await app.inject({ method: 'GET', url: '/api/getcsrftoken' })).cookies;
     expect(cookie).toMatchObject({
       name: '__Host-csrf',
@@ -155,10 +151,10 @@ describe('CSRF cookie settings and secrets', () => {
 
   it('keeps tokens valid across a restart in development (secret stored in the database)', async () => {
     const effects: string[] = [];
-    const first = await buildTestApp(testDb().db, { routes: [...apiRoutes, probeRoutes(effects)] });
+    const first = await buildTestApp(service().db, { routes: [...apiRoutes, probeRoutes(effects)] });
     const session = await fetchCsrf(first);
     await first.close();
-    const second = await buildTestApp(testDb().db, { routes: [...apiRoutes, probeRoutes(effects)] });
+    const second = await buildTestApp(service().db, { routes: [...apiRoutes, probeRoutes(effects)] });
     const response = await second.inject({
       method: 'POST',
       url: '/api/test-effect',
@@ -172,15 +168,15 @@ describe('CSRF cookie settings and secrets', () => {
   it('accepts cookies signed with a rotated-out secret still listed in COOKIE_SECRETS', async () => {
     const oldSecret = 'o'.repeat(32);
     const newSecret = 'n'.repeat(32);
-    const before = await buildTestApp(testDb().db, { env: { COOKIE_SECRETS: oldSecret } });
+    const before = await buildTestApp(service().db, { env: { COOKIE_SECRETS: oldSecret } });
     const session = await fetchCsrf(before);
     await before.close();
     const routes = [...apiRoutes, probeRoutes([])];
-    const rotated = await buildTestApp(testDb().db, {
+    const rotated = await buildTestApp(service().db, {
       env: { COOKIE_SECRETS: `${newSecret},${oldSecret}` },
       routes,
     });
-    const dropped = await buildTestApp(testDb().db, { env: { COOKIE_SECRETS: newSecret }, routes });
+    const dropped = await buildTestApp(service().db, { env: { COOKIE_SECRETS: newSecret }, routes });
     const request = {
       method: 'POST',
       url: '/api/test-effect',

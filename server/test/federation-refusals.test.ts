@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUpstreamProvider } from '../src/federation/upstream-providers.ts';
 import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import {
@@ -17,27 +16,22 @@ import {
   UPSTREAM_SECRET,
   UpstreamBrowser,
 } from './federation-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
 let idp: UpstreamIdp;
 let providerId: string;
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerTestClient(db());
-  ({ idp, providerId } = await startRegisteredUpstream(db()));
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    ({ idp, providerId } = await startRegisteredUpstream(db));
+  },
+  tearDown: () => idp.close(),
 });
-
-afterAll(async () => {
-  await app.close();
-  await idp.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 async function expectRefused(step: 'redirect' | 'callback', reason: string) {
   expect(await lastFederationAudit(db())).toMatchObject({ outcome: 'refused', detail: { step, reason } });
@@ -45,7 +39,7 @@ async function expectRefused(step: 'redirect' | 'callback', reason: string) {
 
 /** A browser in a live sign-in at the relying party, sent upstream by the redirect call. */
 async function startedFlow(who: UpstreamPerson = PEOPLE.ada, provider = providerId) {
-  const browser = new TestBrowser(app);
+  const browser = new TestBrowser(app());
   const auth = await startAuthorization(browser);
   const redirect = await browser.get(redirectPath(auth.returnUrl, provider, who.email));
   return { browser, auth, redirect, authorizationUrl: String(redirect.headers.location) };
@@ -58,9 +52,9 @@ async function upstreamCallback(who: UpstreamPerson, flow: Awaited<ReturnType<ty
 
 describe('RedirectToExternalIdentityProvider refusals', () => {
   it('refuses a ReturnUrl that is not this browser’s live sign-in', async () => {
-    const other = new TestBrowser(app);
+    const other = new TestBrowser(app());
     const { returnUrl } = await startAuthorization(other);
-    const stranger = new TestBrowser(app);
+    const stranger = new TestBrowser(app());
     for (const candidate of [returnUrl, '/oidc/auth/unknown-uid', 'https://evil.example/oidc/auth/x']) {
       const response = await stranger.get(redirectPath(candidate, providerId, PEOPLE.ada.email));
       expectErrorPage(response);
@@ -87,7 +81,7 @@ describe('RedirectToExternalIdentityProvider refusals', () => {
     );
     expect(other.ok).toBe(true);
     for (const hint of [PEOPLE.eve.email, 'someone@fabrikam.example']) {
-      const browser = new TestBrowser(app);
+      const browser = new TestBrowser(app());
       const auth = await startAuthorization(browser);
       expectErrorPage(await browser.get(redirectPath(auth.returnUrl, providerId, hint)));
       await expectRefused('redirect', 'hint_not_bound');
@@ -95,7 +89,7 @@ describe('RedirectToExternalIdentityProvider refusals', () => {
   });
 
   it('sends a malformed link to the error page; a hint without a bound domain is refused', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser);
     const malformed = [
       redirectPath(auth.returnUrl, 'not-a-guid', PEOPLE.ada.email),
@@ -126,7 +120,7 @@ describe('RedirectToExternalIdentityProvider refusals', () => {
         },
       );
       if (!added.ok) throw new Error(added.error.message);
-      const browser = new TestBrowser(app);
+      const browser = new TestBrowser(app());
       const auth = await startAuthorization(browser);
       expectErrorPage(await browser.get(redirectPath(auth.returnUrl, added.value.id, `x@${domain}`)));
       await expectRefused('redirect', 'upstream_unreachable');
@@ -150,7 +144,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     // A well-formed flow whose signature is missing or wrong: only the signature check refuses it.
     const payload = genuine.slice(0, genuine.lastIndexOf('.'));
     for (const extra of [[], ['federation=eyJ9.forged'], [payload], [`${payload}.${'A'.repeat(43)}`]]) {
-      const response = await app.inject({
+      const response = await app().inject({
         method: 'GET',
         url: callback,
         headers: { cookie: [...interactionOnly, ...extra].join('; '), 'sec-fetch-site': 'cross-site' },
@@ -221,7 +215,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .split('; ')
       .filter((cookie) => cookie.startsWith('federation='));
     const sessions = await sessionCount(db());
-    const response = await app.inject({
+    const response = await app().inject({
       method: 'GET',
       url: callback,
       headers: { cookie: flowOnly.join('; ') },
@@ -243,7 +237,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       },
     );
     if (!added.ok) throw new Error(added.error.message);
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser);
     const redirect = await browser.get(redirectPath(auth.returnUrl, added.value.id, 'x@short.example'));
     const flow = { browser, auth, redirect, authorizationUrl: String(redirect.headers.location) };

@@ -1,7 +1,6 @@
 import { checkUsernameResponse, loginResponse } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UpstreamProviderRecord } from '../src/federation/upstream-client.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import {
@@ -16,8 +15,6 @@ import {
   UPSTREAM_SECRET,
   UpstreamBrowser,
 } from './federation-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   claimsOf,
   createAccount,
@@ -27,28 +24,25 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
 
-const testDb = useTestDatabase();
-const db = () => testDb().db;
-let app: FastifyInstance;
 let idp: UpstreamIdp;
 let providerId: UpstreamProviderRecord['id'];
 
-beforeAll(async () => {
-  app = await buildTestApp(db());
-  await registerTestClient(db());
-  ({ idp, providerId } = await startRegisteredUpstream(db()));
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    ({ idp, providerId } = await startRegisteredUpstream(db));
+  },
+  tearDown: () => idp.close(),
 });
-
-afterAll(async () => {
-  await app.close();
-  await idp.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 /** The whole journey from the relying party to its ID token, through the upstream provider. */
 async function federatedSignIn(who: UpstreamPerson) {
-  const browser = new TestBrowser(app);
+  const browser = new TestBrowser(app());
   const auth = await startAuthorization(browser);
   await browser.loadSpa();
   const check = checkUsernameResponse.parse(
@@ -68,13 +62,13 @@ async function federatedSignIn(who: UpstreamPerson) {
   expect(back.statusCode).toBe(302);
   expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
   const code = await resumeToCode(browser, auth.returnUrl);
-  const tokens = await redeemCode(app, code, auth.verifier);
+  const tokens = await redeemCode(app(), code, auth.verifier);
   return { authorizationUrl, redirect, back, claims: claimsOf(tokens.id_token) };
 }
 
 describe('federated sign-in (DESIGN §1 Federation)', () => {
   it('CheckUsername answers by domain only: bound domain external, any other the password step', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     await browser.loadSpa();
     // Existing (local or linked) and unknown addresses of one domain get byte-identical answers.
     const local = await createAccount(
@@ -177,7 +171,7 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
       [PEOPLE.carol.email, 'Local-Password-42'],
       [unlinked.email, 'Local-Password-42'],
     ] as const) {
-      const browser = new TestBrowser(app);
+      const browser = new TestBrowser(app());
       const auth = await startAuthorization(browser);
       await browser.loadSpa();
       const login = await browser.post('/api/login', {

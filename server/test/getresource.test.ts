@@ -2,25 +2,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCALIZED_TEXT_KEYS, SITE_TEXT_KEYS, TEXT_KEYS, textResourceSchema } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { de } from '../src/i18n/texts/de.ts';
 import { en } from '../src/i18n/texts/en.ts';
 import { DEFAULT_SITE } from '../src/site/site-texts.ts';
 import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
+const service = useTestService();
 
 describe('GET /api/i18n/getresource (SPEC §7)', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db);
-  });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   async function resource(query: string) {
-    const response = await app.inject({ method: 'GET', url: `/api/i18n/getresource${query}` });
+    const response = await app().inject({ method: 'GET', url: `/api/i18n/getresource${query}` });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     return textResourceSchema.parse(response.json());
@@ -58,7 +53,7 @@ describe('GET /api/i18n/getresource (SPEC §7)', () => {
   });
 
   it('refuses an oversized language code with 400 naming the field', async () => {
-    const response = await app.inject({
+    const response = await app().inject({
       method: 'GET',
       url: `/api/i18n/getresource?requestedLanguageCode=${'de'.repeat(40)}`,
     });
@@ -75,7 +70,7 @@ describe('GET /api/i18n/getresource with SITE_FILE and injected texts', () => {
       siteFile,
       JSON.stringify({ ...DEFAULT_SITE, productNamePart1: 'Guest', productNamePart2: 'Gate' }),
     );
-    const app = await buildTestApp(testDb().db, {
+    const app = await buildTestApp(service().db, {
       env: { SITE_FILE: siteFile },
       texts: { en: { ...en, loginWelcome: 'Hello from the test' }, de },
     });

@@ -1,9 +1,9 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { buildTestApp, csrfHeaders, fetchCsrf } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
+const service = useTestService();
 
 function directives(response: LightMyRequestResponse): Map<string, string> {
   const policy = String(response.headers['content-security-policy'] ?? '');
@@ -20,14 +20,10 @@ function directives(response: LightMyRequestResponse): Map<string, string> {
 }
 
 describe('security headers (DESIGN §2 Headers) over http', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db);
-  });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   it('send a CSP without inline script, plugins, base-uri or framing', async () => {
-    const csp = directives(await app.inject({ method: 'GET', url: '/api/getcsrftoken' }));
+    const csp = directives(await app().inject({ method: 'GET', url: '/api/getcsrftoken' }));
     expect(Object.fromEntries(csp)).toEqual({
       'default-src': "'self'",
       'script-src': "'self'",
@@ -45,7 +41,7 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
   it('send no-referrer, nosniff and DENY framing on pages and API alike', async () => {
     const protocol = ['/oidc/.well-known/openid-configuration', '/oidc/auth?client_id=unknown'];
     for (const url of ['/api/getcsrftoken', '/some/page', ...protocol]) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await app().inject({ method: 'GET', url });
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['x-frame-options']).toBe('DENY');
@@ -54,24 +50,24 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
   });
 
   it('send no HSTS when PUBLIC_URL is http', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+    const response = await app().inject({ method: 'GET', url: '/api/getcsrftoken' });
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
   // The text resource is the exception: no-cache with an ETag (static-delivery.test.ts).
   it('mark every other /api answer no-store, errors included', async () => {
-    const session = await fetchCsrf(app);
+    const session = await fetchCsrf(app());
     const answers = [
-      await app.inject({ method: 'GET', url: '/api/getcsrftoken' }),
-      await app.inject({ method: 'GET', url: '/api/no-such-call' }),
-      await app.inject({ method: 'POST', url: '/api/no-such-call', payload: {} }),
-      await app.inject({
+      await app().inject({ method: 'GET', url: '/api/getcsrftoken' }),
+      await app().inject({ method: 'GET', url: '/api/no-such-call' }),
+      await app().inject({ method: 'POST', url: '/api/no-such-call', payload: {} }),
+      await app().inject({
         method: 'POST',
         url: '/api/no-such-call',
         payload: '{',
         headers: csrfHeaders(session),
       }),
-      await app.inject({
+      await app().inject({
         method: 'GET',
         url: `/api/i18n/getresource?requestedLanguageCode=${'x'.repeat(65)}`,
       }),
@@ -83,7 +79,7 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
 
 describe('security headers over https', () => {
   it('add HSTS when PUBLIC_URL is https', async () => {
-    const app = await buildTestApp(testDb().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
+    const app = await buildTestApp(service().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
     const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
     expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     await app.close();

@@ -1,10 +1,7 @@
 import { logoutResponse } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   CLIENT_ID,
   createAccount,
@@ -15,22 +12,19 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db);
-  await registerTestClient(testDb().db);
-  await createAccount(testDb().db, 'grace@example.com', 'Correct-Horse-42', 'Grace Hopper');
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    await createAccount(db, 'grace@example.com', 'Correct-Horse-42', 'Grace Hopper');
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 async function signedInBrowser() {
-  const browser = new TestBrowser(app);
+  const browser = new TestBrowser(app());
   const auth = await startAuthorization(browser);
   await browser.loadSpa();
   await browser.post('/api/login', {
@@ -38,12 +32,12 @@ async function signedInBrowser() {
     Password: 'Correct-Horse-42',
     ReturnUrl: auth.returnUrl,
   });
-  const tokens = await redeemCode(app, await resumeToCode(browser, auth.returnUrl), auth.verifier);
+  const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
   return { browser, idToken: tokens.id_token };
 }
 
 async function sessionCount(): Promise<number> {
-  return (await testDb().db.select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'))).length;
+  return (await db().select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'))).length;
 }
 
 describe('RP-initiated logout through /logout and /api/Logout', () => {
@@ -117,17 +111,17 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
 
   it('still refuses an end-session request whose client cannot be told, ending nothing', async () => {
     const { browser } = await signedInBrowser();
-    const before = (await testDb().db.select().from(logoutRequests)).length;
+    const before = (await db().select().from(logoutRequests)).length;
     const forged = await browser.get(
       `/oidc/session/end?${new URLSearchParams({ id_token_hint: 'not.a-token', post_logout_redirect_uri: 'https://evil.test/' })}`,
     );
     expect(forged.statusCode).toBe(303);
     expect(forged.headers.location).toBe('/error');
-    expect((await testDb().db.select().from(logoutRequests)).length).toBe(before);
+    expect((await db().select().from(logoutRequests)).length).toBe(before);
   });
 
   it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     await browser.loadSpa();
     const response = await browser.post('/api/Logout', { logoutId: 'not-a-real-id' });
     expect(response.statusCode).toBe(404);

@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MailboxEntry } from '../src/mail/dev-mailbox/mailbox-view.ts';
 import { createMailService } from '../src/mail/mail-service.ts';
-import { FORGOT_PASSWORD_MIN_MS } from '../src/recovery/forgot-password.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 import { eventually, outboxRow, PUBLIC_URL, recordingLog, resetRequest } from './mail-kit.ts';
 import { deadPort, startSilentServer } from './mail-sink.ts';
@@ -46,26 +46,27 @@ describe('sending never slows an HTTP answer (issue 4: slow or dead SMTP)', () =
     app.mail.nudge();
     await eventually(async () => (await outboxRow(testDb().db, id)).lockedUntil !== null);
 
-    const started = performance.now();
+    // The silent server never answers, so the send hangs until stop(): an answer that waited for it
+    // would never come. Each call below answering while the message is still unsent is the proof;
+    // no stopwatch needed.
     const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
     const resources = await app.inject({ method: 'GET', url: '/api/i18n/getresource?lang=de' });
-    expect(performance.now() - started).toBeLessThan(500);
     expect(response.statusCode).toBe(200);
     expect(resources.statusCode).toBe(200);
     expect((await outboxRow(testDb().db, id)).sentAt).toBeNull(); // the send is still hanging
 
-    // A call that queues mail of its own answers in its usual time too, its message waiting behind.
+    // A call that queues mail of its own answers too, its message waiting behind the hanging one.
     const account = await createAccount(testDb().db, 'hanging-smtp@example.test', 'Hanging-Smtp-42!');
     const client = await apiClient(app);
-    const forgotAt = performance.now();
     const forgot = await client.post('/api/forgotpassword', {
       email: account.email,
       returnUrl: null,
       locationSearch: '',
     });
     expect(forgot.statusCode).toBe(200);
-    expect(performance.now() - forgotAt).toBeLessThan(FORGOT_PASSWORD_MIN_MS + 500);
-    expect(await outboxMails(testDb().db, 'password_reset', account.email)).toHaveLength(1);
+    const [queued] = await outboxMails(testDb().db, 'password_reset', account.email);
+    expect(queued).toMatchObject({ sentAt: null, attempts: 0 });
+    expect((await outboxRow(testDb().db, id)).sentAt).toBeNull();
   });
 });
 
@@ -73,8 +74,13 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
   it('lists messages newest first with their links clickable and every value escaped', async () => {
     const app = await appWith({ env: { PUBLIC_URL } });
     expect(app.mail.transport).toBe('dev-mailbox');
-    await app.mail.queue(testDb().db, resetRequest('first@example.test', 'older'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const older = await app.mail.queue(testDb().db, resetRequest('first@example.test', 'older'));
+    // Queued a minute before the next one, stated instead of slept for: two rows queued within the
+    // same instant would tie on their time.
+    await testDb()
+      .db.update(outbox)
+      .set({ createdAt: sql`${outbox.createdAt} - interval '1 minute'` })
+      .where(eq(outbox.id, older.id));
     await app.mail.queue(testDb().db, {
       kind: 'unlock',
       to: 'second@example.test',

@@ -1,8 +1,6 @@
 import { loginResponse } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { describe, expect, it } from 'vitest';
 import {
   createAccount,
   registerTestClient,
@@ -10,8 +8,8 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const PASSWORD = 'Cookie-Rules-2024!';
 
 /** Every Set-Cookie of a whole sign-in, as the browser received them. */
@@ -20,20 +18,17 @@ function cookiesOf(responses: LightMyRequestResponse[]) {
 }
 
 describe('provider cookies under https (DESIGN §2 Cookies)', () => {
-  let app: Awaited<ReturnType<typeof buildTestApp>>;
-  beforeAll(async () => {
-    // Behind a TLS-terminating proxy, as a production instance on https runs.
-    app = await buildTestApp(testDb().db, {
-      env: { PUBLIC_URL: 'https://login.example.com', TRUST_PROXY: 'true' },
-    });
-    await registerTestClient(testDb().db);
+  // Behind a TLS-terminating proxy, as a production instance on https runs.
+  const service = useTestService({
+    env: { PUBLIC_URL: 'https://login.example.com', TRUST_PROXY: 'true' },
+    setUp: ({ db }) => registerTestClient(db),
   });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   it('are HttpOnly, SameSite=Lax and Secure, with __Host- on path / and __Secure- elsewhere', async () => {
-    const account = await createAccount(testDb().db, 'cookie-rules@example.com', PASSWORD);
+    const account = await createAccount(service().db, 'cookie-rules@example.com', PASSWORD);
     const seen: LightMyRequestResponse[] = [];
-    const browser = new TestBrowser(app, { 'x-forwarded-proto': 'https', host: 'login.example.com' });
+    const browser = new TestBrowser(app(), { 'x-forwarded-proto': 'https', host: 'login.example.com' });
     const record =
       <A extends unknown[]>(step: (...args: A) => Promise<LightMyRequestResponse>) =>
       async (...args: A) => {

@@ -1,9 +1,8 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { loginResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   claimsOf,
   createAccount,
@@ -13,8 +12,9 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
+const service = useTestService({ instances: 2, setUp: ({ db }) => registerTestClient(db) });
 const PASSWORD = 'Two-Instances-42';
 
 interface Jwks {
@@ -43,23 +43,15 @@ function verifiedBy(jwt: string, jwks: Jwks): boolean {
 }
 
 describe('several instances on one database (DESIGN §1 Scale-out)', () => {
-  let first: FastifyInstance;
-  let second: FastifyInstance;
-  beforeAll(async () => {
-    first = await buildTestApp(testDb().db);
-    second = await buildTestApp(testDb().db);
-    await registerTestClient(testDb().db);
-  });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-  });
+  // Both started before the first sign-in: the second found the keys the first stored.
+  const first = () => service().instance(0);
+  const second = () => service().instance(1);
 
   it('finish a flow another instance started, and sign with the keys stored at the first start', async () => {
-    const account = await createAccount(testDb().db, 'two-instances@example.com', PASSWORD);
-    const onFirst = new TestBrowser(first);
+    const account = await createAccount(service().db, 'two-instances@example.com', PASSWORD);
+    const onFirst = new TestBrowser(first());
     const auth = await startAuthorization(onFirst);
-    const onSecond = onFirst.on(second);
+    const onSecond = onFirst.on(second());
     await onSecond.loadSpa();
     const login = await onSecond.post('/api/login', {
       Username: account.email,
@@ -67,18 +59,18 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
       ReturnUrl: auth.returnUrl,
     });
     expect(loginResponse.parse(login.json()).isAuthenticated).toBe(true);
-    const code = await resumeToCode(onSecond.on(first), auth.returnUrl);
-    const tokens = await redeemCode(second, code, auth.verifier);
+    const code = await resumeToCode(onSecond.on(first()), auth.returnUrl);
+    const tokens = await redeemCode(second(), code, auth.verifier);
 
-    const jwks = await jwksOf(first);
-    expect(await jwksOf(second)).toEqual(jwks);
+    const jwks = await jwksOf(first());
+    expect(await jwksOf(second())).toEqual(jwks);
     expect(verifiedBy(tokens.id_token, jwks)).toBe(true);
   });
 
   it('rotate the session at sign-in: the session a browser had before no longer signs anyone in', async () => {
-    const ada = await createAccount(testDb().db, 'rotate-ada@example.com', PASSWORD);
-    const bob = await createAccount(testDb().db, 'rotate-bob@example.com', PASSWORD);
-    const browser = new TestBrowser(first);
+    const ada = await createAccount(service().db, 'rotate-ada@example.com', PASSWORD);
+    const bob = await createAccount(service().db, 'rotate-bob@example.com', PASSWORD);
+    const browser = new TestBrowser(first());
     const signIn = async (email: string, extra: Record<string, string> = {}) => {
       const auth = await startAuthorization(browser, extra);
       await browser.loadSpa();
@@ -100,7 +92,7 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
     const inputs = Object.fromEntries(
       [...form.body.matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value]),
     );
-    const confirmed = await first.inject({
+    const confirmed = await first().inject({
       method: 'POST',
       url: action.pathname,
       headers: { cookie: browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
@@ -110,14 +102,14 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
     expect(new URL(String(confirmed.headers.location), 'http://localhost:3000').pathname).toBe(
       new URL(resume, 'http://localhost:3000').pathname,
     );
-    const tokens = await redeemCode(first, await resumeToCode(browser, resume), switched.verifier);
+    const tokens = await redeemCode(first(), await resumeToCode(browser, resume), switched.verifier);
     expect(claimsOf(tokens.id_token)).toMatchObject({ sub: bob.id });
     const after = browser.jar.get('_session');
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
 
     // The old session cookie, replayed, signs nobody in.
-    const stale = new TestBrowser(second);
+    const stale = new TestBrowser(second());
     stale.jar.set('_session', before ?? '');
     const silent = await startAuthorization(stale, { prompt: 'none' }).catch((error: Error) => error.message);
     expect(String(silent)).toMatch(/error=login_required/);
@@ -133,7 +125,7 @@ describe('production keys from configuration', () => {
       alg: 'ES256',
       use: 'sig',
     };
-    const app = await buildTestApp(testDb().db, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
+    const app = await buildTestApp(service().db, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
     try {
       const published = await jwksOf(app);
       expect(published.keys.map((key) => key.kid)).toEqual(['configured-key-1']);

@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { loginResponse } from '@keycard/contract';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clockReading } from '../src/clock.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   type Authorization,
   CLIENT_ID,
@@ -15,6 +13,7 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
 /**
  * Cookie and session lifetimes of the sign-in, written out here. oidc-provider reads the time from
@@ -23,22 +22,18 @@ import {
  * provider's own check allows 15 seconds of skew) cross it too.
  */
 
-const testDb = useTestDatabase();
 const PASSWORD = 'Session-Rules-2024!';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-let app: FastifyInstance;
 let serial = 0;
 
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db, { clock: clockReading(() => Date.now()) });
-  await registerTestClient(testDb().db);
+const service = useTestService({
+  clock: clockReading(() => Date.now()),
+  setUp: ({ db }) => registerTestClient(db),
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -54,8 +49,8 @@ function freezeTime(): number {
 /** A browser that has signed in; answers it with the code of its first sign-in and every response. */
 async function signedInBrowser() {
   serial += 1;
-  const account = await createAccount(testDb().db, `pinned-session-${serial}@example.com`, PASSWORD);
-  const browser = new TestBrowser(app);
+  const account = await createAccount(db(), `pinned-session-${serial}@example.com`, PASSWORD);
+  const browser = new TestBrowser(app());
   const seen: LightMyRequestResponse[] = [];
   const auth = await startAuthorization(browser);
   await browser.loadSpa();
@@ -111,8 +106,8 @@ describe('sign-in page (interaction): 60 minutes', () => {
   it('takes the password one second before 60 minutes and answers an expired sign-in one second after', async () => {
     const start = freezeTime();
     serial += 1;
-    const account = await createAccount(testDb().db, `pinned-interaction-${serial}@example.com`, PASSWORD);
-    const pages = [new TestBrowser(app), new TestBrowser(app)];
+    const account = await createAccount(db(), `pinned-interaction-${serial}@example.com`, PASSWORD);
+    const pages = [new TestBrowser(app()), new TestBrowser(app())];
     const started: Authorization[] = [];
     for (const page of pages) {
       started.push(await startAuthorization(page));
@@ -137,7 +132,7 @@ describe('sign-in page (interaction): 60 minutes', () => {
 
   it('sets its cookies to expire after 60 minutes', async () => {
     const start = freezeTime();
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const seen: LightMyRequestResponse[] = [];
     const get = browser.get.bind(browser);
     browser.get = async (url) => {
@@ -160,15 +155,15 @@ describe('authorization code: 60 seconds', () => {
     const early = await signedInBrowser();
     const late = await signedInBrowser();
     vi.setSystemTime(start + 60 * SECOND - SECOND);
-    expect((await redeemCode(app, early.code, early.verifier)).id_token).toMatch(/^ey/);
+    expect((await redeemCode(app(), early.code, early.verifier)).id_token).toMatch(/^ey/);
     vi.setSystemTime(start + 60 * SECOND + SECOND);
-    await expect(redeemCode(app, late.code, late.verifier)).rejects.toThrow(/token answered 400/);
+    await expect(redeemCode(app(), late.code, late.verifier)).rejects.toThrow(/token answered 400/);
   });
 });
 
 describe('anti-forgery cookie: the browser session', () => {
   it('is set without Max-Age or Expires, so it ends when the browser closes', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
+    const response = await app().inject({ method: 'GET', url: '/api/getcsrftoken' });
     const [cookie] = response.cookies.filter((c) => c.name === 'csrf');
     expect(cookie).toBeDefined();
     expect(cookie?.maxAge).toBeUndefined();

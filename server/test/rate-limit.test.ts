@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { errorBodySchema } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const LIMIT = 3;
 
 /** A client address of this test alone, so counts never carry over between tests or runs. */
@@ -27,33 +25,30 @@ async function expectRefused(app: FastifyInstance, url: string, ip: string): Pro
 }
 
 describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db, { env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
-  });
-  afterAll(() => app.close());
+  const service = useTestService({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  const app = () => service().app;
 
   it('answers 429 rate_limited with Retry-After once an address used up its minute', async () => {
     const ip = freshIp();
-    for (let n = 0; n < LIMIT; n++) expect((await get(app, '/api/getcsrftoken', ip)).statusCode).toBe(200);
-    await expectRefused(app, '/api/getcsrftoken', ip);
+    for (let n = 0; n < LIMIT; n++) expect((await get(app(), '/api/getcsrftoken', ip)).statusCode).toBe(200);
+    await expectRefused(app(), '/api/getcsrftoken', ip);
     // Another address is not affected.
-    expect((await get(app, '/api/getcsrftoken', freshIp())).statusCode).toBe(200);
+    expect((await get(app(), '/api/getcsrftoken', freshIp())).statusCode).toBe(200);
   });
 
   it("counts the provider's protocol endpoints too", async () => {
     const ip = freshIp();
     for (let n = 0; n < LIMIT; n++) {
-      expect((await get(app, '/oidc/.well-known/openid-configuration', ip)).statusCode).toBe(200);
+      expect((await get(app(), '/oidc/.well-known/openid-configuration', ip)).statusCode).toBe(200);
     }
-    const refused = await get(app, '/oidc/.well-known/openid-configuration', ip);
+    const refused = await get(app(), '/oidc/.well-known/openid-configuration', ip);
     expect(refused.statusCode).toBe(429);
   });
 
   it('never counts the pages and files of the app', async () => {
     const ip = freshIp();
     for (let n = 0; n < LIMIT + 2; n++)
-      expect((await get(app, '/unlock/some-code', ip)).statusCode).toBe(200);
+      expect((await get(app(), '/unlock/some-code', ip)).statusCode).toBe(200);
   });
 });
 
@@ -61,24 +56,19 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
 // production-path pass sets REDIS_URL).
 if (process.env.REDIS_URL) {
   describe('per-IP request limit shared through Redis', () => {
-    const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: process.env.REDIS_URL };
-    let first: FastifyInstance;
-    let second: FastifyInstance;
-    beforeAll(async () => {
-      first = await buildTestApp(testDb().db, { env });
-      second = await buildTestApp(testDb().db, { env });
+    const service = useTestService({
+      env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: process.env.REDIS_URL },
+      instances: 2,
     });
-    afterAll(async () => {
-      await first.close();
-      await second.close();
-    });
+    const first = () => service().instance(0);
+    const second = () => service().instance(1);
 
     it('counts requests to two instances against one limit', async () => {
       const ip = freshIp();
-      expect((await get(first, '/api/getcsrftoken', ip)).statusCode).toBe(200);
-      expect((await get(second, '/api/getcsrftoken', ip)).statusCode).toBe(200);
-      expect((await get(first, '/api/getcsrftoken', ip)).statusCode).toBe(200);
-      await expectRefused(second, '/api/getcsrftoken', ip);
+      expect((await get(first(), '/api/getcsrftoken', ip)).statusCode).toBe(200);
+      expect((await get(second(), '/api/getcsrftoken', ip)).statusCode).toBe(200);
+      expect((await get(first(), '/api/getcsrftoken', ip)).statusCode).toBe(200);
+      await expectRefused(second(), '/api/getcsrftoken', ip);
     });
   });
 }

@@ -1,7 +1,6 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findAccountByEmail, setDisabled } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
@@ -13,32 +12,28 @@ import {
   upstreamProviders,
   verificationCodes,
 } from '../src/store/tables/index.ts';
-import { type ApiClient, apiClient, codeOf, freshIp, linkIn, outboxMails, STRONG } from './recovery-kit.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { type ApiClient, apiClient, codeOf, freshIp, linkIn, STRONG } from './recovery-kit.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const PUBLIC_URL = 'http://localhost:3000';
-let app: FastifyInstance;
 let api: ApiClient;
 let serial = 0;
 
-beforeAll(async () => {
-  // Nothing listens on port 9: every delivery attempt fails, as with an SMTP server that is down.
-  app = await buildTestApp(testDb().db, { env: { SMTP_URL: 'smtp://127.0.0.1:9', LOCKOUT_THRESHOLD: '3' } });
-  app.mail.start();
-  api = await apiClient(app);
-  await registerTestClient(testDb().db);
+// Nothing listens on port 9: every delivery attempt fails, as with an SMTP server that is down.
+const service = useTestService({
+  env: { SMTP_URL: 'smtp://127.0.0.1:9', LOCKOUT_THRESHOLD: '3' },
+  setUp: async ({ app, db }) => {
+    app.mail.start();
+    api = await apiClient(app);
+    await registerTestClient(db);
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const db = () => service().db;
 
 async function localAccount(name = 'Ada Lovelace') {
   serial += 1;
-  return createAccount(testDb().db, `forgot-${serial}@example.com`, STRONG, name);
+  return createAccount(db(), `forgot-${serial}@example.com`, STRONG, name);
 }
 
 function forgot(
@@ -50,7 +45,7 @@ function forgot(
 }
 
 async function resetMailTo(email: string): Promise<string> {
-  const [mail] = await outboxMails(testDb().db, 'password_reset', email);
+  const [mail] = await service().mails('password_reset', email);
   if (!mail) throw new Error(`no reset mail to ${email}`);
   return linkIn(mail.textBody);
 }
@@ -58,8 +53,8 @@ async function resetMailTo(email: string): Promise<string> {
 describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
   it('answers byte-identical bodies for existing, unknown, federated, disabled, locked and limited addresses while SMTP is down', async () => {
     const existing = await localAccount();
-    const [provider] = await testDb()
-      .db.insert(upstreamProviders)
+    const [provider] = await db()
+      .insert(upstreamProviders)
       .values({
         name: 'Contoso SSO',
         issuer: 'https://sso.contoso.test',
@@ -69,20 +64,20 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
       })
       .returning();
     const federated = await localAccount('Fed Erated');
-    await testDb()
-      .db.update(accounts)
+    await db()
+      .update(accounts)
       .set({ externalIdpId: provider?.id ?? null })
       .where(eq(accounts.id, federated.id));
-    await testDb()
-      .db.insert(upstreamDomains)
+    await db()
+      .insert(upstreamDomains)
       .values({ domain: 'sso.contoso.test', providerId: provider?.id ?? '' });
-    const byDomain = await createAccount(testDb().db, 'member@sso.contoso.test', null, 'Dom Ain');
+    const byDomain = await createAccount(db(), 'member@sso.contoso.test', null, 'Dom Ain');
     const disabled = await localAccount();
-    await setDisabled(testDb().db, disabled.id, true);
+    await setDisabled(db(), disabled.id, true);
     const locked = await localAccount();
     const now = new Date();
     for (let n = 0; n < 3; n++)
-      await recordFailure(testDb().db, identifierHash(locked.email), now, { threshold: 3, minutes: 0 });
+      await recordFailure(db(), identifierHash(locked.email), now, { threshold: 3, minutes: 0 });
     const limited = await localAccount();
     for (let n = 0; n < 3; n++) await forgot(limited.email);
 
@@ -102,18 +97,18 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
       expect(answer.body).toBe('{}');
       expect(answer.headers['content-type']).toBe(answers[0]?.headers['content-type']);
     }
-    expect(await outboxMails(testDb().db, 'password_reset', existing.email)).toHaveLength(1);
-    expect(await outboxMails(testDb().db, 'password_reset', locked.email)).toHaveLength(1);
-    expect(await outboxMails(testDb().db, 'password_reset', limited.email)).toHaveLength(3);
-    expect(await outboxMails(testDb().db, undefined, 'nobody@example.com')).toHaveLength(0);
-    expect(await outboxMails(testDb().db, undefined, disabled.email)).toHaveLength(0);
+    expect(await service().mails('password_reset', existing.email)).toHaveLength(1);
+    expect(await service().mails('password_reset', locked.email)).toHaveLength(1);
+    expect(await service().mails('password_reset', limited.email)).toHaveLength(3);
+    expect(await service().mails(undefined, 'nobody@example.com')).toHaveLength(0);
+    expect(await service().mails(undefined, disabled.email)).toHaveLength(0);
     for (const account of [federated, byDomain]) {
-      const mails = await outboxMails(testDb().db, undefined, account.email);
+      const mails = await service().mails(undefined, account.email);
       expect(mails.map((mail) => mail.kind)).toEqual(['federated_account']);
       expect(mails[0]?.textBody).toContain('Contoso SSO');
     }
     // Queued, not lost: the row waits for SMTP to come back.
-    const [waiting] = await outboxMails(testDb().db, 'password_reset', existing.email);
+    const [waiting] = await service().mails('password_reset', existing.email);
     expect(waiting?.sentAt).toBeNull();
   });
 
@@ -123,8 +118,8 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     const link = await resetMailTo(account.email);
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/1/[\\w-]{43}$`));
     const code = codeOf(link);
-    const rows = await testDb()
-      .db.select()
+    const rows = await db()
+      .select()
       .from(verificationCodes)
       .where(eq(verificationCodes.accountId, account.id));
     expect(rows.map((row) => [row.verificationType, row.codeHash])).toEqual([[1, codeHash(code)]]);
@@ -132,7 +127,7 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     const check = await api.post('/api/CheckVerification', { verificationCode: code, verificationType: 1 });
     expect(check.json()).toEqual({ isValid: true, userName: 'Ada Lovelace' });
     // The message expires with its code: the worker never delivers a dead link.
-    const [mail] = await outboxMails(testDb().db, 'password_reset', account.email);
+    const [mail] = await service().mails('password_reset', account.email);
     expect(mail?.expiresAt?.getTime()).toBe(rows[0]?.expiresAt.getTime());
   });
 
@@ -167,26 +162,26 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     const account = await localAccount();
     const id = identifierHash(account.email);
     const now = new Date();
-    for (let n = 0; n < 3; n++) await recordFailure(testDb().db, id, now, { threshold: 3, minutes: 0 });
-    const before = await findAccountByEmail(testDb().db, account.email);
+    for (let n = 0; n < 3; n++) await recordFailure(db(), id, now, { threshold: 3, minutes: 0 });
+    const before = await findAccountByEmail(db(), account.email);
     await forgot(account.email);
-    expect(await findAccountByEmail(testDb().db, account.email)).toEqual(before);
-    expect(await isLocked(testDb().db, id, new Date())).toBe(true);
-    expect(await failureCount(testDb().db, id)).toBe(3);
+    expect(await findAccountByEmail(db(), account.email)).toEqual(before);
+    expect(await isLocked(db(), id, new Date())).toBe(true);
+    expect(await failureCount(db(), id)).toBe(3);
   });
 
   it('limits mail per address and per client address, answering the same', async () => {
     const account = await localAccount();
     for (let n = 0; n < 4; n++) expect((await forgot(account.email)).body).toBe('{}');
-    expect(await outboxMails(testDb().db, 'password_reset', account.email)).toHaveLength(3);
+    expect(await service().mails('password_reset', account.email)).toHaveLength(3);
 
     const ip = freshIp();
     await Promise.all(Array.from({ length: 20 }, (_, n) => forgot(`spray-${n}@example.com`, {}, { ip })));
     const victim = await localAccount();
     expect((await forgot(victim.email, {}, { ip })).body).toBe('{}');
-    expect(await outboxMails(testDb().db, 'password_reset', victim.email)).toHaveLength(0);
+    expect(await service().mails('password_reset', victim.email)).toHaveLength(0);
     expect((await forgot(victim.email, {}, { ip: freshIp() })).body).toBe('{}');
-    expect(await outboxMails(testDb().db, 'password_reset', victim.email)).toHaveLength(1);
+    expect(await service().mails('password_reset', victim.email)).toHaveLength(1);
   });
 
   it('records a reset_request audit event for known and unknown addresses, without the code', async () => {
@@ -194,8 +189,8 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     const ip = freshIp();
     await forgot(account.email, {}, { ip });
     await forgot('unknown-audit@example.com', {}, { ip });
-    const events = await testDb()
-      .db.select()
+    const events = await db()
+      .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.event, 'reset_request'), eq(auditEvents.ip, ip)));
     expect(events.map((event) => [event.accountId, event.outcome])).toEqual(
@@ -212,7 +207,7 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     const account = await localAccount();
     await forgot(account.email);
     await forgot(account.email);
-    const [first, second] = await outboxMails(testDb().db, 'password_reset', account.email);
+    const [first, second] = await service().mails('password_reset', account.email);
     const check = async (mail: typeof first) =>
       (
         await api.post('/api/CheckVerification', {
@@ -222,8 +217,8 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
       ).json();
     expect(await check(first)).toEqual({ isValid: false, userName: null });
     expect(await check(second)).toEqual({ isValid: true, userName: 'Ada Lovelace' });
-    const live = await testDb()
-      .db.select()
+    const live = await db()
+      .select()
       .from(verificationCodes)
       .where(and(eq(verificationCodes.accountId, account.id), isNull(verificationCodes.supersededAt)));
     expect(live).toHaveLength(1);

@@ -1,25 +1,16 @@
 import { loginResponse } from '@keycard/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
 import { databaseClock } from '../src/clock.ts';
 import { codeHash, issueCode } from '../src/codes/codes.ts';
+import type { MailKind } from '../src/mail/mail-kinds.ts';
 import { inviteUser } from '../src/recovery/invite-user.ts';
 import type { MailingDeps } from '../src/recovery/recovery-deps.ts';
 import { requestEmailChange } from '../src/recovery/request-email-change.ts';
 import { verificationCodes } from '../src/store/tables/index.ts';
-import {
-  type ApiClient,
-  apiClient,
-  codeOf,
-  linkIn,
-  NEW_PASSWORD,
-  outboxMails,
-  STRONG,
-} from './recovery-kit.ts';
-import { buildTestApp, testConfig } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { type ApiClient, apiClient, codeOf, linkIn, NEW_PASSWORD, STRONG } from './recovery-kit.ts';
+import { testConfig } from './support/app.ts';
 import {
   createAccount,
   RP,
@@ -27,32 +18,31 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const PUBLIC_URL = 'http://localhost:3000';
 const DEFAULT_REDIRECT = `${PUBLIC_URL}/demo`;
-let app: FastifyInstance;
 let api: ApiClient;
 let serial = 0;
 /** The default code lifetimes, for codes this file issues directly. */
 const LIFETIMES = testConfig().codeLifetimes;
 
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db, { env: { LOCKOUT_THRESHOLD: '3', LOCKOUT_MINUTES: '0' } });
-  api = await apiClient(app);
-  await registerTestClient(testDb().db);
+const service = useTestService({
+  env: { LOCKOUT_THRESHOLD: '3', LOCKOUT_MINUTES: '0' },
+  setUp: async ({ app, db }) => {
+    api = await apiClient(app);
+    await registerTestClient(db);
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 /** How the admin CLI and API call the provisioning steps: the service's store, clock and outbox. */
 function adminDeps(): MailingDeps {
   return {
-    db: testDb().db,
-    clock: databaseClock(testDb().db),
-    mail: app.mail,
+    db: db(),
+    clock: databaseClock(db()),
+    mail: app().mail,
     publicUrl: PUBLIC_URL,
     codeLifetimes: LIFETIMES,
   };
@@ -60,11 +50,11 @@ function adminDeps(): MailingDeps {
 
 async function account(password: string | null = STRONG, name = 'Ada Lovelace') {
   serial += 1;
-  return createAccount(testDb().db, `links-${serial}@example.com`, password, name);
+  return createAccount(db(), `links-${serial}@example.com`, password, name);
 }
 
 async function signIn(email: string, password: string) {
-  const browser = new TestBrowser(app);
+  const browser = new TestBrowser(app());
   const { returnUrl } = await startAuthorization(browser);
   await browser.loadSpa();
   const response = await browser.post('/api/login', {
@@ -75,8 +65,8 @@ async function signIn(email: string, password: string) {
   return loginResponse.parse(response.json());
 }
 
-async function onlyLink(kind: Parameters<typeof outboxMails>[1], to: string): Promise<string> {
-  const mails = await outboxMails(testDb().db, kind, to);
+async function onlyLink(kind: MailKind, to: string): Promise<string> {
+  const mails = await service().mails(kind, to);
   expect(mails).toHaveLength(1);
   return linkIn(mails[0]?.textBody ?? '');
 }
@@ -110,10 +100,10 @@ describe('POST /api/UnlockUser', () => {
 
   it('answers linkExpired for an expired link and a plain failure for unknown or foreign codes', async () => {
     const target = await account();
-    const clock = databaseClock(testDb().db);
-    const expired = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 3 });
-    await testDb()
-      .db.update(verificationCodes)
+    const clock = databaseClock(db());
+    const expired = await issueCode(db(), clock, LIFETIMES, { accountId: target.id, type: 3 });
+    await db()
+      .update(verificationCodes)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(verificationCodes.codeHash, codeHash(expired)));
     expect((await unlock(expired)).json()).toEqual({
@@ -122,7 +112,7 @@ describe('POST /api/UnlockUser', () => {
       linkExpired: true,
       redirectUrl: null,
     });
-    const reset = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 1 });
+    const reset = await issueCode(db(), clock, LIFETIMES, { accountId: target.id, type: 1 });
     for (const code of ['no-such-code', reset]) {
       expect((await unlock(code)).json()).toEqual({
         success: false,
@@ -135,7 +125,7 @@ describe('POST /api/UnlockUser', () => {
 
   it('falls back to the default for a RedirectUrl that is not allowed', async () => {
     const target = await account();
-    const code = await issueCode(testDb().db, databaseClock(testDb().db), LIFETIMES, {
+    const code = await issueCode(db(), databaseClock(db()), LIFETIMES, {
       accountId: target.id,
       type: 3,
     });
@@ -154,13 +144,13 @@ describe('POST /api/VerifyNewEmail', () => {
     expect(await requestEmailChange(adminDeps(), target.id, wanted)).toEqual({ outcome: 'requested' });
     const link = await onlyLink('email_change_confirm', wanted);
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/verifyNewEmail/[\\w-]{43}$`));
-    expect(await outboxMails(testDb().db, 'email_change_notice', target.email)).toHaveLength(1);
+    expect(await service().mails('email_change_notice', target.email)).toHaveLength(1);
 
     const success = { success: true, userFirstName: 'Ada', redirectUrl: `${RP}/profile` };
     expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
     expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
-    expect((await findAccountById(testDb().db, target.id))?.email).toBe(wanted);
-    expect(await outboxMails(testDb().db, 'email_change_notice', target.email)).toHaveLength(2);
+    expect((await findAccountById(db(), target.id))?.email).toBe(wanted);
+    expect(await service().mails('email_change_notice', target.email)).toHaveLength(2);
     expect((await signIn(wanted, STRONG)).isAuthenticated).toBe(true);
     expect((await signIn(target.email, STRONG)).isAuthenticated).toBe(false);
   });
@@ -168,17 +158,17 @@ describe('POST /api/VerifyNewEmail', () => {
   it('fails for an unknown code, a reset code and an address taken meanwhile', async () => {
     const target = await account();
     const other = await account();
-    const clock = databaseClock(testDb().db);
-    const taken = await issueCode(testDb().db, clock, LIFETIMES, {
+    const clock = databaseClock(db());
+    const taken = await issueCode(db(), clock, LIFETIMES, {
       accountId: target.id,
       type: 7,
       payload: { newEmail: other.email },
     });
-    const reset = await issueCode(testDb().db, clock, LIFETIMES, { accountId: target.id, type: 1 });
+    const reset = await issueCode(db(), clock, LIFETIMES, { accountId: target.id, type: 1 });
     const failed = { success: false, userFirstName: null, redirectUrl: null };
     for (const code of ['no-such-code', reset, taken])
       expect((await verifyNewEmail(code)).json()).toEqual(failed);
-    expect((await findAccountById(testDb().db, target.id))?.email).toBe(target.email);
+    expect((await findAccountById(db(), target.id))?.email).toBe(target.email);
   });
 });
 

@@ -1,22 +1,12 @@
 import { loginResponse, VerificationType } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setMustChangePassword } from '../src/accounts/account-repository.ts';
 import { databaseClock } from '../src/clock.ts';
 import { type CodeType, codeHash, issueCode } from '../src/codes/codes.ts';
 import { auditEvents, oidcPayloads, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
-import {
-  type ApiClient,
-  apiClient,
-  codeOf,
-  linkIn,
-  NEW_PASSWORD,
-  outboxMails,
-  STRONG,
-} from './recovery-kit.ts';
-import { buildTestApp, testConfig } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { type ApiClient, apiClient, codeOf, linkIn, NEW_PASSWORD, STRONG } from './recovery-kit.ts';
+import { testConfig } from './support/app.ts';
 import {
   createAccount,
   RP,
@@ -26,34 +16,33 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const PUBLIC_URL = 'http://localhost:3000';
 const DEFAULT_REDIRECT = `${PUBLIC_URL}/demo`;
 const INVALID = { success: false, redirectUrl: null, policyViolation: false, historyViolation: false };
 const POLICY = { success: false, redirectUrl: null, policyViolation: true, historyViolation: false };
 const HISTORY = { success: false, redirectUrl: null, policyViolation: false, historyViolation: true };
-let app: FastifyInstance;
 let api: ApiClient;
 let serial = 0;
 
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db, { env: { PASSWORD_HISTORY: '5', LOCKOUT_THRESHOLD: '5' } });
-  api = await apiClient(app);
-  await registerTestClient(testDb().db);
+const service = useTestService({
+  env: { PASSWORD_HISTORY: '5', LOCKOUT_THRESHOLD: '5' },
+  setUp: async ({ app, db }) => {
+    api = await apiClient(app);
+    await registerTestClient(db);
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 async function account(password: string | null = STRONG) {
   serial += 1;
-  return createAccount(testDb().db, `reset-${serial}@example.com`, password, 'Ada Lovelace');
+  return createAccount(db(), `reset-${serial}@example.com`, password, 'Ada Lovelace');
 }
 
 function codeFor(accountId: string, type: CodeType = VerificationType.PasswordReset) {
-  return issueCode(testDb().db, databaseClock(testDb().db), testConfig().codeLifetimes, { accountId, type });
+  return issueCode(db(), databaseClock(db()), testConfig().codeLifetimes, { accountId, type });
 }
 
 async function reset(code: string, newPassword: string, type: number = 1, redirectUrl: string | null = null) {
@@ -75,7 +64,7 @@ async function check(code: string, type: number = 1) {
 
 /** One sign-in from a fresh browser; the browser is returned signed in when it worked. */
 async function signIn(email: string, password: string) {
-  const browser = new TestBrowser(app);
+  const browser = new TestBrowser(app());
   const auth = await startAuthorization(browser);
   await browser.loadSpa();
   const response = await browser.post('/api/login', {
@@ -125,7 +114,7 @@ describe('POST /api/ResetPassword: password policy on the server (SPEC §5, DESI
   it('refuses the account’s own e-mail address as password', async () => {
     serial += 1;
     const email = `Pass.Word${serial}@Example.com`;
-    const { id } = await createAccount(testDb().db, email, STRONG);
+    const { id } = await createAccount(db(), email, STRONG);
     expect(await reset(await codeFor(id), email.toLowerCase())).toEqual(POLICY);
   });
 
@@ -144,7 +133,7 @@ describe('POST /api/ResetPassword: history (DESIGN §2)', () => {
   it('refuses the current and an earlier password by verifying stored hashes, and accepts a new one', async () => {
     const { id } = await account();
     expect((await reset(await codeFor(id), NEW_PASSWORD)).success).toBe(true);
-    const rows = await testDb().db.select().from(passwordHistory).where(eq(passwordHistory.accountId, id));
+    const rows = await db().select().from(passwordHistory).where(eq(passwordHistory.accountId, id));
     expect(rows).toHaveLength(2);
     expect(JSON.stringify(rows)).not.toContain(STRONG);
     expect(rows.every((row) => row.passwordHash.startsWith('$argon2id$'))).toBe(true);
@@ -162,12 +151,12 @@ describe('POST /api/ResetPassword: success', () => {
     const signedIn = await signIn(target.email, STRONG);
     expect(signedIn.body.isAuthenticated).toBe(true);
     await redeemCode(
-      app,
+      app(),
       await resumeToCode(signedIn.browser, signedIn.auth.returnUrl),
       signedIn.auth.verifier,
     );
     const ofAccount = sql`${oidcPayloads.payload}->>'accountId' = ${target.id}`;
-    const before = await testDb().db.select().from(oidcPayloads).where(ofAccount);
+    const before = await db().select().from(oidcPayloads).where(ofAccount);
     expect(before.map((row) => row.type)).toEqual(expect.arrayContaining(['Session', 'Grant']));
 
     for (let n = 0; n < 5; n++) await signIn(target.email, 'Wrong-Password-1');
@@ -176,7 +165,7 @@ describe('POST /api/ResetPassword: success', () => {
     );
 
     await api.post('/api/forgotpassword', { email: target.email, locationSearch: '' });
-    const [mail] = await outboxMails(testDb().db, 'password_reset', target.email);
+    const [mail] = await service().mails('password_reset', target.email);
     const code = codeOf(linkIn(mail?.textBody ?? ''));
     expect(await reset(code, NEW_PASSWORD, 1, `${RP}/welcome-back`)).toEqual({
       success: true,
@@ -185,11 +174,11 @@ describe('POST /api/ResetPassword: success', () => {
       historyViolation: false,
     });
 
-    expect(await testDb().db.select().from(oidcPayloads).where(ofAccount)).toEqual([]);
+    expect(await db().select().from(oidcPayloads).where(ofAccount)).toEqual([]);
     for (const { type, grantId } of before.filter((row) => row.grantId)) {
       expect(
-        await testDb()
-          .db.select()
+        await db()
+          .select()
           .from(oidcPayloads)
           .where(and(eq(oidcPayloads.type, type), eq(oidcPayloads.grantId, grantId ?? ''))),
       ).toEqual([]);
@@ -199,9 +188,9 @@ describe('POST /api/ResetPassword: success', () => {
       verificationType: 0,
     });
     expect((await signIn(target.email, NEW_PASSWORD)).body.isAuthenticated).toBe(true);
-    expect(await outboxMails(testDb().db, 'password_changed', target.email)).toHaveLength(1);
-    const events = await testDb()
-      .db.select()
+    expect(await service().mails('password_changed', target.email)).toHaveLength(1);
+    const events = await db()
+      .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.event, 'password_reset'), eq(auditEvents.accountId, target.id)));
     expect(events.map((event) => event.outcome)).toEqual(['success']);
@@ -214,8 +203,8 @@ describe('POST /api/ResetPassword: success', () => {
     expect((await reset(code, NEW_PASSWORD)).success).toBe(true);
     expect(await reset(code, 'Another-Secret-55')).toEqual(INVALID);
     const stale = await codeFor(id);
-    await testDb()
-      .db.update(verificationCodes)
+    await db()
+      .update(verificationCodes)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(verificationCodes.codeHash, codeHash(stale)));
     expect(await reset(stale, 'Another-Secret-55')).toEqual(INVALID);
@@ -250,7 +239,7 @@ describe('POST /api/ResetPassword: success', () => {
 
   it('leads an expired-password reset back to the sign-in page, where the new password signs in', async () => {
     const target = await account();
-    await setMustChangePassword(testDb().db, target.id);
+    await setMustChangePassword(db(), target.id);
     const expired = await signIn(target.email, STRONG);
     expect(expired.body.verificationType).toBe(VerificationType.PasswordExpired);
     const code = expired.body.verificationCode ?? '';

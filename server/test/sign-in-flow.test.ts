@@ -1,9 +1,6 @@
 import { loginResponse } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addClient } from '../src/admin/client-operations.ts';
-import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
 import {
   CLIENT_ID,
   claimsOf,
@@ -15,30 +12,28 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const REPORTS_CALLBACK = 'https://reports.example/callback';
-let app: FastifyInstance;
 
-beforeAll(async () => {
-  app = await buildTestApp(testDb().db);
-  await registerTestClient(testDb().db);
-  await createAccount(testDb().db, 'ada@example.com', 'Correct-Horse-42');
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    await createAccount(db, 'ada@example.com', 'Correct-Horse-42');
+  },
 });
-
-afterAll(async () => {
-  await app.close();
-});
+const app = () => service().app;
+const db = () => service().db;
 
 describe('sign-in through the OpenID Connect code flow', () => {
   it('sends the browser to the SPA with a local resume path carrying the product name', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const { returnUrl } = await startAuthorization(browser);
     expect(returnUrl).toMatch(/^\/oidc\/auth\/[\w-]+\?product=Planner$/);
   });
 
   it('signs in, resumes the interaction without consent and issues an ID token for the account', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser);
     await browser.loadSpa();
     const login = await browser.post('/api/login', {
@@ -56,7 +51,7 @@ describe('sign-in through the OpenID Connect code flow', () => {
     });
 
     const code = await resumeToCode(browser, body.redirectUrl ?? '');
-    const tokens = await redeemCode(app, code, auth.verifier);
+    const tokens = await redeemCode(app(), code, auth.verifier);
     expect(claimsOf(tokens.id_token)).toMatchObject({
       email: 'ada@example.com',
       name: 'Ada Lovelace',
@@ -65,7 +60,7 @@ describe('sign-in through the OpenID Connect code flow', () => {
   });
 
   it('refuses an authorization request without PKCE, back at the relying party', async () => {
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const response = await browser.get(
       `/oidc/auth?${new URLSearchParams({ client_id: CLIENT_ID, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid', state: 's1' })}`,
     );
@@ -79,11 +74,11 @@ describe('sign-in through the OpenID Connect code flow', () => {
   it('lets a confidential client redeem its code with its secret only', async () => {
     const secret = 'confidential-client-secret-0123456789';
     const added = await addClient(
-      { db: testDb().db },
+      { db: db() },
       { id: 'reports', name: 'Reports', redirectUris: [REPORTS_CALLBACK], secret },
     );
     expect(added.ok).toBe(true);
-    const browser = new TestBrowser(app);
+    const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser, { client_id: 'reports', redirect_uri: REPORTS_CALLBACK });
     await browser.loadSpa();
     await browser.post('/api/login', {
@@ -94,7 +89,7 @@ describe('sign-in through the OpenID Connect code flow', () => {
     const resumed = await browser.get(auth.returnUrl);
     const code = new URL(String(resumed.headers.location)).searchParams.get('code') ?? '';
     const redeem = (authorization?: string) =>
-      app.inject({
+      app().inject({
         method: 'POST',
         url: '/oidc/token',
         headers: {

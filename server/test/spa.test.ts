@@ -1,19 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
 const INDEX = '<!doctype html><title>Keycard</title><div id="root"></div>';
 const SCRIPT = 'console.log("keycard");';
 
 /** A miniature web/dist as Vite lays it out. */
-async function fixtureDist(): Promise<string> {
-  const dist = await mkdtemp(path.join(tmpdir(), 'keycard-dist-'));
-  await mkdir(path.join(dist, 'assets'));
+async function fixtureDist(dist: string): Promise<void> {
+  await mkdir(path.join(dist, 'assets'), { recursive: true });
   await mkdir(path.join(dist, 'images', 'background', 'dark', '1920'), { recursive: true });
   await writeFile(path.join(dist, 'index.html'), INDEX);
   await writeFile(path.join(dist, 'assets', 'index-3f2a1b.js'), SCRIPT);
@@ -22,20 +20,17 @@ async function fixtureDist(): Promise<string> {
     Buffer.from([0xff, 0xd8, 0xff]),
   );
   await writeFile(path.join(dist, '.env'), 'SECRET=1');
-  return dist;
 }
 
+// The build is laid out before the service starts (hooks run in order) and removed after it
+// stopped (after-hooks run in reverse).
+const dist = path.join(tmpdir(), `keycard-dist-${randomUUID()}`);
+beforeAll(() => fixtureDist(dist));
+afterAll(() => rm(dist, { recursive: true, force: true }));
+const service = useTestService({ webDist: dist });
+
 describe('SPA and static files', () => {
-  let dist: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dist = await fixtureDist();
-    app = await buildTestApp(testDb().db, { webDist: dist });
-  });
-  afterAll(async () => {
-    await app.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const app = () => service().app;
 
   it.each([
     '/',
@@ -45,7 +40,7 @@ describe('SPA and static files', () => {
     '/locked/',
     '/any/path',
   ])('answers %s with index.html, revalidated on every load', async (url) => {
-    const response = await app.inject({ method: 'GET', url });
+    const response = await app().inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(INDEX);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
@@ -54,18 +49,18 @@ describe('SPA and static files', () => {
   });
 
   it('answers HEAD for pages too', async () => {
-    const response = await app.inject({ method: 'HEAD', url: '/forgotPassword' });
+    const response = await app().inject({ method: 'HEAD', url: '/forgotPassword' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('serves hashed assets as immutable and images with a day of caching', async () => {
-    const script = await app.inject({ method: 'GET', url: '/assets/index-3f2a1b.js' });
+    const script = await app().inject({ method: 'GET', url: '/assets/index-3f2a1b.js' });
     expect(script.statusCode).toBe(200);
     expect(script.body).toBe(SCRIPT);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const image = await app.inject({ method: 'GET', url: '/images/background/dark/1920/unlock.jpg' });
+    const image = await app().inject({ method: 'GET', url: '/images/background/dark/1920/unlock.jpg' });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/jpeg');
     expect(image.headers['cache-control']).toBe('public, max-age=86400');
@@ -73,7 +68,7 @@ describe('SPA and static files', () => {
 
   it('answers missing build files with 404 instead of the page', async () => {
     for (const url of ['/assets/index-000000.js', '/images/background/light/1920/unlock.jpg', '/assets/']) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await app().inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
       expect(response.body).not.toContain('<!doctype');
     }
@@ -86,7 +81,7 @@ describe('SPA and static files', () => {
       ['GET', '/OIDC'],
       ['DELETE', '/resetPassword/1/abc'],
     ] as const) {
-      const response = await app.inject({ method, url });
+      const response = await app().inject({ method, url });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not_found' });
     }
@@ -99,7 +94,7 @@ describe('SPA and static files', () => {
       '/../package.json',
       '/%2e%2e/%2e%2e/package.json',
     ]) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await app().inject({ method: 'GET', url });
       expect(response.body).not.toContain('SECRET=1');
       expect(response.body).not.toContain('"workspaces"');
     }
@@ -109,7 +104,7 @@ describe('SPA and static files', () => {
 describe('SPA not built', () => {
   it('answers pages with a 503 that says how to build, while the API keeps working', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'keycard-nodist-'));
-    const app = await buildTestApp(testDb().db, { webDist: path.join(empty, 'dist') });
+    const app = await buildTestApp(service().db, { webDist: path.join(empty, 'dist') });
     try {
       const page = await app.inject({ method: 'GET', url: '/forgotPassword' });
       expect(page.statusCode).toBe(503);
