@@ -1,7 +1,7 @@
 import { checkUsernameResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upstreamProviderView } from '../src/federation/upstream-providers.ts';
+import { upstreamProviderView } from '../src/provisioning/provider-operations.ts';
 import { ADMIN_CLIENT, adminClientOf, adminEvents, registerAdminClient } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';

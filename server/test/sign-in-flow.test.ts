@@ -1,7 +1,7 @@
 import { loginResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addClient } from '../src/admin/client-operations.ts';
+import { addClient } from '../src/provisioning/client-operations.ts';
 import { buildTestApp } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import {
