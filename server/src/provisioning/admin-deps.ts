@@ -1,5 +1,5 @@
 import { type Clock, databaseClock } from '../clock.ts';
-import type { CodeLifetimes } from '../codes/codes.ts';
+import type { CodeLifetimes } from '../config.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
 import type { Db } from '../store/database.ts';
 
