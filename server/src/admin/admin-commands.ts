@@ -33,7 +33,6 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
-export type AdminCommandName = AdminRequest['command'];
 
 /** Runs one command against `deps.db`; the operation validates the input again, so any caller may use it. */
 export function runAdminRequest(deps: AdminDeps, request: AdminRequest): Promise<AdminResult<unknown>> {
