@@ -75,5 +75,3 @@ export const jwksSchema = z
       { error: 'must be a JSON Web Key Set ({"keys":[…]})' },
     ),
   );
-
-export type Jwks = z.output<typeof jwksSchema>;

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { VerificationType } from '@keycard/contract';
 import { z } from 'zod';
-import type { CodeLifetimes } from './codes/codes.ts';
 import {
   cookieSecretsSchema,
   isHttpOrigin,
@@ -82,6 +81,17 @@ function environmentSchema(readText: ReadText) {
 }
 
 type Environment = z.output<ReturnType<typeof environmentSchema>>;
+
+/**
+ * DESIGN §2 Codes: how long a code of each type works, in milliseconds; the mail carrying a code
+ * expires with it. Only these verification types are issued as codes (the others are answers).
+ */
+export type CodeLifetimes = Readonly<
+  Record<
+    Exclude<VerificationType, typeof VerificationType.None | typeof VerificationType.UserNotFound>,
+    number
+  >
+>;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { adminMailing } from './admin/admin-mailing.ts';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
 import { databaseClock } from './clock.ts';
@@ -10,6 +9,7 @@ import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
+import { adminMailing } from './provisioning/admin-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';

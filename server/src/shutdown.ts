@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { AdminSocket } from './admin/admin-socket.ts';
 import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import type { DataDirLock } from './lock-file.ts';
 import type { Database } from './store/database.ts';
@@ -10,7 +9,8 @@ export const SHUTDOWN_DEADLINE_MS = 10_000;
 /** What a running service holds; main.ts fills it in as start-up gets further. */
 export interface ServiceParts {
   housekeeping: readonly PeriodicJob[];
-  adminSocket?: AdminSocket | undefined;
+  /** The admin socket (admin/admin-socket.ts): stops accepting and lets commands in flight finish. */
+  adminSocket?: { close(): Promise<void> } | undefined;
   app?: FastifyInstance | undefined;
   database?: Database | undefined;
   lock?: DataDirLock | undefined;

@@ -1,7 +1,7 @@
 import { ADMIN_SCOPE, loginResponse } from '@keycard/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { addClient } from '../src/admin/client-operations.ts';
+import { addClient } from '../src/provisioning/client-operations.ts';
 import type { Db } from '../src/store/database.ts';
 import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
 import { resumeToCode, startAuthorization, TestBrowser } from './support/oidc-flow.ts';

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { runAdminRequest } from '../src/admin/admin-commands.ts';
-import { adminMailing } from '../src/admin/admin-mailing.ts';
 import type { Execution } from '../src/admin/execute-request.ts';
 import { type CliIo, runCli } from '../src/admin/run-cli.ts';
 import { readSecret } from '../src/admin/stdin-secret.ts';
 import type { Config } from '../src/config.ts';
+import { adminMailing } from '../src/provisioning/admin-mailing.ts';
 import type { Db } from '../src/store/database.ts';
 
 /** What one in-process `npm run admin -- …` printed and answered. */

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { addUpstreamProvider } from '../src/federation/upstream-providers.ts';
+import { addUpstreamProvider } from '../src/provisioning/provider-operations.ts';
 import type { Db } from '../src/store/database.ts';
 import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
 import type { TestBrowser } from './support/oidc-flow.ts';

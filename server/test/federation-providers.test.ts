@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { adminMailing } from '../src/admin/admin-mailing.ts';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
 import { upstreamProviderIdForDomain } from '../src/federation/home-realm.ts';
+import { LOCK_FILE_NAME } from '../src/lock-file.ts';
+import { adminMailing } from '../src/provisioning/admin-mailing.ts';
 import {
   addUpstreamProvider,
   bindUpstreamDomain,
   findUpstreamProvider,
   listUpstreamProviders,
   unbindUpstreamDomain,
-} from '../src/federation/upstream-providers.ts';
-import { LOCK_FILE_NAME } from '../src/lock-file.ts';
+} from '../src/provisioning/provider-operations.ts';
 import { auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';

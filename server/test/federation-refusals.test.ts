@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { addUpstreamProvider } from '../src/federation/upstream-providers.ts';
+import { addUpstreamProvider } from '../src/provisioning/provider-operations.ts';
 import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,

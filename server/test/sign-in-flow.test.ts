@@ -1,6 +1,6 @@
 import { loginResponse } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { addClient } from '../src/admin/client-operations.ts';
+import { addClient } from '../src/provisioning/client-operations.ts';
 import {
   CLIENT_ID,
   claimsOf,

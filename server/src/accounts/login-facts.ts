@@ -1,8 +1,8 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { type Clock, epochMsOf } from '../clock.ts';
-import { bindingLookupKey } from '../federation/home-realm.ts';
 import { accounts, type Db, loginFailures, upstreamDomains } from '../store/tables/index.ts';
 import type { Account } from './account-repository.ts';
+import { bindingLookupKey } from './domain-key.ts';
 import { emailDomain, identifierHash, normalizeEmail } from './identifiers.ts';
 import { clearFailures, type LockState, lockStateOf } from './lockout.ts';
 

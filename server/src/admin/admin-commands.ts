@@ -1,13 +1,20 @@
 import { z } from 'zod';
-import { addUpstreamProvider, addUpstreamProviderInput } from '../federation/upstream-providers.ts';
-import type { AdminDeps, AdminResult } from './admin-result.ts';
-import { addClient } from './client-operations.ts';
-import { addClientInput } from './client-schemas.ts';
-import { failedMail } from './mail-operations.ts';
-import { failedMailInput } from './mail-schemas.ts';
-import { changeEmail, inviteAccount } from './user-mail-operations.ts';
-import { addUser, disableUser, enableUser, expirePassword, unlockUser } from './user-operations.ts';
-import { accountInput, addUserInput, changeEmailInput } from './user-schemas.ts';
+import type { AdminDeps } from '../provisioning/admin-deps.ts';
+import type { AdminResult } from '../provisioning/admin-result.ts';
+import { addClient } from '../provisioning/client-operations.ts';
+import { addClientInput } from '../provisioning/client-schemas.ts';
+import { failedMail } from '../provisioning/mail-operations.ts';
+import { failedMailInput } from '../provisioning/mail-schemas.ts';
+import { addUpstreamProvider, addUpstreamProviderInput } from '../provisioning/provider-operations.ts';
+import { changeEmail, inviteAccount } from '../provisioning/user-mail-operations.ts';
+import {
+  addUser,
+  disableUser,
+  enableUser,
+  expirePassword,
+  unlockUser,
+} from '../provisioning/user-operations.ts';
+import { accountInput, addUserInput, changeEmailInput } from '../provisioning/user-schemas.ts';
 
 /**
  * One admin command as data: its name and validated input. The CLI builds these, the admin socket
@@ -26,7 +33,6 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
-export type AdminCommandName = AdminRequest['command'];
 
 /** Runs one command against `deps.db`; the operation validates the input again, so any caller may use it. */
 export function runAdminRequest(deps: AdminDeps, request: AdminRequest): Promise<AdminResult<unknown>> {

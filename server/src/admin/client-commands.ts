@@ -1,5 +1,5 @@
+import { clientView } from '../provisioning/client-schemas.ts';
 import { cliCommand } from './cli-command.ts';
-import { clientView } from './client-schemas.ts';
 
 function count(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;

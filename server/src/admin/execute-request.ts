@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, DataDirLockedError, type LockOptions } from '../lock-file.ts';
+import { adminMailing } from '../provisioning/admin-mailing.ts';
 import type { Database } from '../store/database.ts';
 import { migrateDatabase } from '../store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../store/open-database.ts';
 import { type AdminRequest, runAdminRequest } from './admin-commands.ts';
-import { adminMailing } from './admin-mailing.ts';
 import { sendAdminRequest, UNREACHABLE } from './socket-client.ts';
 import { type AdminResponse, adminSocketPath } from './socket-protocol.ts';
 

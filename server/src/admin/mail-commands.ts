@@ -1,5 +1,5 @@
+import { type FailedMailRow, failedMailResult } from '../provisioning/mail-schemas.ts';
 import { type CliCommand, cliCommand } from './cli-command.ts';
-import { type FailedMailRow, failedMailResult } from './mail-schemas.ts';
 
 /** Text from the outbox shown on a terminal: control characters (escape sequences) become spaces. */
 function printable(text: string): string {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ADMIN_ERROR_CODES } from './admin-result.ts';
+import { ADMIN_ERROR_CODES } from '../provisioning/admin-result.ts';
 
 /**
  * The admin socket's wire format: over DATA_DIR/admin.sock the CLI writes one JSON line

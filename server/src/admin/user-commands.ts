@@ -1,7 +1,12 @@
+import {
+  type AddUserResult,
+  accountChangeResult,
+  addUserResult,
+  unlockResult,
+} from '../provisioning/user-schemas.ts';
 import { type CliCommand, cliCommand } from './cli-command.ts';
 import { EMAIL_FLAG } from './user-flags.ts';
 import { changeEmailCommand, inviteCommand } from './user-mail-commands.ts';
-import { type AddUserResult, accountChangeResult, addUserResult, unlockResult } from './user-schemas.ts';
 
 /** The user:* commands of DESIGN §5. */
 

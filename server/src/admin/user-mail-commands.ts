@@ -1,6 +1,6 @@
+import { changeEmailResult, inviteResult } from '../provisioning/user-schemas.ts';
 import { cliCommand } from './cli-command.ts';
 import { EMAIL_FLAG } from './user-flags.ts';
-import { changeEmailResult, inviteResult } from './user-schemas.ts';
 
 /** The user:* commands of DESIGN §5 that send mail (user-mail-operations.ts). */
 

@@ -2,19 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { VerificationType } from '@keycard/contract';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
+import type { CodeLifetimes } from '../config.ts';
 import { type Db, verificationCodes } from '../store/tables/index.ts';
 
-/** The verification types a code is issued for (the others are answers, never codes). */
-export type CodeType = Exclude<
-  VerificationType,
-  typeof VerificationType.None | typeof VerificationType.UserNotFound
->;
-
-/**
- * DESIGN §2 Codes: how long a code of each type works, in milliseconds. Configurable (config.ts holds
- * the defaults and the variables); the mail carrying a code expires with it.
- */
-export type CodeLifetimes = Readonly<Record<CodeType, number>>;
+/** The verification types a code is issued for: those that have a lifetime (config.ts). */
+export type CodeType = keyof CodeLifetimes;
 
 /** Only this digest is stored: a database leak reveals no usable code. */
 export function codeHash(code: string): string {

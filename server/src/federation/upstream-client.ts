@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { Db } from '../store/database.ts';
 import { upstreamProviders } from '../store/tables/index.ts';
-import { isLoopbackHttpIssuer } from './upstream-provider-schemas.ts';
+import { isLoopbackHttpIssuer } from './issuer-url.ts';
 
 /** An upstream provider as the sign-in flow needs it, secret included (never shown to admins). */
 export type UpstreamProviderRecord = typeof upstreamProviders.$inferSelect;
@@ -27,7 +27,7 @@ export async function upstreamConfiguration(provider: UpstreamProviderRecord): P
     provider.clientId,
     provider.clientSecret,
     oidc.ClientSecretBasic(provider.clientSecret),
-    // Plain http only ever reaches a loopback issuer (upstream-provider-schemas.ts isAcceptableIssuer).
+    // Plain http only ever reaches a loopback issuer (issuer-url.ts isAcceptableIssuer).
     insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
   );
 }

@@ -1,7 +1,6 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createLoginDeps } from '../accounts/login.ts';
-import { registerAdminApi } from '../admin-api/admin-api.ts';
 import { type Clock, databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
@@ -17,6 +16,7 @@ import { closeConnectionsWhenClosing } from '../shutdown.ts';
 import type { Db } from '../store/database.ts';
 import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
+import { registerAdminApi } from './admin-api/admin-api.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { HttpError } from './http-error.ts';

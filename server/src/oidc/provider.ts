@@ -106,7 +106,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     scopes: ['openid', 'offline_access', ADMIN_SCOPE],
     features: {
       // Admin API tokens (DESIGN §1 Provisioning). Without resource indicators they are opaque and
-      // stored by the database adapter, so the API checks them in-process by lookup (admin-api/):
+      // stored by the database adapter, so the API checks them in-process by lookup (http/admin-api/):
       // no introspection round trip, revocation and expiry take effect at once, on every instance.
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },

@@ -3,7 +3,8 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Db } from '../store/database.ts';
 import { oidcClients, oidcPayloads } from '../store/tables/index.ts';
 import { actorDetail } from './admin-account.ts';
-import { type AdminDeps, type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
+import type { AdminDeps } from './admin-deps.ts';
+import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
 import {
   ADMIN_CLIENT_SCOPE,
   type AddClientInput,

@@ -6,7 +6,7 @@ import {
   providerIdField,
   upstreamProviderList,
   upstreamProviderView,
-} from '../federation/upstream-providers.ts';
+} from '../../provisioning/provider-operations.ts';
 
 /**
  * The upstream-provider calls (DESIGN §1 Federation). Their schemas are the federation module's own

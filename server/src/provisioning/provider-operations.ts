@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { actorDetail } from '../admin/admin-account.ts';
-import { type AdminDeps, type AdminResult, ok, parseInput, refuse } from '../admin/admin-result.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Db } from '../store/database.ts';
 import { upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
+import { actorDetail } from './admin-account.ts';
+import type { AdminDeps } from './admin-deps.ts';
+import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
 import {
   type AddUpstreamProviderInput,
   addUpstreamProviderInput,
@@ -14,7 +15,7 @@ import {
   findUpstreamProviderInput,
   type UpstreamProviderList,
   type UpstreamProviderView,
-} from './upstream-provider-schemas.ts';
+} from './provider-schemas.ts';
 
 /**
  * Upstream OpenID Connect providers and the e-mail domains bound to them (DESIGN §1 Federation), for
@@ -22,7 +23,7 @@ import {
  * AdminResult (invalid_input / not_found / conflict) and records an audit event without the secret.
  */
 
-export * from './upstream-provider-schemas.ts';
+export * from './provider-schemas.ts';
 
 /** Registers a provider and binds its domains in one transaction; answers it with its GUID. */
 export async function addUpstreamProvider(

@@ -1,7 +1,4 @@
 import type { z } from 'zod';
-import { type Clock, databaseClock } from '../clock.ts';
-import type { Db } from '../store/database.ts';
-import type { AdminMailing } from './admin-mailing.ts';
 
 /**
  * The closed set of ways an admin operation can refuse. The CLI maps them to exit codes, the admin
@@ -21,20 +18,6 @@ export interface AdminError {
 export type AdminResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: AdminError };
-
-/** What every admin operation needs: the store, and the clock (the database's unless a test passes one). */
-export interface AdminDeps {
-  readonly db: Db;
-  readonly clock?: Clock;
-  /** Needed by the commands that queue mail (admin-mailing.ts); they fail without it. */
-  readonly mailing?: AdminMailing;
-  /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
-  readonly actor?: string;
-}
-
-export function clockOf(deps: AdminDeps): Clock {
-  return deps.clock ?? databaseClock(deps.db);
-}
 
 export function ok<T>(value: T): AdminResult<T> {
   return { ok: true, value };

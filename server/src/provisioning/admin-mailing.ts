@@ -1,22 +1,9 @@
-import type { CodeLifetimes } from '../codes/codes.ts';
 import type { Config } from '../config.ts';
 import { createOutbox } from '../mail/outbox.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
-import type { MailingDeps, MailQueue } from '../recovery/recovery-deps.ts';
+import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import type { Db } from '../store/database.ts';
-import { type AdminDeps, clockOf } from './admin-result.ts';
-
-/**
- * How admin commands that send mail (user:add without a password, user:invite, user:change-email)
- * reach the outbox: the PUBLIC_URL their links are built from and the queue. The CLI builds one from
- * its own config, the running service passes its mail service, whose nudge wakes its worker.
- */
-export interface AdminMailing {
-  readonly publicUrl: string;
-  readonly mail: MailQueue;
-  /** The configured code lifetimes: an invitation or e-mail change link lives as long as configured. */
-  readonly codeLifetimes: CodeLifetimes;
-}
+import { type AdminDeps, type AdminMailing, clockOf } from './admin-deps.ts';
 
 const noNudge = () => undefined;
 

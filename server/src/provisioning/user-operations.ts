@@ -14,8 +14,9 @@ import { endAccountSessions } from '../recovery/account-sessions.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { loginFailures } from '../store/tables/index.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
+import { type AdminDeps, clockOf } from './admin-deps.ts';
 import { inMailingTransaction } from './admin-mailing.ts';
-import { type AdminDeps, type AdminResult, clockOf, ok, parseInput } from './admin-result.ts';
+import { type AdminResult, ok, parseInput } from './admin-result.ts';
 import { accountExists, addAndInvite } from './user-mail-operations.ts';
 import {
   type AccountChangeResult,

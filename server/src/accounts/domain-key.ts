@@ -9,3 +9,13 @@ export function normalizeDomain(value: string): string {
   if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(ascii)) return '';
   return ascii;
 }
+
+/**
+ * The key a domain's upstream binding is stored under, or null when there is no domain to bind (nothing
+ * is bound to it). Bindings are stored in IDNA ASCII form, so "bücher.example" finds "xn--bcher-kva.example".
+ * Sign-in (login-facts.ts) and home-realm discovery (federation/) both look bindings up by it.
+ */
+export function bindingLookupKey(domain: string): string | null {
+  const lookup = normalizeDomain(domain);
+  return lookup === '' ? null : lookup;
+}

@@ -1,32 +1,12 @@
 import { z } from 'zod';
-import { displayNameField } from '../admin/admin-fields.ts';
-import { normalizeDomain } from './domains.ts';
-
-export { normalizeDomain } from './domains.ts';
+import { normalizeDomain } from '../accounts/domain-key.ts';
+import { isAcceptableIssuer } from '../federation/issuer-url.ts';
+import { displayNameField } from './admin-fields.ts';
 
 /**
- * Inputs and results of the upstream-provider operations (upstream-providers.ts), shared by the admin
+ * Inputs and results of the upstream-provider operations (provider-operations.ts), shared by the admin
  * CLI, the admin socket and the admin HTTP API. Messages never echo a value: it may be a secret.
  */
-
-const CONTROL = /\p{Cc}/u;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * An upstream issuer must be https; plain http is accepted only on a loopback host, where nothing
- * travels over a network (a provider on the same machine in development and tests).
- */
-export function isAcceptableIssuer(value: string): boolean {
-  if (/[\s#?]/u.test(value) || CONTROL.test(value) || !URL.canParse(value)) return false;
-  const url = new URL(value);
-  if (url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-}
-
-/** Whether requests to this issuer go over plain http (loopback only, see isAcceptableIssuer). */
-export function isLoopbackHttpIssuer(issuer: string): boolean {
-  return URL.canParse(issuer) && new URL(issuer).protocol === 'http:';
-}
 
 /** The issuer identifier exactly as the provider states it in its discovery document (OIDC Discovery §4.3). */
 export const issuerField = z

@@ -15,20 +15,15 @@ export {
   type AccountSummary,
   type AddUserResult,
   accountChangeResult,
-  accountSummary,
   addUserResult,
   type ChangeEmailResult,
   changeEmailResult,
   type DeleteUserResult,
-  deleteUserResult,
-  type InvitationState,
   type InviteResult,
-  invitationState,
   inviteResult,
   type UnlockResult,
   type UserView,
   unlockResult,
-  userView,
 } from '@keycard/contract';
 
 export const addUserInput = createUserBody.check((ctx) => {

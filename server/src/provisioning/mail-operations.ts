@@ -1,7 +1,8 @@
 import { recordAudit } from '../audit/audit-log.ts';
 import { type FailedMail, listFailedMail, retryFailedMail } from '../mail/failed-mail.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { nudgeMail } from './admin-mailing.ts';
-import { type AdminDeps, type AdminResult, ok, parseInput } from './admin-result.ts';
+import { type AdminResult, ok, parseInput } from './admin-result.ts';
 import {
   type FailedMailInput,
   type FailedMailResult,

@@ -3,7 +3,8 @@ import { identifierHash } from '../accounts/identifiers.ts';
 import { endAccountSessions } from '../recovery/account-sessions.ts';
 import { accounts, loginFailures } from '../store/tables/index.ts';
 import { auditAdmin, findTarget, noTarget, summarize, viewOf } from './admin-account.ts';
-import { type AdminDeps, type AdminResult, ok, parseInput } from './admin-result.ts';
+import type { AdminDeps } from './admin-deps.ts';
+import { type AdminResult, ok, parseInput } from './admin-result.ts';
 import { type AccountInput, accountInput, type DeleteUserResult, type UserView } from './user-schemas.ts';
 
 /** Reading and removing accounts (DESIGN §1 Provisioning), for the admin API. */

@@ -1,6 +1,6 @@
 import { ADMIN_API_BASE, ADMIN_SCOPE, type AdminCall, adminCalls, errorBodySchema } from '@keycard/contract';
 import { z } from 'zod';
-import { OIDC_MOUNT } from '../oidc/provider.ts';
+import { OIDC_MOUNT } from '../../oidc/provider.ts';
 import { providerCalls } from './provider-calls.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { type Account, findAccountByEmail, findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Db } from '../store/database.ts';
-import { type AdminDeps, noAccount, refuse } from './admin-result.ts';
+import type { AdminDeps } from './admin-deps.ts';
+import { noAccount, refuse } from './admin-result.ts';
 import type { AccountRef, AccountSummary, UserView } from './user-schemas.ts';
 
 /** What the user:* operations answer about an account: never a hash or other secret. */

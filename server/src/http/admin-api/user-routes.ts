@@ -1,8 +1,14 @@
 import { adminCalls } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { deleteUser, readUser } from '../admin/user-lookup-operations.ts';
-import { changeEmail, inviteAccount } from '../admin/user-mail-operations.ts';
-import { addUser, disableUser, enableUser, expirePassword, unlockUser } from '../admin/user-operations.ts';
+import { deleteUser, readUser } from '../../provisioning/user-lookup-operations.ts';
+import { changeEmail, inviteAccount } from '../../provisioning/user-mail-operations.ts';
+import {
+  addUser,
+  disableUser,
+  enableUser,
+  expirePassword,
+  unlockUser,
+} from '../../provisioning/user-operations.ts';
 import { adminCall, type RequestDeps } from './admin-call.ts';
 
 /** The account calls: the same operations as the user:* commands of the CLI. */

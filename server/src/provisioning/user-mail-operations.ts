@@ -10,8 +10,9 @@ import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import { requestEmailChange } from '../recovery/request-email-change.ts';
 import type { Db } from '../store/database.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { inMailingTransaction } from './admin-mailing.ts';
-import { type AdminDeps, type AdminResult, noAccount, ok, parseInput, refuse } from './admin-result.ts';
+import { type AdminResult, noAccount, ok, parseInput, refuse } from './admin-result.ts';
 import {
   type AccountInput,
   type AddUserResult,

@@ -1,9 +1,10 @@
 import type { AdminCall } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AdminDeps, AdminResult } from '../admin/admin-result.ts';
-import { HttpError } from '../http/http-error.ts';
-import { parseInput } from '../http/parse-input.ts';
+import type { AdminDeps } from '../../provisioning/admin-deps.ts';
+import type { AdminResult } from '../../provisioning/admin-result.ts';
+import { HttpError } from '../http-error.ts';
+import { parseInput } from '../parse-input.ts';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 

@@ -1,6 +1,6 @@
 import { adminCalls } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { addClient, updateClient } from '../admin/client-operations.ts';
+import { addClient, updateClient } from '../../provisioning/client-operations.ts';
 import { adminCall, type RequestDeps } from './admin-call.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
-import { HttpError } from '../http/http-error.ts';
-import type { Db } from '../store/database.ts';
-import { oidcClients } from '../store/tables/index.ts';
+import type { Db } from '../../store/database.ts';
+import { oidcClients } from '../../store/tables/index.ts';
+import { HttpError } from '../http-error.ts';
 
 /** What the admin API knows of its caller after the token check: the client, for the audit log. */
 export interface AdminCaller {

@@ -8,12 +8,8 @@ import { isDeliverableAddress } from '../mail/mail-request.ts';
 export {
   accountIdField,
   clientIdField,
-  clientSecretField,
   displayNameField,
   emailField,
-  passwordField,
-  productNameField,
-  redirectUriField,
   uriListField,
 } from '@keycard/contract';
 

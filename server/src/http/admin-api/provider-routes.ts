@@ -5,7 +5,7 @@ import {
   findUpstreamProvider,
   listUpstreamProviders,
   unbindUpstreamDomain,
-} from '../federation/upstream-providers.ts';
+} from '../../provisioning/provider-operations.ts';
 import { adminCall, type RequestDeps } from './admin-call.ts';
 import { providerCalls } from './provider-calls.ts';
 

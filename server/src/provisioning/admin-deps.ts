@@ -1,0 +1,30 @@
+import { type Clock, databaseClock } from '../clock.ts';
+import type { CodeLifetimes } from '../config.ts';
+import type { MailQueue } from '../recovery/recovery-deps.ts';
+import type { Db } from '../store/database.ts';
+
+/** What every admin operation needs: the store, and the clock (the database's unless a test passes one). */
+export interface AdminDeps {
+  readonly db: Db;
+  readonly clock?: Clock;
+  /** Needed by the commands that queue mail (admin-mailing.ts builds it); they fail without it. */
+  readonly mailing?: AdminMailing;
+  /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
+  readonly actor?: string;
+}
+
+export function clockOf(deps: AdminDeps): Clock {
+  return deps.clock ?? databaseClock(deps.db);
+}
+
+/**
+ * How admin commands that send mail (user:add without a password, user:invite, user:change-email)
+ * reach the outbox: the PUBLIC_URL their links are built from and the queue. The CLI builds one from
+ * its own config, the running service passes its mail service, whose nudge wakes its worker.
+ */
+export interface AdminMailing {
+  readonly publicUrl: string;
+  readonly mail: MailQueue;
+  /** The configured code lifetimes: an invitation or e-mail change link lives as long as configured. */
+  readonly codeLifetimes: CodeLifetimes;
+}
