@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { freePort } from './started-service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -15,15 +15,6 @@ export interface BenchService {
   /** Event-loop delay since the previous call. */
   loopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
 }
 
 async function administer(serverUrl: string, statement: string): Promise<void> {
