@@ -7,6 +7,11 @@ describe('readProduct, blank values', () => {
     expect(readProduct('/resume?product=%20%20', 'GuestGate')).toBe('GuestGate');
     expect(readProduct('/resume?product=+', 'GuestGate')).toBe('GuestGate');
   });
+
+  it('reads a query string that starts the ReturnUrl, and nothing from a ReturnUrl without one', () => {
+    expect(readProduct('?product=Planner', 'GuestGate')).toBe('Planner');
+    expect(readProduct('product=Planner', 'GuestGate')).toBe('GuestGate');
+  });
 });
 
 describe('isHttpUrl', () => {
