@@ -1,0 +1,54 @@
+import { errorBodySchema } from '@keycard/contract';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPSTREAM_CALLBACK_PATH } from '../src/http/routes/federation.ts';
+import { buildTestApp, csrfHeaders, fetchCsrf } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+
+const testDb = useTestDatabase();
+
+describe('cross-site rule at its edges (DESIGN §2 CSRF)', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestApp(testDb().db);
+  });
+  afterAll(() => app.close());
+
+  it('exempts the upstream callback for GET only: a cross-site POST to it is the cross-site refusal', async () => {
+    const session = await fetchCsrf(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: UPSTREAM_CALLBACK_PATH,
+      payload: {},
+      // A valid token too, so only the cross-site rule can refuse it.
+      headers: { ...csrfHeaders(session), 'sec-fetch-site': 'cross-site' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(errorBodySchema.parse(response.json())).toEqual({
+      code: 'cross_site_rejected',
+      message: 'Cross-site requests are not accepted.',
+    });
+  });
+
+  it('exempts the callback path exactly, not another API path under the same method', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `${UPSTREAM_CALLBACK_PATH}Other?code=x`,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'cross_site_rejected' });
+  });
+
+  it('reads the token from the header only, never from the body', async () => {
+    const session = await fetchCsrf(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { cookie: session.cookie },
+      payload: { _csrf: session.token, Username: 'a@example.com', Password: 'x' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'csrf_rejected' });
+  });
+});

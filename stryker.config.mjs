@@ -1,0 +1,65 @@
+// Mutation testing of the security-critical modules (TESTING.md): `npm run mutate`.
+// Not part of CI: a whole run takes tens of minutes on a 2-core machine.
+
+/** The modules whose tests must kill at least 90 % of the mutants (TESTING.md). */
+const SECURITY_MODULES = [
+  // Accounts: login, identifiers, lockout, password hashing and the password policy.
+  'server/src/accounts/**/*.ts',
+  // One-time codes and every recovery flow built on them, with their request limits.
+  'server/src/codes/**/*.ts',
+  'server/src/recovery/**/*.ts',
+  // ReturnUrl / RedirectUrl rules.
+  'server/src/redirects/**/*.ts',
+  // CSRF and the cookie settings: the anti-forgery cookie, the provider's session and interaction
+  // cookies, the upstream-flow cookie (line ranges: the rest of those files is not cookie policy).
+  'server/src/http/csrf.ts',
+  'server/src/oidc/provider.ts:58-77',
+  'server/src/http/routes/federation.ts:28-57',
+  // Per-IP request limit (the recovery limits sit in server/src/recovery/).
+  'server/src/http/rate-limit.ts',
+  // The SPA's query readers and the links built from them; its copy of the password rules.
+  'web/src/routing/query.ts',
+  'web/src/routing/link-targets.ts',
+  'web/src/screens/reset-password/password-policy.ts',
+];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  // The same projects as `npm run test:unit`: one source of truth for what a test is.
+  vitest: { configFile: 'vitest.config.ts', related: true },
+  // Each mutant runs only the tests that reached it in the dry run.
+  coverageAnalysis: 'perTest',
+  // Each runner is a vitest instance with one worker; two are what a 2-core machine can carry.
+  concurrency: 2,
+  // Instrumented server code under load is slow: a database test easily takes seconds.
+  timeoutMS: 30_000,
+  timeoutFactor: 2,
+  // A static mutant (a module-level constant, such as a regular expression) is only active in a fresh
+  // import, so it runs every related test rather than those that reached it: in these modules that
+  // is most of the server suite, a minute or more per mutant. Left out of the habitual run and
+  // its score; `npm run mutate -- --ignoreStatic false` includes them (TESTING.md).
+  ignoreStatic: true,
+  mutate: [...SECURITY_MODULES, '!**/*.test.ts', '!**/*.test.tsx'],
+  // `npm run mutate -- --incremental` reuses this file's results for unchanged code and tests.
+  incrementalFile: '.tmp/mutation/stryker-incremental.json',
+  ignorePatterns: [
+    'e2e/artifacts',
+    'test-results',
+    'playwright-report',
+    'data',
+    '.tmp/mutation',
+    '.tmp/logs',
+  ],
+  // The server tests rebuild the SPA when a web source is newer than web/dist/index.html. The sandbox
+  // copies every file anew, in no set order, so its index (built by scripts/mutate.mjs) is touched
+  // last; else each test runner would rebuild it, into the same folder at once.
+  buildCommand: 'node scripts/mutate.mjs --mark-spa-fresh',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: '.tmp/mutation/mutation.html' },
+  jsonReporter: { fileName: '.tmp/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 90, low: 80, break: null },
+};
