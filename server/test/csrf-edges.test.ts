@@ -1,22 +1,17 @@
 import { errorBodySchema } from '@keycard/contract';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPSTREAM_CALLBACK_PATH } from '../src/http/routes/federation.ts';
-import { buildTestApp, csrfHeaders, fetchCsrf } from './support/app.ts';
-import { useTestDatabase } from './support/database.ts';
+import { csrfHeaders, fetchCsrf } from './support/app.ts';
+import { useTestService } from './support/test-service.ts';
 
-const testDb = useTestDatabase();
+const service = useTestService();
 
 describe('cross-site rule at its edges (DESIGN §2 CSRF)', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildTestApp(testDb().db);
-  });
-  afterAll(() => app.close());
+  const app = () => service().app;
 
   it('exempts the upstream callback for GET only: a cross-site POST to it is the cross-site refusal', async () => {
-    const session = await fetchCsrf(app);
-    const response = await app.inject({
+    const session = await fetchCsrf(app());
+    const response = await app().inject({
       method: 'POST',
       url: UPSTREAM_CALLBACK_PATH,
       payload: {},
@@ -31,7 +26,7 @@ describe('cross-site rule at its edges (DESIGN §2 CSRF)', () => {
   });
 
   it('exempts the callback path exactly, not another API path under the same method', async () => {
-    const response = await app.inject({
+    const response = await app().inject({
       method: 'GET',
       url: `${UPSTREAM_CALLBACK_PATH}Other?code=x`,
       headers: { 'sec-fetch-site': 'cross-site' },
@@ -41,8 +36,8 @@ describe('cross-site rule at its edges (DESIGN §2 CSRF)', () => {
   });
 
   it('reads the token from the header only, never from the body', async () => {
-    const session = await fetchCsrf(app);
-    const response = await app.inject({
+    const session = await fetchCsrf(app());
+    const response = await app().inject({
       method: 'POST',
       url: '/api/login',
       headers: { cookie: session.cookie },
