@@ -17,7 +17,9 @@ const SECURITY_MODULES = [
   'server/src/http/routes/federation.ts:28-57',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
-  // The SPA's query readers and the links built from them; its copy of the password rules.
+  // The password composition rules both sides apply (SPEC §5).
+  'contract/src/rules/password-composition.ts',
+  // The SPA's query readers and the links built from them; its policy list built on the contract's rules.
   'web/src/routing/query.ts',
   'web/src/routing/link-targets.ts',
   'web/src/screens/reset-password/password-policy.ts',
