@@ -8,7 +8,7 @@ const SECURITY_MODULES = [
   // One-time codes and every recovery flow built on them, with their request limits.
   'server/src/codes/**/*.ts',
   'server/src/recovery/**/*.ts',
-  // ReturnUrl / RedirectUrl rules.
+  // RedirectUrl rules (the ReturnUrl's local-path rule is in the contract, below).
   'server/src/redirects/**/*.ts',
   // CSRF and the cookie settings: the anti-forgery cookie, the provider's session and interaction
   // cookies, the upstream-flow cookie (line ranges: the rest of those files is not cookie policy).
@@ -17,7 +17,10 @@ const SECURITY_MODULES = [
   'server/src/http/routes/federation.ts:28-57',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
-  // The SPA's query readers and the links built from them; its copy of the password rules.
+  // The rules both sides apply: SPEC §5's password composition and DESIGN §2's local path.
+  'contract/src/rules/password-composition.ts',
+  'contract/src/rules/local-path.ts',
+  // The SPA's query readers and the links built from them; its policy list built on the contract's rules.
   'web/src/routing/query.ts',
   'web/src/routing/link-targets.ts',
   'web/src/screens/reset-password/password-policy.ts',

@@ -1,12 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@keycard/contract';
+import {
+  PASSWORD_COMPOSITION_RULES,
+  PASSWORD_MAX_LENGTH,
+  type PasswordCompositionRuleId,
+} from '@keycard/contract';
 import { normalizeEmail } from './identifiers.ts';
 
 /**
- * The one password policy of Keycard: SPEC §5 (at least 12 characters, a digit, a lowercase and an
- * uppercase letter, a non-alphanumeric character) plus DESIGN §2 (at most 256 characters, not the
- * e-mail itself, not on the shipped list of common passwords). Every check looks at the NFC form, the
- * form that is hashed, and lengths count code points, so an emoji is one character.
+ * The one password policy of Keycard: SPEC §5's composition rules (at least 12 characters, a digit, a
+ * lowercase and an uppercase letter, a non-alphanumeric character), which live in the contract so the
+ * SPA's policy list applies the very same ones, plus DESIGN §2's rules only the service can check (at
+ * most 256 characters, not the e-mail itself, not on the shipped list of common passwords). Every
+ * check looks at the NFC form, the form that is hashed, and lengths count code points, so an emoji is
+ * one character.
  */
 export type PasswordRule =
   | 'min_length'
@@ -17,6 +23,15 @@ export type PasswordRule =
   | 'symbol'
   | 'not_email'
   | 'common';
+
+/** The name each composition rule of the contract has in this policy's answers. */
+const COMPOSITION_RULE: Readonly<Record<PasswordCompositionRuleId, PasswordRule>> = {
+  length: 'min_length',
+  digit: 'digit',
+  lowercase: 'lowercase',
+  uppercase: 'uppercase',
+  special: 'symbol',
+};
 
 const COMMON_PASSWORDS_FILE = new URL('./common-passwords.txt', import.meta.url);
 
@@ -41,14 +56,12 @@ export function isCommonPassword(password: string): boolean {
 /** Every rule `password` breaks, in a fixed order; empty when it is acceptable. */
 export function brokenPasswordRules(password: string, email?: string): PasswordRule[] {
   const candidate = password.normalize('NFC');
-  const length = [...candidate].length;
-  const broken: PasswordRule[] = [];
-  if (length < PASSWORD_MIN_LENGTH) broken.push('min_length');
-  if (length > PASSWORD_MAX_LENGTH) broken.push('max_length');
-  if (!/\p{Nd}/u.test(candidate)) broken.push('digit');
-  if (!/\p{Ll}/u.test(candidate)) broken.push('lowercase');
-  if (!/\p{Lu}/u.test(candidate)) broken.push('uppercase');
-  if (!/[^\p{L}\p{N}]/u.test(candidate)) broken.push('symbol');
+  // No password is both too short and too long, so the upper bound coming first keeps the order
+  // min_length, max_length, digit, … of the rules above.
+  const broken: PasswordRule[] = [...candidate].length > PASSWORD_MAX_LENGTH ? ['max_length'] : [];
+  for (const rule of PASSWORD_COMPOSITION_RULES) {
+    if (!rule.isMetBy(candidate)) broken.push(COMPOSITION_RULE[rule.id]);
+  }
   if (email !== undefined && normalizeEmail(candidate) === normalizeEmail(email)) broken.push('not_email');
   if (isCommonPassword(candidate)) broken.push('common');
   return broken;

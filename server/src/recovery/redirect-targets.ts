@@ -1,5 +1,6 @@
+import { isLocalReturnPath } from '@keycard/contract';
 import { registeredOrigins } from '../oidc/clients.ts';
-import { allowedRedirectOrNull, isLocalReturnPath } from '../redirects/redirect-rules.ts';
+import { allowedRedirectOrNull } from '../redirects/redirect-rules.ts';
 import type { RecoveryDeps } from './recovery-deps.ts';
 
 type RedirectDeps = Pick<RecoveryDeps, 'db' | 'publicUrl' | 'defaultRedirectUrl'>;

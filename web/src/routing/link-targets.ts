@@ -1,18 +1,12 @@
+import { isLocalReturnPath } from '@keycard/contract';
 import { hasReturnUrl, readRedirectUrl } from './query.ts';
 
 /**
  * Where the links of the locked and expired-link pages lead (SPEC §2). Targets that come from the
  * query are only used when they are a local path or an http(s) URL, so a crafted link cannot turn
- * into a `javascript:` or protocol-relative href.
+ * into a `javascript:` or protocol-relative href. What a local path is, is the service's rule
+ * (DESIGN §2), taken from the contract so the two never disagree.
  */
-
-/**
- * A local path: one leading slash, no `//` or `/\` that a browser would read as another host, and no
- * control character (a browser drops tab and newline, so `/\t/evil` would become `//evil`).
- */
-function isLocalPath(target: string): boolean {
-  return /^\/(?![/\\])/.test(target) && !/\p{Cc}/u.test(target);
-}
 
 /** True for an absolute http or https URL (SPEC §5), never a script or data URL. */
 export function isHttpUrl(target: string): boolean {
@@ -26,7 +20,7 @@ export function isHttpUrl(target: string): boolean {
 
 /** The target itself when it is safe to put in an href, else ''. */
 export function safeTarget(target: string): string {
-  return isLocalPath(target) || isHttpUrl(target) ? target : '';
+  return isLocalReturnPath(target) || isHttpUrl(target) ? target : '';
 }
 
 /** The forgot-password page, keeping the query string (it carries the ReturnUrl/RedirectUrl). */
