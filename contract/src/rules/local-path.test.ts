@@ -73,6 +73,14 @@ describe('isLocalReturnPath', () => {
 });
 
 describe('isLocalReturnPath at its edges', () => {
+  it('refuses a missing or empty value instead of failing on it', () => {
+    // A reader hands over null when the query has no ReturnUrl (SPEC §3); an empty one is no path.
+    expect(isLocalReturnPath(null)).toBe(false);
+    expect(isLocalReturnPath(undefined)).toBe(false);
+    expect(isLocalReturnPath('')).toBe(false);
+    expect(isLocalReturnPath('/')).toBe(true);
+  });
+
   it('accepts a path of exactly the maximum length and refuses one character more', () => {
     const longest = `/${'a'.repeat(MAX_LENGTH - 1)}`;
     expect(isLocalReturnPath(longest)).toBe(true);
