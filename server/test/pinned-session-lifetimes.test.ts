@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { loginResponse } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clockReading } from '../src/clock.ts';
 import {
   type Authorization,
-  CLIENT_ID,
+  authorizationRequest,
   createAccount,
   REDIRECT_URI,
   redeemCode,
@@ -72,16 +71,9 @@ async function signedInBrowser() {
 
 /** Where a new authorization request of `browser` leads: straight back with a code, or to sign in. */
 async function authorize(browser: TestBrowser): Promise<'signed in' | 'asked to sign in'> {
-  const verifier = randomBytes(32).toString('base64url');
-  const query = new URLSearchParams({
-    client_id: CLIENT_ID,
-    response_type: 'code',
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
-  const location = String((await browser.get(`/oidc/auth?${query}`)).headers.location);
+  const location = String(
+    (await browser.get(authorizationRequest({ scope: 'openid' }).path)).headers.location,
+  );
   if (location.startsWith(`${REDIRECT_URI}?code=`)) return 'signed in';
   if (location.startsWith('/?ReturnUrl=')) return 'asked to sign in';
   throw new Error(`authorize led to ${location}`);

@@ -117,11 +117,8 @@ export interface Authorization {
   state: string;
 }
 
-/** The relying party sends the browser to the authorize endpoint; the provider sends it to sign in. */
-export async function startAuthorization(
-  browser: TestBrowser,
-  extra: Record<string, string> = {},
-): Promise<Authorization> {
+/** The test client's authorization request (code flow with PKCE S256), with its verifier and state. */
+export function authorizationRequest(extra: Record<string, string> = {}) {
   const verifier = randomBytes(32).toString('base64url');
   const state = randomBytes(8).toString('hex');
   const query = new URLSearchParams({
@@ -134,7 +131,16 @@ export async function startAuthorization(
     state,
     ...extra,
   });
-  const response = await browser.get(`/oidc/auth?${query}`);
+  return { path: `/oidc/auth?${query}`, verifier, state };
+}
+
+/** The relying party sends the browser to the authorize endpoint; the provider sends it to sign in. */
+export async function startAuthorization(
+  browser: TestBrowser,
+  extra: Record<string, string> = {},
+): Promise<Authorization> {
+  const { path, verifier, state } = authorizationRequest(extra);
+  const response = await browser.get(path);
   const location = response.headers.location;
   if (response.statusCode !== 303 || typeof location !== 'string') {
     throw new Error(`authorize answered ${response.statusCode} ${response.body}`);
