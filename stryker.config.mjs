@@ -11,10 +11,9 @@ const SECURITY_MODULES = [
   // RedirectUrl rules (the ReturnUrl's local-path rule is in the contract, below).
   'server/src/redirects/**/*.ts',
   // CSRF and the cookie settings: the anti-forgery cookie, the provider's session and interaction
-  // cookies, the upstream-flow cookie (line ranges: the rest of those files is not cookie policy).
+  // cookies, the upstream-flow cookie (all named and set in cookie-policy.ts).
   'server/src/http/csrf.ts',
-  'server/src/oidc/provider.ts:58-77',
-  'server/src/http/routes/federation.ts:28-57',
+  'server/src/cookie-policy.ts',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
   // The rules both sides apply: SPEC §5's password composition and DESIGN §2's local path.

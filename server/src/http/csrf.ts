@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import { CSRF_HEADER } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { cookiePolicy } from '../cookie-policy.ts';
 import { HttpError } from './http-error.ts';
 import { isApiPath, pathOf } from './paths.ts';
 
@@ -14,11 +15,6 @@ export const CROSS_SITE_EXEMPTIONS: readonly { method: string; path: string }[] 
 ];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Cookie of the anti-forgery secret; `__Host-` pins it to this origin under https. */
-export function csrfCookieName(publicUrl: string): string {
-  return new URL(publicUrl).protocol === 'https:' ? '__Host-csrf' : 'csrf';
-}
 
 function isExempt(request: FastifyRequest): boolean {
   const path = pathOf(request.url);
@@ -39,11 +35,11 @@ export async function registerCsrf(
   app: FastifyInstance,
   options: { publicUrl: string; cookieSecrets: readonly string[] },
 ): Promise<void> {
-  const secure = new URL(options.publicUrl).protocol === 'https:';
+  const cookie = cookiePolicy(options.publicUrl).csrf;
   await app.register(fastifyCookie, { secret: [...options.cookieSecrets] });
   await app.register(fastifyCsrf, {
-    cookieKey: csrfCookieName(options.publicUrl),
-    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure, signed: true },
+    cookieKey: cookie.name,
+    cookieOpts: { ...cookie.options },
     // Only the header: a token in a form body would let a plain cross-site form carry it.
     getToken: tokenHeader,
   });

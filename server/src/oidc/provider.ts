@@ -3,6 +3,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { cookiePolicy } from '../cookie-policy.ts';
 import type { Db } from '../store/database.ts';
 import type { ProviderKeys } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
@@ -59,24 +60,15 @@ async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
 }
 
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
-  const secureCookies = config.publicUrl.startsWith('https:');
+  const cookies = cookiePolicy(config.publicUrl).provider;
   return {
     adapter: databaseAdapter(db, clock),
     jwks: keys.jwks,
     cookies: {
       keys: keys.cookieKeys,
-      // DESIGN §2 Cookies: under https the prefixes pin each cookie to this origin. The session and
-      // interaction cookies have path / and take __Host-; the resume cookie's path is the authorize
-      // request's own, which __Host- forbids, so it takes __Secure-.
-      names: secureCookies
-        ? {
-            session: '__Host-session',
-            interaction: '__Host-interaction',
-            resume: '__Secure-interaction_resume',
-          }
-        : { session: '_session', interaction: '_interaction', resume: '_interaction_resume' },
-      long: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
-      short: { signed: true, httpOnly: true, sameSite: 'lax', secure: secureCookies },
+      names: { ...cookies.names },
+      long: { ...cookies.long },
+      short: { ...cookies.short },
     },
     async findAccount(_ctx, sub) {
       if (!UUID.test(sub)) return undefined;

@@ -2,6 +2,7 @@ import { getCalls } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit-log.ts';
+import { cookiePolicy } from '../../cookie-policy.ts';
 import { completeUpstreamSignIn } from '../../federation/complete-upstream-sign-in.ts';
 import {
   type FederationDeps,
@@ -25,11 +26,6 @@ const callbackQuery = z.object({
   error: z.string().max(256).optional(),
 });
 
-/** Cookie holding the upstream flow; `__Host-` pins it to this origin under https. */
-export function flowCookieName(publicUrl: string): string {
-  return new URL(publicUrl).protocol === 'https:' ? '__Host-federation' : 'federation';
-}
-
 /**
  * SPEC §7 /api/RedirectToExternalIdentityProvider and its callback (DESIGN §1 Federation). Both are
  * browser navigations, so a refusal is a redirect to the error page (with an audit event), never a
@@ -45,15 +41,9 @@ export const federationRoutes: RouteModule = (api, deps) => {
     clock: deps.login.clock,
     callbackUrl: `${publicUrl}${UPSTREAM_CALLBACK_PATH}`,
   };
-  const cookieName = flowCookieName(publicUrl);
-  const cookieOptions = {
-    path: '/',
-    httpOnly: true,
-    // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
-    sameSite: 'lax' as const,
-    secure: publicUrl.startsWith('https:'),
-    signed: true,
-  };
+  // Lax (cookie-policy.ts): the provider's redirect back is a top-level GET navigation, which
+  // carries Lax cookies.
+  const { name: cookieName, options: cookieOptions } = cookiePolicy(publicUrl).federation;
 
   const refused = async (
     request: FastifyRequest,
