@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  claimUnlockMail,
+  clearFailures,
+  failureCount,
+  lockState,
+  lockStateOf,
+  recordFailure,
+} from '../src/accounts/lockout.ts';
+import { useTestDatabase } from './support/database.ts';
+
+/**
+ * The failure counter behind DESIGN §2 Login's lockout, on a real database: where a lock ends, what
+ * a failure on a locked identifier reports, and that of racing failures exactly one locks (and sends
+ * the one unlock mail). The numbers are this file's own: threshold 3, a 60-minute lock.
+ */
+
+const testDb = useTestDatabase();
+const MINUTE = 60_000;
+const POLICY = { threshold: 3, minutes: 60 };
+const T0 = new Date('2026-03-01T08:00:00Z');
+const at = (minutes: number, seconds = 0) => new Date(T0.getTime() + minutes * MINUTE + seconds * 1000);
+let serial = 0;
+const freshIdentifier = () => `lockout-counter-${++serial}`;
+
+async function lockAt(identifier: string, now: Date, policy = POLICY) {
+  for (let n = 1; n < policy.threshold; n++) await recordFailure(testDb().db, identifier, now, policy);
+  return recordFailure(testDb().db, identifier, now, policy);
+}
+
+describe('lock state of a counter row', () => {
+  it('no failures on record: not locked, nothing to clear', () => {
+    expect(lockStateOf(null, T0)).toEqual({ locked: false, hasFailures: false, expired: false });
+  });
+
+  it('failures below the threshold: not locked, failures on record', () => {
+    expect(lockStateOf({ lockedAt: null, lockedUntil: null }, T0)).toEqual({
+      locked: false,
+      hasFailures: true,
+      expired: false,
+    });
+  });
+
+  it('a 60-minute lock holds one second before its end and is over at its end', () => {
+    const row = { lockedAt: T0, lockedUntil: at(60) };
+    expect(lockStateOf(row, at(59, 59))).toEqual({ locked: true, hasFailures: true, expired: false });
+    expect(lockStateOf(row, at(60))).toEqual({ locked: false, hasFailures: false, expired: true });
+  });
+
+  it('a lock without an end holds until unlocked', () => {
+    expect(lockStateOf({ lockedAt: T0, lockedUntil: null }, at(60 * 24 * 365)).locked).toBe(true);
+  });
+});
+
+describe('counting failures', () => {
+  it('the third failure locks, and only that one reports the lock as new', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: false, lockedNow: false });
+    expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: false, lockedNow: false });
+    expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
+    expect(await recordFailure(db, id, at(1), POLICY)).toEqual({ locked: true, lockedNow: false });
+    expect(await failureCount(db, id)).toBe(4);
+  });
+
+  it('of two failures racing past the threshold, exactly one reports the new lock', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await recordFailure(db, id, T0, POLICY);
+    await recordFailure(db, id, T0, POLICY);
+    const outcomes = await Promise.all([
+      recordFailure(db, id, T0, POLICY),
+      recordFailure(db, id, T0, POLICY),
+    ]);
+    expect(outcomes.every((outcome) => outcome.locked)).toBe(true);
+    expect(outcomes.filter((outcome) => outcome.lockedNow)).toHaveLength(1);
+  });
+
+  it('an expired lock is cleared when read, so counting starts afresh', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0);
+    expect(await lockState(db, id, at(59, 59))).toEqual({ locked: true, hasFailures: true });
+    expect(await failureCount(db, id)).toBe(3);
+    expect(await lockState(db, id, at(60))).toEqual({ locked: false, hasFailures: false });
+    expect(await failureCount(db, id)).toBe(0);
+    expect(await recordFailure(db, id, at(61), POLICY)).toEqual({ locked: false, lockedNow: false });
+  });
+
+  it('a lock that has not ended is kept when read', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0, { threshold: 3, minutes: 0 });
+    expect(await lockState(db, id, at(60 * 24 * 30))).toEqual({ locked: true, hasFailures: true });
+    expect(await failureCount(db, id)).toBe(3);
+  });
+});
+
+describe('the unlock mail of a lock', () => {
+  it('is claimed once per lock, and again after the lock is cleared and set anew', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0);
+    expect(await claimUnlockMail(db, id, T0)).toBe(true);
+    expect(await claimUnlockMail(db, id, at(1))).toBe(false);
+    await clearFailures(db, id);
+    await lockAt(id, at(2));
+    expect(await claimUnlockMail(db, id, at(2))).toBe(true);
+  });
+
+  it('of two racing claims, exactly one wins', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0);
+    const claims = await Promise.all([claimUnlockMail(db, id, T0), claimUnlockMail(db, id, T0)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+});
