@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { type Clock, clockReading } from '../src/clock.ts';
 import type { MailRequest } from '../src/mail/mail-kinds.ts';
 import type { MailLog } from '../src/mail/transport.ts';
+import { type Clock, clockReading } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 

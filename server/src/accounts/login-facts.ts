@@ -1,5 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { type Clock, epochMsOf } from '../clock.ts';
+import { type Clock, epochMsOf } from '../store/clock.ts';
 import { accounts, type Db, loginFailures, upstreamDomains } from '../store/tables/index.ts';
 import type { Account } from './account-repository.ts';
 import { bindingLookupKey } from './domain-key.ts';

@@ -1,8 +1,8 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Clock } from '../clock.ts';
 import { issueCode } from '../codes/codes.ts';
 import type { CodeLifetimes, Config } from '../config.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/tables/index.ts';
 import { type Account, replaceHash } from './account-repository.ts';
 import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';

@@ -1,6 +1,6 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
-import type { Clock } from '../clock.ts';
 import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/tables/index.ts';
 import { pruneAudit } from './audit-log.ts';
 

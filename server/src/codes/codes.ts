@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { VerificationType } from '@keycard/contract';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
 import type { CodeLifetimes } from '../config.ts';
+import type { Clock } from '../store/clock.ts';
 import { type Db, verificationCodes } from '../store/tables/index.ts';
 
 /** The verification types a code is issued for: those that have a lifetime (config.ts). */

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { emailDomain } from '../accounts/identifiers.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { findProviderRecord, upstreamConfiguration } from './upstream-client.ts';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../store/clock.ts';
 import { type Db, oidcPayloads } from '../store/tables/index.ts';
 import { findClientMetadata } from './clients.ts';
 
