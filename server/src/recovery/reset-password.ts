@@ -1,7 +1,11 @@
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountById, storePassword } from '../accounts/account-repository.ts';
+import {
+  type Account,
+  clearFailures,
+  findAccountById,
+  storePassword,
+} from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures } from '../accounts/lockout.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { meetsPasswordPolicy } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';

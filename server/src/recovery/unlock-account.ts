@@ -1,7 +1,7 @@
 import { VerificationType } from '@keycard/contract';
-import { findAccountById } from '../accounts/account-repository.ts';
+import { clearFailures, findAccountById } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures, isLocked } from '../accounts/lockout.ts';
+import { isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { claimFirstUse, findStoredCode } from './code-states.ts';
