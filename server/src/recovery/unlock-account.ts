@@ -3,8 +3,9 @@ import { clearFailures, findAccountById } from '../accounts/account-repository.t
 import { identifierHash } from '../accounts/identifiers.ts';
 import { isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { claimFirstUse } from '../codes/code-repository.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
-import { claimFirstUse, findStoredCode } from './code-states.ts';
+import { findStoredCode } from './code-states.ts';
 import type { RecoveryDeps } from './recovery-deps.ts';
 import { redirectOrDefault } from './redirect-targets.ts';
 
