@@ -1,6 +1,6 @@
 import { clearFailures, deleteAccount } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { endAccountSessions } from '../recovery/account-sessions.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { auditAdmin, findTarget, noTarget, summarize, viewOf } from './admin-account.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { type AdminResult, ok, parseInput } from './admin-result.ts';

@@ -11,7 +11,7 @@ import { identifierHash } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from '../recovery/account-sessions.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
 import { type AdminDeps, clockOf } from './admin-deps.ts';

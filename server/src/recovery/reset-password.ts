@@ -11,7 +11,7 @@ import { meetsPasswordPolicy } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { consumeCode, findLiveCode } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from './account-sessions.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { RESET_TYPES, spendResetCodes } from './code-states.ts';
 import { fixedClock } from './fixed-clock.ts';
