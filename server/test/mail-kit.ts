@@ -24,7 +24,7 @@ export function recordingLog(): MailLog & { readonly lines: string[] } {
 export function steppingClock(): Clock & { advance(ms: number): void } {
   let offset = 0;
   return {
-    // +1: a Date drops the microseconds the database stamps rows with (clock.ts rounds up alike).
+    // +1: a Date drops the microseconds the database stamps rows with (store/clock.ts rounds up alike).
     ...clockReading(() => Date.now() + 1 + offset),
     advance(ms) {
       offset += ms;
