@@ -8,7 +8,11 @@ const SERVER = {
   provisioning: '^server/src/provisioning/',
   domain: '^server/src/((accounts|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
   infrastructure:
-    '^server/src/((store|housekeeping|i18n|site)/|(clock|config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
+    '^server/src/((store|housekeeping|i18n|site)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
+  /** Where queries may be written: the store itself and each domain's repository module. */
+  queries: '^server/src/store/|^server/src/[^/]+/[^/]+-repository\\.ts$',
+  /** What a query is written with: the table definitions and raw-result helper of the store. */
+  tables: '^server/src/store/(tables/|schema\\.ts$|rows\\.ts$)',
 };
 
 /** Web layers, top to bottom. */
@@ -86,6 +90,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/src/(http|admin)/', pathNot: TESTS },
       to: { path: '^server/src/(http|admin)/', pathNot: '^server/src/$1/' },
+    },
+    {
+      name: 'server-queries-in-repositories',
+      comment:
+        "A query lives in its domain's repository module (`*-repository.ts`, STYLE §6): no other file " +
+        'imports the query builder (and with it the `sql` tag), the tables or a database driver.',
+      severity: 'error',
+      from: { path: '^server/src/', pathNot: either(SERVER.queries, TESTS) },
+      to: { path: either('(^|/)node_modules/(drizzle-orm|pg|@electric-sql/pglite)/', SERVER.tables) },
     },
     {
       name: 'server-not-web',

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
-import { databaseClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
 import { buildApp } from './http/app.ts';
@@ -11,6 +10,7 @@ import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { adminMailing } from './provisioning/admin-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
+import { databaseClock } from './store/clock.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
 

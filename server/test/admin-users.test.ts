@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findAccountByEmail } from '../src/accounts/account-repository.ts';
+import { failureCount, findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
-import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
+import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin } from '../src/accounts/login.ts';
 import { verifyArgon2, verifyPassword } from '../src/accounts/password-hash.ts';
-import { manualClock } from '../src/clock.ts';
+import { manualClock } from '../src/store/clock.ts';
 import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';

@@ -1,7 +1,7 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { startAuditRetention } from '../src/audit/retention.ts';
-import { manualClock } from '../src/clock.ts';
+import { manualClock } from '../src/store/clock.ts';
 import { auditEvents } from '../src/store/tables/index.ts';
 import { useTestDatabase } from './support/database.ts';
 

@@ -1,7 +1,7 @@
 import { checkUsernameResponse, loginResponse } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamProviderRecord } from '../src/federation/upstream-client.ts';
+import type { UpstreamProviderRecord } from '../src/federation/federation-repository.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  claimUnlockMail,
-  clearFailures,
-  failureCount,
-  lockState,
-  lockStateOf,
-  recordFailure,
-} from '../src/accounts/lockout.ts';
+import { claimUnlockMail, clearFailures, failureCount } from '../src/accounts/account-repository.ts';
+import { lockState, lockStateOf, recordFailure } from '../src/accounts/lockout.ts';
 import { useTestDatabase } from './support/database.ts';
 
 /**

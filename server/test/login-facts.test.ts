@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { readLoginFacts } from '../src/accounts/login-facts.ts';
-import { databaseClock, manualClock } from '../src/clock.ts';
+import { databaseClock, manualClock } from '../src/store/clock.ts';
 import { loginFailures, upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';

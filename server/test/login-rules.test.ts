@@ -4,13 +4,13 @@ import { and, asc, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  failureCount,
   findAccountById,
   setDisabled,
   setMustChangePassword,
   storePassword,
 } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
-import { failureCount } from '../src/accounts/lockout.ts';
 import { hashPassword, needsRehash } from '../src/accounts/password-hash.ts';
 import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';

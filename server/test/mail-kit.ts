@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { type Clock, clockReading } from '../src/clock.ts';
 import type { MailRequest } from '../src/mail/mail-kinds.ts';
 import type { MailLog } from '../src/mail/transport.ts';
+import { type Clock, clockReading } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 
@@ -24,7 +24,7 @@ export function recordingLog(): MailLog & { readonly lines: string[] } {
 export function steppingClock(): Clock & { advance(ms: number): void } {
   let offset = 0;
   return {
-    // +1: a Date drops the microseconds the database stamps rows with (clock.ts rounds up alike).
+    // +1: a Date drops the microseconds the database stamps rows with (store/clock.ts rounds up alike).
     ...clockReading(() => Date.now() + 1 + offset),
     advance(ms) {
       offset += ms;

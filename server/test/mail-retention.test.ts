@@ -1,7 +1,7 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '../src/clock.ts';
 import { startMailRetention } from '../src/mail/mail-retention.ts';
+import { manualClock } from '../src/store/clock.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 import { useTestDatabase } from './support/database.ts';
 

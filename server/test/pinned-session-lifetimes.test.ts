@@ -1,7 +1,7 @@
 import { loginResponse } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clockReading } from '../src/clock.ts';
+import { clockReading } from '../src/store/clock.ts';
 import {
   type Authorization,
   authorizationRequest,

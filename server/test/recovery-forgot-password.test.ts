@@ -1,9 +1,9 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findAccountByEmail, setDisabled } from '../src/accounts/account-repository.ts';
+import { failureCount, findAccountByEmail, setDisabled } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
-import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
+import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { codeHash } from '../src/codes/codes.ts';
 import {
   accounts,

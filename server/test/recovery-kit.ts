@@ -1,10 +1,10 @@
 import { VerificationType } from '@keycard/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { manualClock } from '../src/clock.ts';
 import { type CodeType, issueCode } from '../src/codes/codes.ts';
 import type { MailKind, MailRequest, MailValues } from '../src/mail/mail-kinds.ts';
 import type { MailQueue, RecoveryDeps } from '../src/recovery/recovery-deps.ts';
 import { createRecoveryLimits } from '../src/recovery/recovery-limits.ts';
+import { manualClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
 import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 

@@ -1,8 +1,9 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
-import { failureCount, isLocked, recordFailure } from '../src/accounts/lockout.ts';
+import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';

@@ -1,6 +1,10 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import { accounts, type Db, passwordHistory } from '../store/tables/index.ts';
+import { and, desc, eq, getTableColumns, isNull, ne, notExists, or, sql } from 'drizzle-orm';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
+import { accounts, loginFailures, passwordHistory, upstreamDomains } from '../store/tables/index.ts';
 import { normalizeEmail } from './identifiers.ts';
+
+/** SQL of accounts, their password history and the login failure counters (STYLE §6). */
 
 export type Account = typeof accounts.$inferSelect;
 
@@ -87,4 +91,182 @@ export async function setMustChangePassword(db: Db, accountId: string): Promise<
     .update(accounts)
     .set({ mustChangePassword: true, updatedAt: sql`now()` })
     .where(eq(accounts.id, accountId));
+}
+
+/** Deletes the account (its codes, history and pending sign-outs cascade); false when it was gone. */
+export async function deleteAccount(db: Db, accountId: string): Promise<boolean> {
+  const deleted = await db.delete(accounts).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  return deleted.length > 0;
+}
+
+/** True when an account other than `exceptId` has the (normalized) address. */
+export async function emailTaken(db: Db, emailNormalized: string, exceptId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.emailNormalized, emailNormalized),
+        exceptId === undefined ? undefined : ne(accounts.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Swaps the account's address unless another account has it; false when it was taken. The check and
+ * the update are one statement, and the unique index settles any race with a new account.
+ */
+export async function replaceEmail(
+  db: Db,
+  accountId: string,
+  address: { email: string; emailNormalized: string },
+): Promise<boolean> {
+  const taken = db
+    .select({ one: sql`1` })
+    .from(accounts)
+    .where(and(eq(accounts.emailNormalized, address.emailNormalized), ne(accounts.id, accountId)));
+  const swapped = await db
+    .update(accounts)
+    .set({ email: address.email, emailNormalized: address.emailNormalized, updatedAt: sql`now()` })
+    .where(and(eq(accounts.id, accountId), notExists(taken)))
+    .returning({ id: accounts.id });
+  return swapped.length === 1;
+}
+
+/** An upstream identity (provider and its `sub`) an account signs in with. */
+export interface ExternalIdentity {
+  readonly providerId: string;
+  readonly subject: string;
+}
+
+/**
+ * Links the account to the identity only while it is unbound (or bound to this provider without a
+ * subject yet), so two callbacks racing for one account cannot both win; false when it was not.
+ */
+export async function linkExternalIdentity(
+  db: Db,
+  accountId: string,
+  identity: ExternalIdentity,
+): Promise<boolean> {
+  const linked = await db
+    .update(accounts)
+    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject, updatedAt: new Date() })
+    .where(
+      and(
+        eq(accounts.id, accountId),
+        or(
+          isNull(accounts.externalIdpId),
+          and(eq(accounts.externalIdpId, identity.providerId), isNull(accounts.externalSubject)),
+        ),
+      ),
+    )
+    .returning({ id: accounts.id });
+  return linked.length > 0;
+}
+
+/** Binds an account just provisioned to the identity it was provisioned for. */
+export async function bindExternalIdentity(
+  db: Db,
+  accountId: string,
+  identity: ExternalIdentity,
+): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject })
+    .where(eq(accounts.id, accountId));
+}
+
+/** What a sign-in attempt looks up: the identifier's counter, the address and its domain. */
+export interface LoginFactsKeys {
+  readonly identifierHash: string;
+  readonly emailNormalized: string;
+  /** The domain's binding key; null: the domain cannot be bound, so nothing is looked up. */
+  readonly domain: string | null;
+}
+
+/**
+ * The clock, the identifier's failure counter, the account and the domain's upstream binding in one
+ * statement (see login-facts.ts for why one). It reads federation's domain bindings too: a second
+ * statement would cost the round trip it exists to save. Each join matches at most one row (primary
+ * or unique keys), so it answers exactly one row.
+ */
+export async function selectLoginFacts(db: Db, clock: Clock, keys: LoginFactsKeys) {
+  const [row] = await db
+    .select({
+      nowMs: clock.nowSql(),
+      lockedAt: loginFailures.lockedAt,
+      lockedUntil: loginFailures.lockedUntil,
+      failureCount: loginFailures.failureCount,
+      account: getTableColumns(accounts),
+      upstreamProviderId: upstreamDomains.providerId,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(loginFailures, eq(loginFailures.identifierHash, keys.identifierHash))
+    .leftJoin(accounts, eq(accounts.emailNormalized, keys.emailNormalized))
+    .leftJoin(upstreamDomains, keys.domain === null ? sql`false` : eq(upstreamDomains.domain, keys.domain));
+  return row;
+}
+
+/** An identifier's login failure counter and lock. */
+export type LoginFailureRow = typeof loginFailures.$inferSelect;
+
+export async function findLoginFailures(db: Db, identifierHash: string): Promise<LoginFailureRow | null> {
+  const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
+  return row ?? null;
+}
+
+/**
+ * Counts one failure in a single upsert, so parallel failures lose no count; answers the count and
+ * whether a lock is already in place.
+ */
+export async function countFailure(db: Db, identifierHash: string, now: Date) {
+  const [counted] = await db
+    .insert(loginFailures)
+    .values({ identifierHash, failureCount: 1, updatedAt: now })
+    .onConflictDoUpdate({
+      target: loginFailures.identifierHash,
+      set: { failureCount: sql`${loginFailures.failureCount} + 1`, updatedAt: now },
+    })
+    .returning({ failureCount: loginFailures.failureCount, lockedAt: loginFailures.lockedAt });
+  return counted;
+}
+
+/** Locks the identifier unless it is locked already; true for exactly one of concurrent callers. */
+export async function lockIdentifier(
+  db: Db,
+  identifierHash: string,
+  now: Date,
+  lockedUntil: Date | null,
+): Promise<boolean> {
+  const locked = await db
+    .update(loginFailures)
+    .set({ lockedAt: now, lockedUntil })
+    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.lockedAt)))
+    .returning({ identifierHash: loginFailures.identifierHash });
+  return locked.length === 1;
+}
+
+/** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
+export async function claimUnlockMail(db: Db, identifierHash: string, now: Date): Promise<boolean> {
+  const claimed = await db
+    .update(loginFailures)
+    .set({ unlockMailQueuedAt: now })
+    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.unlockMailQueuedAt)))
+    .returning({ identifierHash: loginFailures.identifierHash });
+  return claimed.length === 1;
+}
+
+/** A success, an unlock or a password reset starts the count afresh. */
+export async function clearFailures(db: Db, identifierHash: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
+}
+
+export async function failureCount(db: Db, identifierHash: string): Promise<number> {
+  const [row] = await db
+    .select({ count: loginFailures.failureCount })
+    .from(loginFailures)
+    .where(eq(loginFailures.identifierHash, identifierHash));
+  return row?.count ?? 0;
 }

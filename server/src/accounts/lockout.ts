@@ -1,5 +1,11 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { type Db, loginFailures } from '../store/tables/index.ts';
+import type { Db } from '../store/database.ts';
+import {
+  clearFailures,
+  countFailure,
+  findLoginFailures,
+  type LoginFailureRow,
+  lockIdentifier,
+} from './account-repository.ts';
 
 /** Account rules of DESIGN §2 / §5. */
 export interface LockoutPolicy {
@@ -17,7 +23,7 @@ export interface LockState {
 }
 
 /** The part of an identifier's counter row that decides its lock state. */
-export type LockRow = Pick<typeof loginFailures.$inferSelect, 'lockedAt' | 'lockedUntil'>;
+export type LockRow = Pick<LoginFailureRow, 'lockedAt' | 'lockedUntil'>;
 
 /**
  * The lock state of a counter row (null: no failures on record) at `now`. `expired` says the row holds a
@@ -33,8 +39,7 @@ export function lockStateOf(row: LockRow | null, now: Date): LockState & { expir
 
 /** Reads the identifier's counter once; a lock whose time is up is cleared on the way. */
 export async function lockState(db: Db, identifierHash: string, now: Date): Promise<LockState> {
-  const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
-  const { expired, ...state } = lockStateOf(row ?? null, now);
+  const { expired, ...state } = lockStateOf(await findLoginFailures(db, identifierHash), now);
   if (expired) await clearFailures(db, identifierHash);
   return state;
 }
@@ -60,45 +65,10 @@ export async function recordFailure(
   now: Date,
   policy: LockoutPolicy,
 ): Promise<FailureOutcome> {
-  const [counted] = await db
-    .insert(loginFailures)
-    .values({ identifierHash, failureCount: 1, updatedAt: now })
-    .onConflictDoUpdate({
-      target: loginFailures.identifierHash,
-      set: { failureCount: sql`${loginFailures.failureCount} + 1`, updatedAt: now },
-    })
-    .returning({ failureCount: loginFailures.failureCount, lockedAt: loginFailures.lockedAt });
+  const counted = await countFailure(db, identifierHash, now);
   if (!counted) throw new Error('failure counter was not written');
   if (counted.lockedAt) return { locked: true, lockedNow: false };
   if (counted.failureCount < policy.threshold) return { locked: false, lockedNow: false };
   const lockedUntil = policy.minutes > 0 ? new Date(now.getTime() + policy.minutes * 60_000) : null;
-  const locked = await db
-    .update(loginFailures)
-    .set({ lockedAt: now, lockedUntil })
-    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.lockedAt)))
-    .returning({ identifierHash: loginFailures.identifierHash });
-  return { locked: true, lockedNow: locked.length === 1 };
-}
-
-/** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
-export async function claimUnlockMail(db: Db, identifierHash: string, now: Date): Promise<boolean> {
-  const claimed = await db
-    .update(loginFailures)
-    .set({ unlockMailQueuedAt: now })
-    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.unlockMailQueuedAt)))
-    .returning({ identifierHash: loginFailures.identifierHash });
-  return claimed.length === 1;
-}
-
-/** A success, an unlock or a password reset starts the count afresh. */
-export async function clearFailures(db: Db, identifierHash: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
-}
-
-export async function failureCount(db: Db, identifierHash: string): Promise<number> {
-  const [row] = await db
-    .select({ count: loginFailures.failureCount })
-    .from(loginFailures)
-    .where(eq(loginFailures.identifierHash, identifierHash));
-  return row?.count ?? 0;
+  return { locked: true, lockedNow: await lockIdentifier(db, identifierHash, now, lockedUntil) };
 }

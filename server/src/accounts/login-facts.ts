@@ -1,10 +1,9 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { type Clock, epochMsOf } from '../clock.ts';
-import { accounts, type Db, loginFailures, upstreamDomains } from '../store/tables/index.ts';
-import type { Account } from './account-repository.ts';
+import { type Clock, epochMsOf } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
+import { type Account, clearFailures, selectLoginFacts } from './account-repository.ts';
 import { bindingLookupKey } from './domain-key.ts';
 import { emailDomain, identifierHash, normalizeEmail } from './identifiers.ts';
-import { clearFailures, type LockState, lockStateOf } from './lockout.ts';
+import { type LockState, lockStateOf } from './lockout.ts';
 
 /** What a sign-in attempt is decided on (DESIGN §2 Login). */
 export interface LoginFacts {
@@ -25,19 +24,11 @@ export interface LoginFacts {
 export async function readLoginFacts(db: Db, clock: Clock, email: string): Promise<LoginFacts> {
   const id = identifierHash(email);
   const domain = bindingLookupKey(emailDomain(email));
-  const [row] = await db
-    .select({
-      nowMs: clock.nowSql(),
-      lockedAt: loginFailures.lockedAt,
-      lockedUntil: loginFailures.lockedUntil,
-      failureCount: loginFailures.failureCount,
-      account: getTableColumns(accounts),
-      upstreamProviderId: upstreamDomains.providerId,
-    })
-    .from(sql`(select 1) as one`)
-    .leftJoin(loginFailures, eq(loginFailures.identifierHash, id))
-    .leftJoin(accounts, eq(accounts.emailNormalized, normalizeEmail(email)))
-    .leftJoin(upstreamDomains, domain === null ? sql`false` : eq(upstreamDomains.domain, domain));
+  const row = await selectLoginFacts(db, clock, {
+    identifierHash: id,
+    emailNormalized: normalizeEmail(email),
+    domain,
+  });
   if (!row) throw new Error('the login facts statement answered no row');
   const now = epochMsOf(row.nowMs);
   // The counter row exists exactly when its count (not null in the table) is there.

@@ -1,11 +1,11 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Clock } from '../clock.ts';
 import { issueCode } from '../codes/codes.ts';
 import type { CodeLifetimes, Config } from '../config.ts';
-import type { Db } from '../store/tables/index.ts';
-import { type Account, replaceHash } from './account-repository.ts';
-import { claimUnlockMail, clearFailures, type LockoutPolicy, recordFailure } from './lockout.ts';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
+import { type Account, claimUnlockMail, clearFailures, replaceHash } from './account-repository.ts';
+import { type LockoutPolicy, recordFailure } from './lockout.ts';
 import { readLoginFacts } from './login-facts.ts';
 import {
   type HashVerifier,

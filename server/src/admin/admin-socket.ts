@@ -1,8 +1,8 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
-import type { Clock } from '../clock.ts';
 import type { AdminMailing } from '../provisioning/admin-deps.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { adminRequestSchema, runAdminRequest } from './admin-commands.ts';
 import {

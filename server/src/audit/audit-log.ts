@@ -1,6 +1,6 @@
-import { lt } from 'drizzle-orm';
 import { retentionCutoff } from '../housekeeping/periodic-job.ts';
-import { auditEvents, type Db } from '../store/tables/index.ts';
+import type { Db } from '../store/database.ts';
+import { deleteAuditEventsBefore, insertAuditEvent } from './audit-repository.ts';
 
 /** Events of DESIGN §2 Audit log. */
 export type AuditEventName =
@@ -31,7 +31,7 @@ function withoutSecrets(detail: AuditEntry['detail']): AuditEntry['detail'] | nu
 }
 
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
-  await db.insert(auditEvents).values({
+  await insertAuditEvent(db, {
     event: entry.event,
     outcome: entry.outcome,
     accountId: entry.accountId ?? null,
@@ -42,10 +42,5 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
 
 /** Deletes rows older than the data policy's 4 weeks; returns how many went. */
 export async function pruneAudit(db: Db, now: Date): Promise<number> {
-  const cutoff = retentionCutoff(now);
-  const deleted = await db
-    .delete(auditEvents)
-    .where(lt(auditEvents.at, cutoff))
-    .returning({ id: auditEvents.id });
-  return deleted.length;
+  return deleteAuditEventsBefore(db, retentionCutoff(now));
 }

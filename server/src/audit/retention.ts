@@ -1,7 +1,7 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
-import type { Clock } from '../clock.ts';
 import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
-import type { Db } from '../store/tables/index.ts';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
 import { pruneAudit } from './audit-log.ts';
 
 /** How often old audit rows are deleted; a day's precision is all the data policy promises. */

@@ -1,9 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { VerificationType } from '@keycard/contract';
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
 import type { CodeLifetimes } from '../config.ts';
-import { type Db, verificationCodes } from '../store/tables/index.ts';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
+import {
+  consumeLiveCode,
+  findLiveCodeByHash,
+  insertCode,
+  type LiveCode,
+  supersedeCodes,
+} from './code-repository.ts';
 
 /** The verification types a code is issued for: those that have a lifetime (config.ts). */
 export type CodeType = keyof CodeLifetimes;
@@ -47,20 +53,10 @@ export async function issueCodeUntil(
 ): Promise<IssuedCode> {
   const lifetime = lifetimes[input.type];
   const now = await clock.now();
-  await db
-    .update(verificationCodes)
-    .set({ supersededAt: now })
-    .where(
-      and(
-        eq(verificationCodes.accountId, input.accountId),
-        eq(verificationCodes.verificationType, input.type),
-        isNull(verificationCodes.consumedAt),
-        isNull(verificationCodes.supersededAt),
-      ),
-    );
+  await supersedeCodes(db, input.accountId, input.type, now);
   const code = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + lifetime);
-  await db.insert(verificationCodes).values({
+  await insertCode(db, {
     codeHash: codeHash(code),
     accountId: input.accountId,
     verificationType: input.type,
@@ -71,13 +67,6 @@ export async function issueCodeUntil(
   return { code, expiresAt };
 }
 
-export interface LiveCode {
-  id: string;
-  accountId: string;
-  verificationType: number;
-  payload: Record<string, string> | null;
-}
-
 /** Reads a code that is unspent, not superseded and not expired, of one of `types`; spends nothing. */
 export async function findLiveCode(
   db: Db,
@@ -86,25 +75,7 @@ export async function findLiveCode(
   types: readonly VerificationType[],
 ): Promise<LiveCode | null> {
   const now = await clock.now();
-  const [row] = await db
-    .select({
-      id: verificationCodes.id,
-      accountId: verificationCodes.accountId,
-      verificationType: verificationCodes.verificationType,
-      payload: verificationCodes.payload,
-    })
-    .from(verificationCodes)
-    .where(
-      and(
-        eq(verificationCodes.codeHash, codeHash(code)),
-        inArray(verificationCodes.verificationType, [...types]),
-        isNull(verificationCodes.consumedAt),
-        isNull(verificationCodes.supersededAt),
-        gt(verificationCodes.expiresAt, now),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
+  return findLiveCodeByHash(db, codeHash(code), types, now);
 }
 
 /**
@@ -118,23 +89,5 @@ export async function consumeCode(
   types: readonly VerificationType[],
 ): Promise<LiveCode | null> {
   const now = await clock.now();
-  const [row] = await db
-    .update(verificationCodes)
-    .set({ consumedAt: now })
-    .where(
-      and(
-        eq(verificationCodes.codeHash, codeHash(code)),
-        inArray(verificationCodes.verificationType, [...types]),
-        isNull(verificationCodes.consumedAt),
-        isNull(verificationCodes.supersededAt),
-        gt(verificationCodes.expiresAt, now),
-      ),
-    )
-    .returning({
-      id: verificationCodes.id,
-      accountId: verificationCodes.accountId,
-      verificationType: verificationCodes.verificationType,
-      payload: verificationCodes.payload,
-    });
-  return row ?? null;
+  return consumeLiveCode(db, codeHash(code), types, now);
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { findAccountByEmail, insertAccount, storePassword } from '../accounts/account-repository.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
+import { saveClient } from '../oidc/oidc-repository.ts';
 import type { Db } from '../store/database.ts';
-import { oidcClients } from '../store/tables/index.ts';
 
 export const DEMO_CLIENT_ID = 'keycard-demo';
 export const DEMO_PRODUCT_NAME = 'Demo Planner';
@@ -18,10 +18,7 @@ export async function ensureDemoClient(db: Db, publicUrl: string): Promise<void>
     grantTypes: [],
     scope: 'openid email profile',
   };
-  await db
-    .insert(oidcClients)
-    .values({ clientId: DEMO_CLIENT_ID, ...row })
-    .onConflictDoUpdate({ target: oidcClients.clientId, set: row });
+  await saveClient(db, DEMO_CLIENT_ID, row);
 }
 
 /** A password that passes the policy: random, with every character class SPEC §5 asks for. */

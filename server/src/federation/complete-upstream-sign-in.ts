@@ -1,9 +1,10 @@
 import * as oidc from 'openid-client';
 import { emailDomain } from '../accounts/identifiers.ts';
+import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
 import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
-import { findProviderRecord, upstreamConfiguration } from './upstream-client.ts';
+import { upstreamConfiguration } from './upstream-client.ts';
 import type { UpstreamFlow } from './upstream-flow.ts';
 
 export type CompleteResult =

@@ -1,7 +1,11 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
-import { type Account, findAccountByEmail, insertAccount } from '../accounts/account-repository.ts';
+import {
+  type Account,
+  bindExternalIdentity,
+  findAccountByEmail,
+  insertAccount,
+  linkExternalIdentity,
+} from '../accounts/account-repository.ts';
 import type { Db } from '../store/database.ts';
-import { accounts } from '../store/tables/index.ts';
 
 export interface VerifiedIdentity {
   readonly providerId: string;
@@ -35,7 +39,7 @@ export async function linkOrProvisionAccount(db: Db, identity: VerifiedIdentity)
       const created = await insertAccount(tx, { email: identity.email, displayName: identity.displayName });
       // Someone else created the address a moment ago: treat it as existing, under the same rules.
       if (!created) return linkExisting(tx, identity);
-      await bind(tx, created.id, identity);
+      await bindExternalIdentity(tx, created.id, identity);
       return { ok: true, account: created, how: 'provisioned' };
     }
     return linkExisting(tx, identity);
@@ -51,26 +55,7 @@ async function linkExisting(db: Db, identity: VerifiedIdentity): Promise<LinkRes
   }
   // Bound only when still unbound (or bound to this provider without a subject yet), so two callbacks
   // racing for one account cannot both win.
-  const linked = await db
-    .update(accounts)
-    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject, updatedAt: new Date() })
-    .where(
-      and(
-        eq(accounts.id, account.id),
-        or(
-          isNull(accounts.externalIdpId),
-          and(eq(accounts.externalIdpId, identity.providerId), isNull(accounts.externalSubject)),
-        ),
-      ),
-    )
-    .returning({ id: accounts.id });
-  if (linked.length === 0) return { ok: false, reason: 'linked_elsewhere' };
+  const linked = await linkExternalIdentity(db, account.id, identity);
+  if (!linked) return { ok: false, reason: 'linked_elsewhere' };
   return { ok: true, account, how: 'linked' };
-}
-
-function bind(db: Db, accountId: string, identity: VerifiedIdentity) {
-  return db
-    .update(accounts)
-    .set({ externalIdpId: identity.providerId, externalSubject: identity.subject })
-    .where(eq(accounts.id, accountId));
 }

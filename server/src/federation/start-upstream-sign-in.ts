@@ -1,9 +1,10 @@
 import * as oidc from 'openid-client';
 import { emailDomain } from '../accounts/identifiers.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
-import { findProviderRecord, upstreamConfiguration } from './upstream-client.ts';
+import { upstreamConfiguration } from './upstream-client.ts';
 import { UPSTREAM_FLOW_TTL_SECONDS, type UpstreamFlow } from './upstream-flow.ts';
 
 export interface FederationDeps {

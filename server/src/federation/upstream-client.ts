@@ -1,20 +1,6 @@
-import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import type { Db } from '../store/database.ts';
-import { upstreamProviders } from '../store/tables/index.ts';
+import type { UpstreamProviderRecord } from './federation-repository.ts';
 import { isLoopbackHttpIssuer } from './issuer-url.ts';
-
-/** An upstream provider as the sign-in flow needs it, secret included (never shown to admins). */
-export type UpstreamProviderRecord = typeof upstreamProviders.$inferSelect;
-
-export async function findProviderRecord(db: Db, providerId: string): Promise<UpstreamProviderRecord | null> {
-  const [row] = await db
-    .select()
-    .from(upstreamProviders)
-    .where(eq(upstreamProviders.id, providerId))
-    .limit(1);
-  return row ?? null;
-}
 
 /**
  * The openid-client configuration of a provider, from its discovery document. openid-client checks

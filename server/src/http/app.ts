@@ -1,7 +1,6 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createLoginDeps } from '../accounts/login.ts';
-import { type Clock, databaseClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
@@ -13,6 +12,7 @@ import { createProvider } from '../oidc/provider.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
+import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';

@@ -1,11 +1,11 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
-import type { Clock } from '../clock.ts';
 import {
   type JobLog,
   type PeriodicJob,
   retentionCutoff,
   startPeriodicJob,
 } from '../housekeeping/periodic-job.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { pruneFinishedMail } from './outbox-repository.ts';
 

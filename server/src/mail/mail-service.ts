@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
 import { devMailboxTransport, type MailLog, type MailTransport, smtpTransport } from './transport.ts';

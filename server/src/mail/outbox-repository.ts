@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
 import { outbox } from '../store/tables/mail.ts';
@@ -148,4 +148,43 @@ export async function pruneFinishedMail(db: Db, before: Date): Promise<number> {
     .where(or(lt(outbox.sentAt, before), lt(outbox.failedAt, before)))
     .returning({ id: outbox.id });
   return deleted.length;
+}
+
+/** Messages the worker gave up on (bodies left out), most recent failure first. */
+export function selectFailedMail(db: Db) {
+  return db
+    .select({
+      id: outbox.id,
+      kind: outbox.kind,
+      recipient: outbox.recipient,
+      subject: outbox.subject,
+      createdAt: outbox.createdAt,
+      failedAt: outbox.failedAt,
+      attempts: outbox.attempts,
+      lastError: outbox.lastError,
+    })
+    .from(outbox)
+    .where(and(isNotNull(outbox.failedAt), isNull(outbox.sentAt)))
+    .orderBy(desc(outbox.failedAt), desc(outbox.id));
+}
+
+/**
+ * Makes failed messages due again with a fresh retry budget: all of them, or only those of `ids`.
+ * Answers the ids that were reset.
+ */
+export async function resetFailedMail(db: Db, ids?: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .update(outbox)
+    .set({ failedAt: null, attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null })
+    .where(
+      and(
+        isNotNull(outbox.failedAt),
+        isNull(outbox.sentAt),
+        // A message whose link has expired stays failed: sending it now would deliver a dead link.
+        sql`(${outbox.expiresAt} is null or ${outbox.expiresAt} > now())`,
+        ids === undefined ? undefined : inArray(outbox.id, [...ids]),
+      ),
+    )
+    .returning({ id: outbox.id });
+  return rows.map((row) => row.id);
 }

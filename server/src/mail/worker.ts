@@ -1,4 +1,4 @@
-import { type Clock, databaseClock } from '../clock.ts';
+import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import {
   type ClaimedMail,

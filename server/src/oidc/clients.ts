@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { AdapterPayload } from 'oidc-provider';
-import { type Db, oidcClients } from '../store/tables/index.ts';
-
-export type ClientRow = typeof oidcClients.$inferSelect;
+import type { Db } from '../store/database.ts';
+import { type ClientRow, clientRedirectUris, findClient } from './oidc-repository.ts';
 
 /**
  * Client metadata as oidc-provider expects it. A client without a secret is public: it authenticates
@@ -25,15 +23,13 @@ export function clientMetadata(row: ClientRow): AdapterPayload {
 }
 
 export async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayload | undefined> {
-  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).limit(1);
+  const row = await findClient(db, clientId);
   return row ? clientMetadata(row) : undefined;
 }
 
 /** Origins of every registered redirect and post-logout URI: the RedirectUrl allow-list (DESIGN §2). */
 export async function registeredOrigins(db: Db): Promise<Set<string>> {
-  const rows = await db
-    .select({ redirectUris: oidcClients.redirectUris, postLogout: oidcClients.postLogoutRedirectUris })
-    .from(oidcClients);
+  const rows = await clientRedirectUris(db);
   const origins = new Set<string>();
   for (const row of rows) {
     for (const uri of [...row.redirectUris, ...row.postLogout]) {

@@ -1,6 +1,6 @@
-import { lte, sql } from 'drizzle-orm';
 import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
-import { type Db, logoutRequests, oidcPayloads } from '../store/tables/index.ts';
+import type { Db } from '../store/database.ts';
+import { deleteExpiredLogoutRequests, deleteExpiredPayloads } from './oidc-repository.ts';
 
 /** How often protocol state whose time is up is deleted. */
 export const EXPIRED_STATE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
@@ -12,15 +12,9 @@ export const EXPIRED_STATE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
  * reads are. Answers how many rows went.
  */
 export async function pruneExpiredState(db: Db): Promise<number> {
-  const payloads = await db
-    .delete(oidcPayloads)
-    .where(lte(oidcPayloads.expiresAt, sql`now()`))
-    .returning({ id: oidcPayloads.id });
-  const logouts = await db
-    .delete(logoutRequests)
-    .where(lte(logoutRequests.expiresAt, sql`now()`))
-    .returning({ idHash: logoutRequests.idHash });
-  return payloads.length + logouts.length;
+  const payloads = await deleteExpiredPayloads(db);
+  const logouts = await deleteExpiredLogoutRequests(db);
+  return payloads + logouts;
 }
 
 export interface ExpiredStatePruningOptions {

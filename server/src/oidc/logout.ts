@@ -1,11 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Db } from '../store/database.ts';
-import { logoutRequests, oidcPayloads } from '../store/tables/index.ts';
+import {
+  consumeLogoutRequest,
+  deleteGrant,
+  deleteSession,
+  findLiveLogoutRequest,
+  findSessionPayload,
+  insertLogoutRequest,
+} from './oidc-repository.ts';
 
 const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
 
@@ -60,7 +66,7 @@ export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void
   const logoutId = randomBytes(32).toString('base64url');
   const postLogoutRedirectUri =
     typeof params?.post_logout_redirect_uri === 'string' ? params.post_logout_redirect_uri : null;
-  await db.insert(logoutRequests).values({
+  await insertLogoutRequest(db, {
     idHash: hashOf(logoutId),
     sessionId: session?.jti ?? '',
     accountId: session?.accountId ?? null,
@@ -98,18 +104,10 @@ export async function finishLogout(
   logoutId: string,
   ip: string | null,
 ): Promise<LogoutOutcome | null> {
-  const [request] = await db
-    .select()
-    .from(logoutRequests)
-    .where(and(eq(logoutRequests.idHash, hashOf(logoutId)), gt(logoutRequests.expiresAt, sql`now()`)));
+  const request = await findLiveLogoutRequest(db, hashOf(logoutId));
   if (!request) return null;
 
-  const firstTime = await db
-    .update(logoutRequests)
-    .set({ consumedAt: sql`now()` })
-    .where(and(eq(logoutRequests.idHash, request.idHash), isNull(logoutRequests.consumedAt)))
-    .returning({ idHash: logoutRequests.idHash });
-  if (firstTime.length === 1) {
+  if (await consumeLogoutRequest(db, request.idHash)) {
     await endSession(db, request.sessionId);
     await recordAudit(db, { event: 'logout', outcome: 'success', accountId: request.accountId, ip });
   }
@@ -123,18 +121,11 @@ export async function finishLogout(
 async function endSession(db: Db, sessionId: string): Promise<void> {
   if (sessionId === '') return;
   await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ payload: oidcPayloads.payload })
-      .from(oidcPayloads)
-      .where(and(eq(oidcPayloads.type, 'Session'), eq(oidcPayloads.id, sessionId)));
-    const authorizations = (row?.payload.authorizations ?? {}) as Record<string, { grantId?: string }>;
+    const payload = await findSessionPayload(tx, sessionId);
+    const authorizations = (payload?.authorizations ?? {}) as Record<string, { grantId?: string }>;
     for (const { grantId } of Object.values(authorizations)) {
-      if (!grantId) continue;
-      await tx.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
-      await tx.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.id, grantId)));
+      if (grantId) await deleteGrant(tx, grantId);
     }
-    await tx
-      .delete(oidcPayloads)
-      .where(and(eq(oidcPayloads.type, 'Session'), eq(oidcPayloads.id, sessionId)));
+    await deleteSession(tx, sessionId);
   });
 }

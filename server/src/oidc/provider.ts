@@ -1,9 +1,9 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import type { ProviderKeys } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';

@@ -1,8 +1,14 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Clock } from '../clock.ts';
-import { type Db, oidcPayloads } from '../store/tables/index.ts';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
 import { findClientMetadata } from './clients.ts';
+import {
+  consumePayload,
+  deleteGrantPayloads,
+  destroyPayload,
+  findLivePayload,
+  upsertPayload,
+} from './oidc-repository.ts';
 
 /**
  * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
@@ -25,34 +31,15 @@ const GRANT_TOKEN_MODELS = [
  * 15 seconds of clock skew.
  */
 export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Adapter {
-  const now = () => sql`to_timestamp(${clock.nowSql()} / 1000.0)`;
-  const live = () => sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${now()})`;
-
   return class DatabaseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const expiresAt = expiresIn ? sql`${now()} + make_interval(secs => ${expiresIn})` : null;
-      const row = {
-        grantId: payload.grantId ?? null,
-        userCode: payload.userCode ?? null,
-        uid: payload.uid ?? null,
-        payload: payload as Record<string, unknown>,
-        expiresAt,
-        consumedAt: null,
-      };
-      await db
-        .insert(oidcPayloads)
-        .values({ id, type: this.model, ...row })
-        .onConflictDoUpdate({ target: [oidcPayloads.type, oidcPayloads.id], set: row });
+      await upsertPayload(db, clock, { model: this.model, id }, payload, expiresIn);
     }
 
-    private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
-      const [row] = await db
-        .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
-        .from(oidcPayloads)
-        .where(and(eq(oidcPayloads.type, this.model), condition, live()))
-        .limit(1);
+    private async findBy(by: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
+      const row = await findLivePayload(db, clock, this.model, by, value);
       if (!row) return undefined;
       const payload = row.payload as AdapterPayload;
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
@@ -61,34 +48,27 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
     find(id: string): Promise<AdapterPayload | undefined> {
       // Clients are registered by the admin CLI/API in their own table, not by dynamic registration.
       if (this.model === 'Client') return findClientMetadata(db, id);
-      return this.findWhere(eq(oidcPayloads.id, id));
+      return this.findBy('id', id);
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return this.findWhere(eq(oidcPayloads.uid, uid));
+      return this.findBy('uid', uid);
     }
 
     findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return this.findWhere(eq(oidcPayloads.userCode, userCode));
+      return this.findBy('userCode', userCode);
     }
 
-    async consume(id: string): Promise<void> {
-      await db
-        .update(oidcPayloads)
-        .set({ consumedAt: now() })
-        .where(
-          and(eq(oidcPayloads.type, this.model), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)),
-        );
+    consume(id: string): Promise<void> {
+      return consumePayload(db, clock, this.model, id);
     }
 
-    async destroy(id: string): Promise<void> {
-      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, this.model), eq(oidcPayloads.id, id)));
+    destroy(id: string): Promise<void> {
+      return destroyPayload(db, this.model, id);
     }
 
-    async revokeByGrantId(grantId: string): Promise<void> {
-      await db
-        .delete(oidcPayloads)
-        .where(and(eq(oidcPayloads.grantId, grantId), inArray(oidcPayloads.type, GRANT_TOKEN_MODELS)));
+    revokeByGrantId(grantId: string): Promise<void> {
+      return deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
     }
   };
 }

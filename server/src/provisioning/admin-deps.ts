@@ -1,6 +1,6 @@
-import { type Clock, databaseClock } from '../clock.ts';
 import type { CodeLifetimes } from '../config.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
+import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 
 /** What every admin operation needs: the store, and the clock (the database's unless a test passes one). */

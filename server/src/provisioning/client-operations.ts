@@ -1,7 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit-log.ts';
-import type { Db } from '../store/database.ts';
-import { oidcClients, oidcPayloads } from '../store/tables/index.ts';
+import {
+  type ClientRow,
+  findClientForUpdate,
+  insertClient,
+  revokeClientCredentials,
+  updateClientRow,
+} from '../oidc/oidc-repository.ts';
 import { actorDetail } from './admin-account.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
@@ -13,8 +17,6 @@ import {
   type UpdateClientInput,
   updateClientInput,
 } from './client-schemas.ts';
-
-type ClientRow = typeof oidcClients.$inferSelect;
 
 export function isAdminClient(row: Pick<ClientRow, 'scope'>): boolean {
   return row.scope.split(' ').includes(ADMIN_CLIENT_SCOPE);
@@ -48,21 +50,16 @@ export async function addClient(deps: AdminDeps, input: AddClientInput): Promise
     return refuse('invalid_input', 'an admin client must be confidential: give a secret', 'secret');
   }
   return deps.db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(oidcClients)
-      .values({
-        clientId: id,
-        productName: name,
-        // oidc-provider compares client_secret_basic credentials with the stored value itself.
-        clientSecret: secret ?? null,
-        redirectUris: [...new Set(parsed.value.redirectUris)],
-        postLogoutRedirectUris: [...new Set(parsed.value.postLogoutUris ?? [])],
-        grantTypes: admin === true ? ['client_credentials'] : [],
-        ...(admin === true ? { scope: ADMIN_CLIENT_SCOPE } : {}),
-      })
-      .onConflictDoNothing({ target: oidcClients.clientId })
-      .returning();
-    const [row] = inserted;
+    const row = await insertClient(tx, {
+      clientId: id,
+      productName: name,
+      // oidc-provider compares client_secret_basic credentials with the stored value itself.
+      clientSecret: secret ?? null,
+      redirectUris: [...new Set(parsed.value.redirectUris)],
+      postLogoutRedirectUris: [...new Set(parsed.value.postLogoutUris ?? [])],
+      grantTypes: admin === true ? ['client_credentials'] : [],
+      ...(admin === true ? { scope: ADMIN_CLIENT_SCOPE } : {}),
+    });
     if (!row) return refuse('conflict', `a client with the id ${id} already exists`, 'id');
     const view = viewOf(row);
     await recordAudit(tx, {
@@ -72,18 +69,6 @@ export async function addClient(deps: AdminDeps, input: AddClientInput): Promise
     });
     return ok(view);
   });
-}
-
-/** Ends the client-credentials tokens of a client whose secret changed: whoever held the old one is out. */
-async function revokeClientTokens(tx: Db, clientId: string): Promise<void> {
-  await tx
-    .delete(oidcPayloads)
-    .where(
-      and(
-        eq(oidcPayloads.type, 'ClientCredentials'),
-        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
-      ),
-    );
 }
 
 /**
@@ -98,7 +83,7 @@ export async function updateClient(
   if (!parsed.ok) return parsed;
   const { id, name, redirectUris, postLogoutUris, secret } = parsed.value;
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, id)).for('update');
+    const row = await findClientForUpdate(tx, id);
     if (!row) return noClient(id);
     if (isAdminClient(row)) {
       if (secret === null) return refuse('invalid_input', 'an admin client must keep a secret', 'secret');
@@ -123,13 +108,10 @@ export async function updateClient(
       ...(postLogoutUris !== undefined ? { postLogoutRedirectUris: [...new Set(postLogoutUris)] } : {}),
       ...(secret !== undefined ? { clientSecret: secret } : {}),
     };
-    const [updated] = await tx
-      .update(oidcClients)
-      .set({ ...changes, updatedAt: sql`now()` })
-      .where(eq(oidcClients.clientId, id))
-      .returning();
+    const updated = await updateClientRow(tx, id, changes);
     if (!updated) return noClient(id);
-    if (secret !== undefined) await revokeClientTokens(tx, id);
+    // Whoever held the old secret is out: the client-credentials tokens it obtained end too.
+    if (secret !== undefined) await revokeClientCredentials(tx, id);
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',

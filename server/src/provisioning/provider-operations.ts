@@ -1,7 +1,15 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit-log.ts';
+import {
+  deleteDomainBinding,
+  domainsOf,
+  findDomainBindings,
+  findProviderView,
+  insertDomainBindings,
+  insertProvider,
+  listDomainBindings,
+  listProviders,
+} from '../federation/federation-repository.ts';
 import type { Db } from '../store/database.ts';
-import { upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
 import { actorDetail } from './admin-account.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
@@ -36,17 +44,16 @@ export async function addUpstreamProvider(
   const scopes = [...new Set(parsed.value.scopes ?? DEFAULT_UPSTREAM_SCOPES)];
   const domains = [...new Set(parsed.value.domains)];
   return deps.db.transaction(async (tx) => {
-    const taken = await boundDomains(tx, domains);
+    const taken = await findDomainBindings(tx, domains);
     if (taken.length > 0) return domainTaken(taken[0]?.domain ?? '', 'domains');
-    const [row] = await tx
-      .insert(upstreamProviders)
-      .values({ name, issuer, clientId, clientSecret, scopes })
-      .returning({ id: upstreamProviders.id });
-    if (!row) throw new Error('the provider row was not returned');
+    const id = await insertProvider(tx, { name, issuer, clientId, clientSecret, scopes });
     // A concurrent binding of the same domain fails here on the primary key and rolls everything back.
-    await tx.insert(upstreamDomains).values(domains.map((domain) => ({ domain, providerId: row.id })));
-    await auditProvider(tx, deps, 'idp:add', row.id, { domains: domains.length });
-    return ok({ id: row.id, name, issuer, clientId, scopes, domains: domains.toSorted() });
+    await insertDomainBindings(
+      tx,
+      domains.map((domain) => ({ domain, providerId: id })),
+    );
+    await auditProvider(tx, deps, 'idp:add', id, { domains: domains.length });
+    return ok({ id, name, issuer, clientId, scopes, domains: domains.toSorted() });
   });
 }
 
@@ -59,11 +66,11 @@ export async function bindUpstreamDomain(
   if (!parsed.ok) return parsed;
   const { providerId, domain } = parsed.value;
   return deps.db.transaction(async (tx) => {
-    if (!(await providerRow(tx, providerId))) return noProvider(providerId);
-    const [bound] = await boundDomains(tx, [domain]);
+    if (!(await findProviderView(tx, providerId))) return noProvider(providerId);
+    const [bound] = await findDomainBindings(tx, [domain]);
     if (bound && bound.providerId !== providerId) return domainTaken(domain, 'domain');
     if (!bound) {
-      await tx.insert(upstreamDomains).values({ domain, providerId });
+      await insertDomainBindings(tx, [{ domain, providerId }]);
       await auditProvider(tx, deps, 'idp:bind-domain', providerId, { domain });
     }
     return viewOf(tx, providerId);
@@ -79,12 +86,9 @@ export async function unbindUpstreamDomain(
   if (!parsed.ok) return parsed;
   const { providerId, domain } = parsed.value;
   return deps.db.transaction(async (tx) => {
-    if (!(await providerRow(tx, providerId))) return noProvider(providerId);
-    const removed = await tx
-      .delete(upstreamDomains)
-      .where(and(eq(upstreamDomains.domain, domain), eq(upstreamDomains.providerId, providerId)))
-      .returning({ domain: upstreamDomains.domain });
-    if (removed.length === 0) return refuse('not_found', `${domain} is not bound to this provider`, 'domain');
+    if (!(await findProviderView(tx, providerId))) return noProvider(providerId);
+    if (!(await deleteDomainBinding(tx, { domain, providerId })))
+      return refuse('not_found', `${domain} is not bound to this provider`, 'domain');
     await auditProvider(tx, deps, 'idp:unbind-domain', providerId, { domain });
     return viewOf(tx, providerId);
   });
@@ -100,11 +104,8 @@ export async function findUpstreamProvider(
 }
 
 export async function listUpstreamProviders(deps: AdminDeps): Promise<AdminResult<UpstreamProviderList>> {
-  const rows = await deps.db
-    .select(viewColumns)
-    .from(upstreamProviders)
-    .orderBy(asc(upstreamProviders.name), asc(upstreamProviders.id));
-  const bindings = await deps.db.select().from(upstreamDomains).orderBy(asc(upstreamDomains.domain));
+  const rows = await listProviders(deps.db);
+  const bindings = await listDomainBindings(deps.db);
   return ok({
     providers: rows.map((row) => ({
       ...row,
@@ -113,39 +114,10 @@ export async function listUpstreamProviders(deps: AdminDeps): Promise<AdminResul
   });
 }
 
-const viewColumns = {
-  id: upstreamProviders.id,
-  name: upstreamProviders.name,
-  issuer: upstreamProviders.issuer,
-  clientId: upstreamProviders.clientId,
-  scopes: upstreamProviders.scopes,
-};
-
-async function providerRow(db: Db, providerId: string) {
-  const [row] = await db
-    .select(viewColumns)
-    .from(upstreamProviders)
-    .where(eq(upstreamProviders.id, providerId));
-  return row;
-}
-
 async function viewOf(db: Db, providerId: string): Promise<AdminResult<UpstreamProviderView>> {
-  const row = await providerRow(db, providerId);
+  const row = await findProviderView(db, providerId);
   if (!row) return noProvider(providerId);
-  const bindings = await db
-    .select({ domain: upstreamDomains.domain })
-    .from(upstreamDomains)
-    .where(eq(upstreamDomains.providerId, providerId))
-    .orderBy(asc(upstreamDomains.domain));
-  return ok({ ...row, domains: bindings.map((binding) => binding.domain) });
-}
-
-function boundDomains(db: Db, domains: readonly string[]) {
-  return db
-    .select()
-    .from(upstreamDomains)
-    .where(inArray(upstreamDomains.domain, [...domains]))
-    .orderBy(asc(upstreamDomains.domain));
+  return ok({ ...row, domains: await domainsOf(db, providerId) });
 }
 
 function noProvider(providerId: string) {

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { clearFailures, deleteAccount } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { endAccountSessions } from '../recovery/account-sessions.ts';
-import { accounts, loginFailures } from '../store/tables/index.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { auditAdmin, findTarget, noTarget, summarize, viewOf } from './admin-account.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { type AdminResult, ok, parseInput } from './admin-result.ts';
@@ -31,14 +30,10 @@ export async function deleteUser(
   const account = await findTarget(deps.db, parsed.value);
   if (!account) return noTarget(parsed.value);
   return deps.db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(accounts)
-      .where(eq(accounts.id, account.id))
-      .returning({ id: accounts.id });
     // Deleted meanwhile by another request: report what this one found, as the other one did.
-    if (deleted.length === 0) return noTarget(parsed.value);
+    if (!(await deleteAccount(tx, account.id))) return noTarget(parsed.value);
     await endAccountSessions(tx, account.id);
-    await tx.delete(loginFailures).where(eq(loginFailures.identifierHash, identifierHash(account.email)));
+    await clearFailures(tx, identifierHash(account.email));
     await auditAdmin(tx, deps, 'user:delete', account.id);
     return ok({ account: summarize(account) });
   });

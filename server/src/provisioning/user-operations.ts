@@ -1,18 +1,18 @@
-import { eq } from 'drizzle-orm';
 import {
+  clearFailures,
+  findLoginFailures,
   insertAccount,
+  type LoginFailureRow,
   setDisabled,
   setMustChangePassword,
   storePassword,
 } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures } from '../accounts/lockout.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from '../recovery/account-sessions.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
-import { loginFailures } from '../store/tables/index.ts';
 import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
 import { type AdminDeps, clockOf } from './admin-deps.ts';
 import { inMailingTransaction } from './admin-mailing.ts';
@@ -82,7 +82,7 @@ export async function expirePassword(
   return ok({ account: summarize(account), changed: true });
 }
 
-function lockInForce(row: typeof loginFailures.$inferSelect, now: Date): boolean {
+function lockInForce(row: LoginFailureRow, now: Date): boolean {
   return row.lockedAt !== null && (row.lockedUntil === null || row.lockedUntil > now);
 }
 
@@ -98,8 +98,8 @@ export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<
   const id = identifierHash(account.email);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(loginFailures).where(eq(loginFailures.identifierHash, id));
-    const wasLocked = row !== undefined && lockInForce(row, now);
+    const row = await findLoginFailures(tx, id);
+    const wasLocked = row !== null && lockInForce(row, now);
     await clearFailures(tx, id);
     // The security event of DESIGN §2 (as for the e-mailed link), and the admin action that caused it.
     await recordAudit(tx, {

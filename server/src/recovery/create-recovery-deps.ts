@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
 import { createRecoveryLimits } from './recovery-limits.ts';

@@ -1,4 +1,4 @@
-import { type Clock, clockReading } from '../clock.ts';
+import { type Clock, clockReading } from '../store/clock.ts';
 
 /**
  * A clock stopped at a reading taken before a transaction. Inside a transaction the service's clock

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { VerificationType } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
 import { type Account, findAccountByEmail } from '../accounts/account-repository.ts';
 import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { codeHash, issueCodeUntil } from '../codes/codes.ts';
+import { findProviderName } from '../federation/federation-repository.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { type Db, upstreamProviders } from '../store/tables/index.ts';
+import type { Db } from '../store/database.ts';
 import { fixedClock } from './fixed-clock.ts';
 import { mailLanguage } from './mail-language.ts';
 import { resetPasswordLink } from './mail-links.ts';
@@ -30,14 +30,6 @@ type Recipient =
   | { kind: 'federated'; account: Account; providerName: string }
   | { kind: 'nobody' };
 
-async function providerName(db: Db, providerId: string): Promise<string> {
-  const [row] = await db
-    .select({ name: upstreamProviders.name })
-    .from(upstreamProviders)
-    .where(eq(upstreamProviders.id, providerId));
-  return row?.name ?? '';
-}
-
 /** Who gets which mail. Both queries run for every input, so the path taken does not show in timing. */
 async function recipientFor(db: Db, email: string): Promise<Recipient> {
   const [account, domainProviderId] = await Promise.all([
@@ -50,7 +42,7 @@ async function recipientFor(db: Db, email: string): Promise<Recipient> {
     return { kind: 'nobody' };
   const providerId = account.externalIdpId ?? domainProviderId;
   if (providerId !== null)
-    return { kind: 'federated', account, providerName: await providerName(db, providerId) };
+    return { kind: 'federated', account, providerName: await findProviderName(db, providerId) };
   return { kind: 'local', account };
 }
 

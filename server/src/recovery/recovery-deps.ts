@@ -1,7 +1,7 @@
 import type { Language } from '@keycard/contract';
-import type { Clock } from '../clock.ts';
 import type { CodeLifetimes } from '../config.ts';
 import type { Mailer } from '../mail/mail-service.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import type { RecoveryLimits } from './recovery-limits.ts';
 

@@ -1,13 +1,17 @@
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountById, storePassword } from '../accounts/account-repository.ts';
+import {
+  type Account,
+  clearFailures,
+  findAccountById,
+  storePassword,
+} from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures } from '../accounts/lockout.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { meetsPasswordPolicy } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { consumeCode, findLiveCode } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from './account-sessions.ts';
+import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { RESET_TYPES, spendResetCodes } from './code-states.ts';
 import { fixedClock } from './fixed-clock.ts';

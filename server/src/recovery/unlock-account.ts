@@ -1,10 +1,11 @@
 import { VerificationType } from '@keycard/contract';
-import { findAccountById } from '../accounts/account-repository.ts';
+import { clearFailures, findAccountById } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
-import { clearFailures, isLocked } from '../accounts/lockout.ts';
+import { isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { claimFirstUse } from '../codes/code-repository.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
-import { claimFirstUse, findStoredCode } from './code-states.ts';
+import { findStoredCode } from './code-states.ts';
 import type { RecoveryDeps } from './recovery-deps.ts';
 import { redirectOrDefault } from './redirect-targets.ts';
 

@@ -1,8 +1,8 @@
 import { type Language, VerificationType } from '@keycard/contract';
 import type { Account } from '../accounts/account-repository.ts';
-import { type Clock, databaseClock } from '../clock.ts';
 import { issueCodeUntil } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
+import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { mailLanguage } from './mail-language.ts';
 import { unlockLink } from './mail-links.ts';

@@ -1,8 +1,7 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
+import { clientScope } from '../../oidc/oidc-repository.ts';
 import type { Db } from '../../store/database.ts';
-import { oidcClients } from '../../store/tables/index.ts';
 import { HttpError } from '../http-error.ts';
 
 /** What the admin API knows of its caller after the token check: the client, for the audit log. */
@@ -35,15 +34,6 @@ function forbidden(message: string): AdminAuthError {
     message,
     `Bearer ${REALM}, error="insufficient_scope", scope="${ADMIN_SCOPE}"`,
   );
-}
-
-async function clientScope(db: Db, clientId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ scope: oidcClients.scope })
-    .from(oidcClients)
-    .where(eq(oidcClients.clientId, clientId))
-    .limit(1);
-  return row?.scope;
 }
 
 /**

@@ -1,4 +1,3 @@
-export type { Db } from '../database.ts';
 export * from './accounts.ts';
 export * from './audit.ts';
 export * from './codes.ts';

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { rowsOf } from './store/rows.ts';
-import type { Db } from './store/tables/index.ts';
+import type { Db } from './database.ts';
+import { rowsOf } from './rows.ts';
 
 /**
  * The one clock expiries and locks are measured against. In the service it is the database's clock,

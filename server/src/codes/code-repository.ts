@@ -1,0 +1,141 @@
+import type { VerificationType } from '@keycard/contract';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../store/database.ts';
+import { verificationCodes } from '../store/tables/index.ts';
+
+/** SQL of verification codes (STYLE §6). Codes are looked up by their digest only (codes.ts). */
+
+/** A code as the flows that spend it read it. */
+export interface LiveCode {
+  id: string;
+  accountId: string;
+  verificationType: number;
+  payload: Record<string, string> | null;
+}
+
+/** A code in whatever state it is in: links that act on load stay answerable after first use. */
+export interface StoredCode extends LiveCode {
+  expiresAt: Date;
+  consumedAt: Date | null;
+  supersededAt: Date | null;
+}
+
+const liveColumns = {
+  id: verificationCodes.id,
+  accountId: verificationCodes.accountId,
+  verificationType: verificationCodes.verificationType,
+  payload: verificationCodes.payload,
+};
+
+/** Unspent, not superseded, not expired at `now`, of one of `types`. */
+function isLive(codeHash: string, types: readonly VerificationType[], now: Date) {
+  return and(
+    eq(verificationCodes.codeHash, codeHash),
+    inArray(verificationCodes.verificationType, [...types]),
+    isNull(verificationCodes.consumedAt),
+    isNull(verificationCodes.supersededAt),
+    gt(verificationCodes.expiresAt, now),
+  );
+}
+
+/** Older unspent codes of the account and type stop working. */
+export async function supersedeCodes(db: Db, accountId: string, type: number, now: Date): Promise<void> {
+  await db
+    .update(verificationCodes)
+    .set({ supersededAt: now })
+    .where(
+      and(
+        eq(verificationCodes.accountId, accountId),
+        eq(verificationCodes.verificationType, type),
+        isNull(verificationCodes.consumedAt),
+        isNull(verificationCodes.supersededAt),
+      ),
+    );
+}
+
+export async function insertCode(db: Db, row: typeof verificationCodes.$inferInsert): Promise<void> {
+  await db.insert(verificationCodes).values(row);
+}
+
+/** Reads a live code; spends nothing. */
+export async function findLiveCodeByHash(
+  db: Db,
+  codeHash: string,
+  types: readonly VerificationType[],
+  now: Date,
+): Promise<LiveCode | null> {
+  const [row] = await db
+    .select(liveColumns)
+    .from(verificationCodes)
+    .where(isLive(codeHash, types, now))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Spends a live code exactly once: of concurrent callers only one gets the row back, because the
+ * condition and the update are one statement.
+ */
+export async function consumeLiveCode(
+  db: Db,
+  codeHash: string,
+  types: readonly VerificationType[],
+  now: Date,
+): Promise<LiveCode | null> {
+  const [row] = await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(isLive(codeHash, types, now))
+    .returning(liveColumns);
+  return row ?? null;
+}
+
+/** The code of one of `types`, spent or not, expired or not; null when there is none. */
+export async function findCodeByHash(
+  db: Db,
+  codeHash: string,
+  types: readonly VerificationType[],
+): Promise<StoredCode | null> {
+  const [row] = await db
+    .select({
+      ...liveColumns,
+      expiresAt: verificationCodes.expiresAt,
+      consumedAt: verificationCodes.consumedAt,
+      supersededAt: verificationCodes.supersededAt,
+    })
+    .from(verificationCodes)
+    .where(
+      and(eq(verificationCodes.codeHash, codeHash), inArray(verificationCodes.verificationType, [...types])),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Marks the code used; true for exactly one caller, the first (one statement, so races agree). */
+export async function claimFirstUse(db: Db, id: string, now: Date): Promise<boolean> {
+  const claimed = await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  return claimed.length === 1;
+}
+
+/** Spends every unspent code of the account of one of `types`. */
+export async function spendCodes(
+  db: Db,
+  accountId: string,
+  types: readonly VerificationType[],
+  now: Date,
+): Promise<void> {
+  await db
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(verificationCodes.accountId, accountId),
+        inArray(verificationCodes.verificationType, [...types]),
+        isNull(verificationCodes.consumedAt),
+      ),
+    );
+}

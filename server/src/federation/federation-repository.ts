@@ -1,0 +1,115 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../store/database.ts';
+import { upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
+
+/** SQL of upstream providers and the e-mail domains bound to them (STYLE §6). */
+
+/** An upstream provider as the sign-in flow needs it, secret included (never shown to admins). */
+export type UpstreamProviderRecord = typeof upstreamProviders.$inferSelect;
+
+/** A domain bound to a provider. */
+export type DomainBinding = typeof upstreamDomains.$inferSelect;
+
+export async function findProviderRecord(db: Db, providerId: string): Promise<UpstreamProviderRecord | null> {
+  const [row] = await db
+    .select()
+    .from(upstreamProviders)
+    .where(eq(upstreamProviders.id, providerId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The provider's display name; '' when there is no such provider. */
+export async function findProviderName(db: Db, providerId: string): Promise<string> {
+  const [row] = await db
+    .select({ name: upstreamProviders.name })
+    .from(upstreamProviders)
+    .where(eq(upstreamProviders.id, providerId));
+  return row?.name ?? '';
+}
+
+/** The provider bound to a domain (its binding key), if any. */
+export async function providerIdBoundTo(db: Db, domain: string): Promise<string | null> {
+  const [row] = await db
+    .select({ providerId: upstreamDomains.providerId })
+    .from(upstreamDomains)
+    .where(eq(upstreamDomains.domain, domain))
+    .limit(1);
+  return row?.providerId ?? null;
+}
+
+/** What admins see of a provider: never its secret. */
+const viewColumns = {
+  id: upstreamProviders.id,
+  name: upstreamProviders.name,
+  issuer: upstreamProviders.issuer,
+  clientId: upstreamProviders.clientId,
+  scopes: upstreamProviders.scopes,
+};
+
+/** Every provider as admins see it, by name. */
+export function listProviders(db: Db) {
+  return db
+    .select(viewColumns)
+    .from(upstreamProviders)
+    .orderBy(asc(upstreamProviders.name), asc(upstreamProviders.id));
+}
+
+/** One provider as admins see it, if it exists. */
+export async function findProviderView(db: Db, providerId: string) {
+  const [row] = await db
+    .select(viewColumns)
+    .from(upstreamProviders)
+    .where(eq(upstreamProviders.id, providerId));
+  return row;
+}
+
+/** Registers a provider; answers its id. */
+export async function insertProvider(
+  db: Db,
+  row: Pick<UpstreamProviderRecord, 'name' | 'issuer' | 'clientId' | 'clientSecret' | 'scopes'>,
+): Promise<string> {
+  const [inserted] = await db.insert(upstreamProviders).values(row).returning({ id: upstreamProviders.id });
+  if (!inserted) throw new Error('the provider row was not returned');
+  return inserted.id;
+}
+
+/** Every binding, by domain. */
+export function listDomainBindings(db: Db): Promise<DomainBinding[]> {
+  return db.select().from(upstreamDomains).orderBy(asc(upstreamDomains.domain));
+}
+
+/** The domains bound to a provider, sorted. */
+export async function domainsOf(db: Db, providerId: string): Promise<string[]> {
+  const bindings = await db
+    .select({ domain: upstreamDomains.domain })
+    .from(upstreamDomains)
+    .where(eq(upstreamDomains.providerId, providerId))
+    .orderBy(asc(upstreamDomains.domain));
+  return bindings.map((binding) => binding.domain);
+}
+
+/** The bindings of any of `domains`, by domain. */
+export function findDomainBindings(db: Db, domains: readonly string[]): Promise<DomainBinding[]> {
+  return db
+    .select()
+    .from(upstreamDomains)
+    .where(inArray(upstreamDomains.domain, [...domains]))
+    .orderBy(asc(upstreamDomains.domain));
+}
+
+/** A domain already bound (a concurrent binding) fails on the primary key. */
+export async function insertDomainBindings(db: Db, bindings: readonly DomainBinding[]): Promise<void> {
+  await db.insert(upstreamDomains).values([...bindings]);
+}
+
+/** Removes the binding of `domain` to this provider; false when there was none. */
+export async function deleteDomainBinding(db: Db, binding: DomainBinding): Promise<boolean> {
+  const removed = await db
+    .delete(upstreamDomains)
+    .where(
+      and(eq(upstreamDomains.domain, binding.domain), eq(upstreamDomains.providerId, binding.providerId)),
+    )
+    .returning({ domain: upstreamDomains.domain });
+  return removed.length > 0;
+}

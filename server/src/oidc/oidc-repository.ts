@@ -1,0 +1,248 @@
+import { and, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import type { AdapterPayload } from 'oidc-provider';
+import type { Clock } from '../store/clock.ts';
+import type { Db } from '../store/database.ts';
+import { logoutRequests, oidcClients, oidcPayloads } from '../store/tables/index.ts';
+
+/**
+ * SQL of the provider's state (STYLE §6): registered clients, the payloads of its storage adapter
+ * (sessions, grants, codes, tokens, interactions) and pending sign-outs.
+ */
+
+// Clients
+
+export type ClientRow = typeof oidcClients.$inferSelect;
+
+/** A client's registration without its id. */
+type ClientFields = Omit<typeof oidcClients.$inferInsert, 'clientId'>;
+
+export async function findClient(db: Db, clientId: string): Promise<ClientRow | null> {
+  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).limit(1);
+  return row ?? null;
+}
+
+/** The client's row, locked until the transaction `db` ends. */
+export async function findClientForUpdate(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).for('update');
+  return row;
+}
+
+/** The scope registered for a client; undefined when there is no such client. */
+export async function clientScope(db: Db, clientId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ scope: oidcClients.scope })
+    .from(oidcClients)
+    .where(eq(oidcClients.clientId, clientId))
+    .limit(1);
+  return row?.scope;
+}
+
+/** Every client's redirect and post-logout URIs. */
+export function clientRedirectUris(db: Db) {
+  return db
+    .select({ redirectUris: oidcClients.redirectUris, postLogout: oidcClients.postLogoutRedirectUris })
+    .from(oidcClients);
+}
+
+/** Registers a client; undefined when its id is taken. */
+export async function insertClient(
+  db: Db,
+  row: typeof oidcClients.$inferInsert,
+): Promise<ClientRow | undefined> {
+  const [inserted] = await db
+    .insert(oidcClients)
+    .values(row)
+    .onConflictDoNothing({ target: oidcClients.clientId })
+    .returning();
+  return inserted;
+}
+
+/** Registers a client, or overwrites the registration of that id. */
+export async function saveClient(db: Db, clientId: string, fields: ClientFields): Promise<void> {
+  await db
+    .insert(oidcClients)
+    .values({ clientId, ...fields })
+    .onConflictDoUpdate({ target: oidcClients.clientId, set: fields });
+}
+
+/** Changes a client's registration; undefined when there is no such client. */
+export async function updateClientRow(
+  db: Db,
+  clientId: string,
+  changes: Partial<ClientFields>,
+): Promise<ClientRow | undefined> {
+  const [updated] = await db
+    .update(oidcClients)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(oidcClients.clientId, clientId))
+    .returning();
+  return updated;
+}
+
+/** Deletes the client-credentials tokens issued to a client. */
+export async function revokeClientCredentials(db: Db, clientId: string): Promise<void> {
+  await db
+    .delete(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, 'ClientCredentials'),
+        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+      ),
+    );
+}
+
+// Payloads of the storage adapter, stamped and read against `clock` (storage-adapter.ts)
+
+const nowOf = (clock: Clock) => sql`to_timestamp(${clock.nowSql()} / 1000.0)`;
+
+export async function upsertPayload(
+  db: Db,
+  clock: Clock,
+  key: { model: string; id: string },
+  payload: AdapterPayload,
+  expiresIn: number,
+): Promise<void> {
+  const expiresAt = expiresIn ? sql`${nowOf(clock)} + make_interval(secs => ${expiresIn})` : null;
+  const row = {
+    grantId: payload.grantId ?? null,
+    userCode: payload.userCode ?? null,
+    uid: payload.uid ?? null,
+    payload: payload as Record<string, unknown>,
+    expiresAt,
+    consumedAt: null,
+  };
+  await db
+    .insert(oidcPayloads)
+    .values({ id: key.id, type: key.model, ...row })
+    .onConflictDoUpdate({ target: [oidcPayloads.type, oidcPayloads.id], set: row });
+}
+
+/** A live (unexpired) payload of `model` whose `by` column is `value`. */
+export async function findLivePayload(
+  db: Db,
+  clock: Clock,
+  model: string,
+  by: 'id' | 'uid' | 'userCode',
+  value: string,
+): Promise<{ payload: Record<string, unknown>; consumedAt: Date | null } | undefined> {
+  const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${nowOf(clock)})`;
+  const [row] = await db
+    .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, model), eq(oidcPayloads[by], value), live))
+    .limit(1);
+  return row;
+}
+
+export async function consumePayload(db: Db, clock: Clock, model: string, id: string): Promise<void> {
+  await db
+    .update(oidcPayloads)
+    .set({ consumedAt: nowOf(clock) })
+    .where(and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)));
+}
+
+export async function destroyPayload(db: Db, model: string, id: string): Promise<void> {
+  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id)));
+}
+
+/** Deletes the payloads of `models` issued under a grant. */
+export async function deleteGrantPayloads(db: Db, grantId: string, models: readonly string[]): Promise<void> {
+  await db
+    .delete(oidcPayloads)
+    .where(and(eq(oidcPayloads.grantId, grantId), inArray(oidcPayloads.type, [...models])));
+}
+
+// Sessions and grants
+
+/** The stored payload of a session, if it exists (expired or not). */
+export async function findSessionPayload(
+  db: Db,
+  sessionId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db
+    .select({ payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Session'), eq(oidcPayloads.id, sessionId)));
+  return row?.payload;
+}
+
+/** Deletes a grant and everything issued under it. */
+export async function deleteGrant(db: Db, grantId: string): Promise<void> {
+  await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.id, grantId)));
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Session'), eq(oidcPayloads.id, sessionId)));
+}
+
+/**
+ * Ends every sign-in session of an account (DESIGN §2 Reset password): its Session rows, its Grants and
+ * every token issued under them, so nobody who knew the old password stays signed in or can refresh.
+ */
+export async function endAccountSessions(db: Db, accountId: string): Promise<void> {
+  const ofAccount = sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`;
+  const grants = await db
+    .select({ id: oidcPayloads.id })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Grant'), ofAccount));
+  const grantIds = grants.map((grant) => grant.id);
+  if (grantIds.length > 0) {
+    await db
+      .delete(oidcPayloads)
+      .where(
+        or(
+          and(isNotNull(oidcPayloads.grantId), inArray(oidcPayloads.grantId, grantIds)),
+          and(eq(oidcPayloads.type, 'Grant'), inArray(oidcPayloads.id, grantIds)),
+        ),
+      );
+  }
+  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Session'), ofAccount));
+}
+
+// Sign-outs (RP-initiated logout, logout.ts)
+
+export type LogoutRequestRow = typeof logoutRequests.$inferSelect;
+
+export async function insertLogoutRequest(db: Db, row: typeof logoutRequests.$inferInsert): Promise<void> {
+  await db.insert(logoutRequests).values(row);
+}
+
+/** The stored request of that id hash, unless it has expired. */
+export async function findLiveLogoutRequest(db: Db, idHash: string): Promise<LogoutRequestRow | undefined> {
+  const [request] = await db
+    .select()
+    .from(logoutRequests)
+    .where(and(eq(logoutRequests.idHash, idHash), gt(logoutRequests.expiresAt, sql`now()`)));
+  return request;
+}
+
+/** Marks the request used; true for exactly one caller, the first. */
+export async function consumeLogoutRequest(db: Db, idHash: string): Promise<boolean> {
+  const firstTime = await db
+    .update(logoutRequests)
+    .set({ consumedAt: sql`now()` })
+    .where(and(eq(logoutRequests.idHash, idHash), isNull(logoutRequests.consumedAt)))
+    .returning({ idHash: logoutRequests.idHash });
+  return firstTime.length === 1;
+}
+
+// Expired state, against the database clock as the reads are
+
+/** Deletes the provider's payloads whose time is up; answers how many went. */
+export async function deleteExpiredPayloads(db: Db): Promise<number> {
+  const payloads = await db
+    .delete(oidcPayloads)
+    .where(lte(oidcPayloads.expiresAt, sql`now()`))
+    .returning({ id: oidcPayloads.id });
+  return payloads.length;
+}
+
+/** Deletes the sign-outs nobody finished in time; answers how many went. */
+export async function deleteExpiredLogoutRequests(db: Db): Promise<number> {
+  const logouts = await db
+    .delete(logoutRequests)
+    .where(lte(logoutRequests.expiresAt, sql`now()`))
+    .returning({ idHash: logoutRequests.idHash });
+  return logouts.length;
+}
