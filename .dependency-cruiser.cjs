@@ -8,7 +8,7 @@ const SERVER = {
   provisioning: '^server/src/provisioning/',
   domain: '^server/src/((accounts|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
   infrastructure:
-    '^server/src/((store|housekeeping|i18n|site)/|(clock|config|config-fields|lock-file|log-output|shutdown)\\.ts$)',
+    '^server/src/((store|housekeeping|i18n|site|errors)/|(clock|config|config-fields|lock-file|log-output|shutdown)\\.ts$)',
 };
 
 /** Web layers, top to bottom. */

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import { CSRF_HEADER } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from './http-error.ts';
+import { ServiceError } from '../errors/service-error.ts';
 import { isApiPath, pathOf } from './paths.ts';
 
 /**
@@ -51,7 +51,7 @@ export async function registerCsrf(
     if (!isApiPath(request.url)) return done();
     // Fetch metadata: a cross-site page has no business calling the API, even with a GET.
     if (request.headers['sec-fetch-site'] === 'cross-site' && !isExempt(request)) {
-      return done(new HttpError('cross_site_rejected', 'Cross-site requests are not accepted.'));
+      return done(new ServiceError('cross_site_rejected', 'Cross-site requests are not accepted.'));
     }
     if (SAFE_METHODS.has(request.method)) return done();
     app.csrfProtection(request, reply, done);
