@@ -8,7 +8,7 @@ const SERVER = {
   provisioning: '^server/src/provisioning/',
   domain: '^server/src/((accounts|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
   infrastructure:
-    '^server/src/((store|housekeeping|i18n|site)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
+    '^server/src/((store|housekeeping|i18n|site|errors)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
   /** Where queries may be written: the store itself and each domain's repository module. */
   queries: '^server/src/store/|^server/src/[^/]+/[^/]+-repository\\.ts$',
   /** What a query is written with: the table definitions and raw-result helper of the store. */

@@ -4,7 +4,7 @@
  */
 export const ERROR_STATUS = {
   bad_request: 400,
-  /** The admin API's refusal of a value (admin-result.ts), naming the field; bad_request is the SPA's. */
+  /** The admin doors' refusal of a value (server InputError), naming the field; bad_request is the SPA's. */
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,

@@ -1,4 +1,5 @@
 // Plain values and types: free of zod, so the SPA bundles none of it.
+export * from './call-errors.ts';
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './page-kinds.ts';

@@ -8,7 +8,7 @@ import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
-import { adminMailing } from './provisioning/admin-mailing.ts';
+import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
 import { migrateDatabase } from './store/migrate.ts';
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       parts.adminSocket = await startAdminSocket({
         dataDir: config.dataDir,
         db: database.db,
-        mailing: adminMailing(config, () => mailService.nudge()),
+        mailing: provisioningMailing(config, () => mailService.nudge()),
         onError: (message) => log.error(message),
       });
     }

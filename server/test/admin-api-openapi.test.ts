@@ -47,7 +47,10 @@ describe('GET /admin/api/openapi.json', () => {
     const body = create.requestBody?.content['application/json'].schema;
     expect(Object.keys(body?.properties ?? {})).toEqual(['email', 'name', 'password']);
     expect(body?.required).toEqual(['email', 'name']);
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '404', '409']);
+    // The errors each call declares (contract adminCalls): creating answers conflict, never not_found.
+    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '409']);
+    const read: Operation = doc.paths['/users/{id}'].get;
+    expect(Object.keys(read.responses)).toEqual(['200', '400', '401', '403', '404']);
     const find: Operation = doc.paths['/users'].get;
     expect(find.parameters).toEqual([
       expect.objectContaining({ name: 'email', in: 'query', required: true }),

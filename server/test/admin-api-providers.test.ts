@@ -1,6 +1,6 @@
 import { checkUsernameResponse } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { upstreamProviderView } from '../src/provisioning/provider-operations.ts';
+import { upstreamProviderView } from '../src/provisioning/provider-schemas.ts';
 import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
 

@@ -11,7 +11,7 @@ import { type AdminSocket, startAdminSocket } from '../src/admin/admin-socket.ts
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
 import { adminSocketPath } from '../src/admin/socket-protocol.ts';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { adminMailing } from '../src/provisioning/admin-mailing.ts';
+import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import type { Database } from '../src/store/database.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { outbox } from '../src/store/tables/index.ts';
@@ -21,7 +21,7 @@ import { appears } from './support/appears.ts';
 import { createTestDatabase, openMigratedPglite } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
-const MAILING = adminMailing(testConfig());
+const MAILING = provisioningMailing(testConfig());
 
 /** The CLI as run by hand, but giving up on a busy DATA_DIR after `waitMs`. */
 function cli(
@@ -138,7 +138,7 @@ describe('admin CLI while the service holds the embedded database', () => {
   it('queues the mail of user:invite and user:change-email in the service and wakes its worker', async () => {
     lockAsAnotherProcess(dataDir);
     let nudges = 0;
-    const mailing = adminMailing(testConfig(), () => {
+    const mailing = provisioningMailing(testConfig(), () => {
       nudges += 1;
     });
     socket = await startAdminSocket({ dataDir, db: database.db, mailing });

@@ -4,7 +4,7 @@ import type { Execution } from '../src/admin/execute-request.ts';
 import { type CliIo, runCli } from '../src/admin/run-cli.ts';
 import { readSecret } from '../src/admin/stdin-secret.ts';
 import type { Config } from '../src/config.ts';
-import { adminMailing } from '../src/provisioning/admin-mailing.ts';
+import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import type { Db } from '../src/store/database.ts';
 
 /** What one in-process `npm run admin -- …` printed and answered. */
@@ -44,7 +44,7 @@ export async function runAdmin(argv: readonly string[], options: AdminRunOptions
     (db
       ? async (config: Config, request: Parameters<typeof runAdminRequest>[1]): Promise<Execution> => ({
           via: 'database',
-          response: await runAdminRequest({ db, mailing: adminMailing(config) }, request),
+          response: await runAdminRequest({ db, mailing: provisioningMailing(config) }, request),
         })
       : undefined);
   const code = await runCli({

@@ -9,7 +9,7 @@ import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { adminMailing } from '../src/provisioning/admin-mailing.ts';
+import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { testConfig } from './support/app.ts';
 import { appears } from './support/appears.ts';
@@ -47,7 +47,11 @@ describe('npm run admin as a separate process', () => {
     const database = await openMigratedPglite();
     // This test process plays the running service: it holds the lock and serves the socket.
     writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.pid}\n`);
-    const socket = await startAdminSocket({ dataDir, db: database.db, mailing: adminMailing(testConfig()) });
+    const socket = await startAdminSocket({
+      dataDir,
+      db: database.db,
+      mailing: provisioningMailing(testConfig()),
+    });
     try {
       const run = await admin(
         ['user:add', '--email', 'proc@example.com', '--name', 'Pro Cess', '--password-stdin', '--json'],

@@ -45,8 +45,7 @@ export async function startRegisteredUpstream(db: Db): Promise<{ idp: UpstreamId
       domains: [BOUND_DOMAIN],
     },
   );
-  if (!added.ok) throw new Error(added.error.message);
-  return { idp, providerId: added.value.id };
+  return { idp, providerId: added.id };
 }
 
 /** The path and query of a URL on Keycard's origin, as app.inject takes them. */

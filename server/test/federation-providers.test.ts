@@ -8,7 +8,6 @@ import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
 import { upstreamProviderIdForDomain } from '../src/federation/home-realm.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { adminMailing } from '../src/provisioning/admin-mailing.ts';
 import {
   addUpstreamProvider,
   bindUpstreamDomain,
@@ -16,6 +15,7 @@ import {
   listUpstreamProviders,
   unbindUpstreamDomain,
 } from '../src/provisioning/provider-operations.ts';
+import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import { auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
@@ -42,9 +42,7 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
       deps(),
       provider({ domains: ['Fabrikam.Example', 'bücher.example', 'fabrikam.example'] }),
     );
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.value).toEqual({
+    expect(result).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Contoso staff',
       issuer: 'https://login.contoso.example',
@@ -52,29 +50,26 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
       scopes: ['openid', 'email', 'profile'],
       domains: ['fabrikam.example', 'xn--bcher-kva.example'],
     });
-    expect(JSON.stringify(result.value)).not.toContain(SECRET);
-    expect(await upstreamProviderIdForDomain(testDb().db, 'fabrikam.example')).toBe(result.value.id);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(await upstreamProviderIdForDomain(testDb().db, 'fabrikam.example')).toBe(result.id);
     const [row] = await testDb()
       .db.select()
       .from(upstreamProviders)
-      .where(eq(upstreamProviders.id, result.value.id));
+      .where(eq(upstreamProviders.id, result.id));
     expect(row?.clientSecret).toBe(SECRET);
     const audit = await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
     expect(JSON.stringify(audit)).not.toContain(SECRET);
-    expect(audit.at(-1)?.detail).toMatchObject({ command: 'idp:add', providerId: result.value.id });
+    expect(audit.at(-1)?.detail).toMatchObject({ command: 'idp:add', providerId: result.id });
   });
 
   it('refuses a domain already bound to a provider as a conflict and adds nothing', async () => {
-    const before = (await listUpstreamProviders(deps())).ok;
-    const result = await addUpstreamProvider(
+    const before = await listUpstreamProviders(deps());
+    const result = addUpstreamProvider(
       deps(),
       provider({ name: 'Second', domains: ['new.example', 'FABRIKAM.example'] }),
     );
-    expect(result).toEqual({
-      ok: false,
-      error: expect.objectContaining({ code: 'conflict', field: 'domains' }),
-    });
-    expect(before).toBe(true);
+    await expect(result).rejects.toMatchObject({ code: 'conflict', field: 'domains' });
+    expect(await listUpstreamProviders(deps())).toEqual(before);
     expect(await upstreamProviderIdForDomain(testDb().db, 'new.example')).toBeNull();
   });
 
@@ -87,8 +82,8 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
     ['clientSecret', { clientSecret: '' }],
     ['name', { name: ' ' }],
   ])('refuses a bad %s as invalid_input naming the field', async (field, overrides) => {
-    const result = await addUpstreamProvider(deps(), provider(overrides));
-    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_input', field }) });
+    const result = addUpstreamProvider(deps(), provider(overrides));
+    await expect(result).rejects.toMatchObject({ code: 'invalid_input', field });
   });
 
   it('accepts plain http only on a loopback issuer', async () => {
@@ -96,7 +91,7 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
       deps(),
       provider({ issuer: 'http://127.0.0.1:4100/oidc', domains: ['loopback.example'] }),
     );
-    expect(result.ok).toBe(true);
+    expect(result.issuer).toBe('http://127.0.0.1:4100/oidc');
   });
 
   it('binds, finds, lists and unbinds domains; unknown providers and foreign domains are refused', async () => {
@@ -104,38 +99,37 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
       deps(),
       provider({ name: 'Woodgrove', domains: ['woodgrove.example'] }),
     );
-    if (!added.ok) throw new Error('not added');
-    const providerId = added.value.id;
+    const providerId = added.id;
     const bound = await bindUpstreamDomain(deps(), { providerId, domain: 'Woodgrove-Bank.example' });
-    expect(bound.ok && bound.value.domains).toEqual(['woodgrove-bank.example', 'woodgrove.example']);
+    expect(bound.domains).toEqual(['woodgrove-bank.example', 'woodgrove.example']);
     // Binding again is a no-op; binding another provider's domain a conflict.
-    expect((await bindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).ok).toBe(true);
-    expect(await bindUpstreamDomain(deps(), { providerId, domain: 'fabrikam.example' })).toMatchObject({
-      ok: false,
-      error: { code: 'conflict' },
+    expect(await bindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).toEqual(bound);
+    await expect(
+      bindUpstreamDomain(deps(), { providerId, domain: 'fabrikam.example' }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
     });
     expect(await findUpstreamProvider(deps(), { providerId })).toEqual(bound);
     const listed = await listUpstreamProviders(deps());
-    expect(listed.ok && listed.value.providers.map((entry) => entry.name)).toContain('Woodgrove');
+    expect(listed.providers.map((entry) => entry.name)).toContain('Woodgrove');
 
     const unbound = await unbindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' });
-    expect(unbound.ok && unbound.value.domains).toEqual(['woodgrove-bank.example']);
+    expect(unbound.domains).toEqual(['woodgrove-bank.example']);
     expect(await upstreamProviderIdForDomain(testDb().db, 'woodgrove.example')).toBeNull();
-    expect(await unbindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).toMatchObject({
-      ok: false,
-      error: { code: 'not_found', field: 'domain' },
-    });
+    await expect(
+      unbindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' }),
+    ).rejects.toMatchObject({ code: 'not_found', field: 'domain' });
 
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const result of [
-      await findUpstreamProvider(deps(), { providerId: unknown }),
-      await bindUpstreamDomain(deps(), { providerId: unknown, domain: 'x.example' }),
+      findUpstreamProvider(deps(), { providerId: unknown }),
+      bindUpstreamDomain(deps(), { providerId: unknown, domain: 'x.example' }),
     ]) {
-      expect(result).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      await expect(result).rejects.toMatchObject({ code: 'not_found' });
     }
-    expect(await findUpstreamProvider(deps(), { providerId: 'nope' })).toMatchObject({
-      ok: false,
-      error: { code: 'invalid_input', field: 'providerId' },
+    await expect(findUpstreamProvider(deps(), { providerId: 'nope' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'providerId',
     });
   });
 });
@@ -202,7 +196,11 @@ describe('idp:add while the service holds the embedded database', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-idp-'));
     // DATA_DIR held by a live process that is not this one, as a running service holds it.
     writeFileSync(path.join(dataDir, LOCK_FILE_NAME), `${process.ppid}\n`);
-    const socket = await startAdminSocket({ dataDir, db: testDb().db, mailing: adminMailing(testConfig()) });
+    const socket = await startAdminSocket({
+      dataDir,
+      db: testDb().db,
+      mailing: provisioningMailing(testConfig()),
+    });
     try {
       const run = await runAdmin(
         [

@@ -77,7 +77,7 @@ describe('sign-in through the OpenID Connect code flow', () => {
       { db: db() },
       { id: 'reports', name: 'Reports', redirectUris: [REPORTS_CALLBACK], secret },
     );
-    expect(added.ok).toBe(true);
+    expect(added).toMatchObject({ clientId: 'reports', kind: 'confidential' });
     const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser, { client_id: 'reports', redirect_uri: REPORTS_CALLBACK });
     await browser.loadSpa();

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AdminErrorCode } from '../call-errors.ts';
+import type { ErrorCode } from '../errors.ts';
 import {
   accountIdField,
   clientIdField,
@@ -13,7 +15,8 @@ import {
 /**
  * The admin HTTP API under /admin/api (DESIGN §1 Provisioning): bodies and answers, written once.
  * The server's admin operations (CLI and API alike) validate with these and answer these shapes;
- * the OpenAPI document is generated from them. Errors are the contract's `{ code, message, field? }`.
+ * the OpenAPI document is generated from them. Errors are the contract's `{ code, message, field? }`;
+ * each call declares its own (not_found, conflict) in `errors`, beside the common ADMIN_REFUSALS.
  */
 
 /** The scope a client-credentials token must carry to call the admin API. */
@@ -135,7 +138,8 @@ export type ClientView = z.output<typeof clientView>;
 
 /**
  * One admin API call: method, path below ADMIN_API_BASE (OpenAPI style, `{id}`), the schemas of its
- * path parameters, query and JSON body, and of its answer with the success status.
+ * path parameters, query and JSON body, of its answer with the success status, and the error codes
+ * it answers besides the common ones (call-errors.ts).
  */
 export interface AdminCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -146,9 +150,16 @@ export interface AdminCall {
   readonly body?: z.ZodType;
   readonly response: z.ZodType;
   readonly status: 200 | 201;
+  readonly errors: readonly ErrorCode[];
 }
 
-function userAction(path: string, summary: string, response: z.ZodType) {
+/** An action on the account in the path: not_found when there is none, and its own refusals. */
+function userAction<const E extends readonly ErrorCode[]>(
+  path: string,
+  summary: string,
+  response: z.ZodType,
+  errors: E,
+) {
   return {
     method: 'POST',
     path: `/users/{id}/${path}`,
@@ -156,6 +167,7 @@ function userAction(path: string, summary: string, response: z.ZodType) {
     params: userIdParams,
     response,
     status: 200,
+    errors,
   } as const;
 }
 
@@ -168,6 +180,7 @@ export const adminCalls = {
     body: createUserBody,
     response: addUserResult,
     status: 201,
+    errors: ['conflict'],
   },
   findUser: {
     method: 'GET',
@@ -176,6 +189,7 @@ export const adminCalls = {
     query: findUserQuery,
     response: userView,
     status: 200,
+    errors: ['not_found'],
   },
   readUser: {
     method: 'GET',
@@ -184,6 +198,7 @@ export const adminCalls = {
     params: userIdParams,
     response: userView,
     status: 200,
+    errors: ['not_found'],
   },
   deleteUser: {
     method: 'DELETE',
@@ -192,13 +207,18 @@ export const adminCalls = {
     params: userIdParams,
     response: deleteUserResult,
     status: 200,
+    errors: ['not_found'],
   },
-  inviteUser: userAction('invite', 'Mail a new invitation whose link sets the first password', inviteResult),
+  inviteUser: userAction('invite', 'Mail a new invitation whose link sets the first password', inviteResult, [
+    'not_found',
+    'conflict',
+  ]),
   changeEmail: {
     ...userAction(
       'change-email',
       'Mail a confirmation link to the new address and a notice to the old one',
       changeEmailResult,
+      ['not_found', 'conflict'],
     ),
     body: changeEmailBody,
   },
@@ -206,10 +226,15 @@ export const adminCalls = {
     'expire-password',
     'Make the next sign-in ask for a new password',
     accountChangeResult,
+    ['not_found'],
   ),
-  unlockUser: userAction('unlock', "Clear the account's failed sign-ins and lock", unlockResult),
-  disableUser: userAction('disable', 'Stop the account from signing in', accountChangeResult),
-  enableUser: userAction('enable', 'Let a disabled account sign in again', accountChangeResult),
+  unlockUser: userAction('unlock', "Clear the account's failed sign-ins and lock", unlockResult, [
+    'not_found',
+  ]),
+  disableUser: userAction('disable', 'Stop the account from signing in', accountChangeResult, ['not_found']),
+  enableUser: userAction('enable', 'Let a disabled account sign in again', accountChangeResult, [
+    'not_found',
+  ]),
   registerClient: {
     method: 'POST',
     path: '/clients',
@@ -217,6 +242,7 @@ export const adminCalls = {
     body: registerClientBody,
     response: clientView,
     status: 201,
+    errors: ['conflict'],
   },
   updateClient: {
     method: 'PATCH',
@@ -226,5 +252,10 @@ export const adminCalls = {
     body: updateClientBody,
     response: clientView,
     status: 200,
+    errors: ['not_found'],
   },
 } as const satisfies Record<string, AdminCall>;
+
+export type AdminCallName = keyof typeof adminCalls;
+/** The error codes an admin call can answer: its own and the common ones (call-errors.ts). */
+export type AdminCallErrorCode<N extends AdminCallName> = AdminErrorCode<(typeof adminCalls)[N]>;

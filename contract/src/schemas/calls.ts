@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiErrorCode, DeclaresErrors } from '../call-errors.ts';
 import { PASSWORD_MAX_LENGTH } from '../constants.ts';
 import { verificationTypeSchema } from './verification-type.ts';
 
@@ -102,48 +103,74 @@ export const redirectToExternalIdentityProviderQuery = z.object({
   login_hint: email.optional(),
 });
 
-/** The JSON calls of SPEC §7 that the SPA makes with POST, by the path it uses. */
+/**
+ * The JSON calls of SPEC §7 that the SPA makes with POST, by the path it uses. `errors` are the
+ * call's own refusals; every call can answer the common ones of call-errors.ts besides.
+ */
 export const postCalls = {
-  logout: { path: '/api/Logout', request: logoutRequest, response: logoutResponse },
+  /** not_found: the sign-out request is unknown or has expired. */
+  logout: { path: '/api/Logout', request: logoutRequest, response: logoutResponse, errors: ['not_found'] },
   forgotPassword: {
     path: '/api/forgotpassword',
     request: forgotPasswordRequest,
     response: forgotPasswordResponse,
+    errors: [],
   },
   checkVerification: {
     path: '/api/CheckVerification',
     request: checkVerificationRequest,
     response: checkVerificationResponse,
+    errors: [],
   },
   resetPassword: {
     path: '/api/ResetPassword',
     request: resetPasswordRequest,
     response: resetPasswordResponse,
+    errors: [],
   },
-  unlockUser: { path: '/api/UnlockUser', request: unlockUserRequest, response: unlockUserResponse },
+  unlockUser: {
+    path: '/api/UnlockUser',
+    request: unlockUserRequest,
+    response: unlockUserResponse,
+    errors: [],
+  },
   verifyNewEmail: {
     path: '/api/VerifyNewEmail',
     request: verifyNewEmailRequest,
     response: verifyNewEmailResponse,
+    errors: [],
   },
-  login: { path: '/api/login', request: loginRequest, response: loginResponse },
+  /** interaction_expired: no live sign-in of this browser to continue (answered before the password). */
+  login: {
+    path: '/api/login',
+    request: loginRequest,
+    response: loginResponse,
+    errors: ['interaction_expired'],
+  },
   checkUsername: {
     path: '/api/CheckUsername',
     request: checkUsernameRequest,
     response: checkUsernameResponse,
+    errors: [],
   },
-} as const;
+} as const satisfies Record<string, DeclaresErrors & Record<string, unknown>>;
 
 export type PostCallName = keyof typeof postCalls;
 export type CallRequest<N extends PostCallName> = z.input<(typeof postCalls)[N]['request']>;
 export type CallResponse<N extends PostCallName> = z.output<(typeof postCalls)[N]['response']>;
+/** The error codes a POST call can answer: its own and the common ones (call-errors.ts). */
+export type CallErrorCode<N extends PostCallName> = ApiErrorCode<(typeof postCalls)[N]>;
 
-/** GET calls of SPEC §7. */
+/**
+ * GET calls of SPEC §7. RedirectToExternalIdentityProvider is a navigation: its refusals are
+ * redirects to the error page, never an error body.
+ */
 export const getCalls = {
-  getResource: { path: '/api/i18n/getresource', query: getResourceQuery },
-  getCsrfToken: { path: '/api/getcsrftoken' },
+  getResource: { path: '/api/i18n/getresource', query: getResourceQuery, errors: [] },
+  getCsrfToken: { path: '/api/getcsrftoken', errors: [] },
   redirectToExternalIdentityProvider: {
     path: '/api/RedirectToExternalIdentityProvider',
     query: redirectToExternalIdentityProviderQuery,
+    errors: [],
   },
-} as const;
+} as const satisfies Record<string, DeclaresErrors & Record<string, unknown>>;

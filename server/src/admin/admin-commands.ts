@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AdminDeps } from '../provisioning/admin-deps.ts';
-import type { AdminResult } from '../provisioning/admin-result.ts';
 import { addClient } from '../provisioning/client-operations.ts';
 import { addClientInput } from '../provisioning/client-schemas.ts';
 import { failedMail } from '../provisioning/mail-operations.ts';
 import { failedMailInput } from '../provisioning/mail-schemas.ts';
-import { addUpstreamProvider, addUpstreamProviderInput } from '../provisioning/provider-operations.ts';
+import { addUpstreamProvider } from '../provisioning/provider-operations.ts';
+import { addUpstreamProviderInput } from '../provisioning/provider-schemas.ts';
+import type { ProvisioningDeps } from '../provisioning/provisioning-deps.ts';
 import { changeEmail, inviteAccount } from '../provisioning/user-mail-operations.ts';
 import {
   addUser,
@@ -15,6 +15,7 @@ import {
   unlockUser,
 } from '../provisioning/user-operations.ts';
 import { accountInput, addUserInput, changeEmailInput } from '../provisioning/user-schemas.ts';
+import { type AdminResponse, refusalOf } from './socket-protocol.ts';
 
 /**
  * One admin command as data: its name and validated input. The CLI builds these, the admin socket
@@ -34,8 +35,23 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
 
-/** Runs one command against `deps.db`; the operation validates the input again, so any caller may use it. */
-export function runAdminRequest(deps: AdminDeps, request: AdminRequest): Promise<AdminResult<unknown>> {
+/**
+ * Runs one command against `deps.db` and answers the admin socket's AdminResponse, for the socket and
+ * the CLI alike: the operation's value, or its refusal (invalid_input, not_found, conflict). Anything
+ * else it throws is a failure, left to the caller. The operation validates the input again, so any
+ * caller may use it.
+ */
+export async function runAdminRequest(deps: ProvisioningDeps, request: AdminRequest): Promise<AdminResponse> {
+  try {
+    return { ok: true, value: await runOperation(deps, request) };
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal === undefined) throw error;
+    return { ok: false, error: refusal };
+  }
+}
+
+function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<unknown> {
   switch (request.command) {
     case 'user:add':
       return addUser(deps, request.input);

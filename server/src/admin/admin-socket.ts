@@ -1,7 +1,9 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
-import type { AdminMailing } from '../provisioning/admin-deps.ts';
+import { InputError } from '../errors/input-error.ts';
+import { parseInput } from '../errors/parse-input.ts';
+import type { ProvisioningMailing } from '../provisioning/provisioning-deps.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { adminRequestSchema, runAdminRequest } from './admin-commands.ts';
@@ -24,7 +26,7 @@ export interface AdminSocketOptions {
   readonly db: Db;
   readonly clock?: Clock;
   /** The service's outbox, so mail the commands queue wakes its worker at once. */
-  readonly mailing: AdminMailing;
+  readonly mailing: ProvisioningMailing;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -136,26 +138,35 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   } catch {
     return invalid('request is not JSON');
   }
-  const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success) return invalid(envelope.error.issues[0]?.message ?? 'invalid request');
-  const { version: _version, ...body } = envelope.data;
-  const request = adminRequestSchema.safeParse(body);
-  if (!request.success) {
-    const [issue] = request.error.issues;
-    const [where, field] = issue?.path ?? [];
-    if (where === 'input' && typeof field === 'string') {
-      return { ok: false, error: { code: 'invalid_input', message: issue?.message ?? 'invalid', field } };
-    }
-    return invalid(`${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
-  }
+  const envelope = refusalOrValue(envelopeSchema, json);
+  if (envelope instanceof InputError) return invalid(envelope.message);
+  const { version: _version, ...body } = envelope;
+  const request = refusalOrValue(adminRequestSchema, body);
+  if (request instanceof InputError) return refusedCommand(request);
   try {
-    return await runAdminRequest(
-      { db: options.db, clock: options.clock, mailing: options.mailing },
-      request.data,
-    );
+    return await runAdminRequest({ db: options.db, clock: options.clock, mailing: options.mailing }, request);
   } catch (error) {
     const message = describeFailure(error);
-    options.onError?.(`admin command ${request.data.command} failed: ${message}`);
+    options.onError?.(`admin command ${request.command} failed: ${message}`);
     return { ok: false, error: { code: 'failed', message } };
   }
+}
+
+/** parseInput's refusal as a value: the protocol answers it itself. */
+function refusalOrValue<S extends z.ZodType>(schema: S, value: unknown): z.output<S> | InputError {
+  try {
+    return parseInput(schema, value);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+}
+
+/** A bad value of the command's input names its field; any other problem is the request's. */
+function refusedCommand(error: InputError): AdminResponse {
+  const [where, field] = error.path;
+  if (where === 'input' && typeof field === 'string') {
+    return { ok: false, error: { code: 'invalid_input', message: error.message, field } };
+  }
+  return invalid(`${error.path.map(String).join('.') || 'request'}: ${error.message}`);
 }

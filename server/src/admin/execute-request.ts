@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, DataDirLockedError, type LockOptions } from '../lock-file.ts';
-import { adminMailing } from '../provisioning/admin-mailing.ts';
+import { provisioningMailing } from '../provisioning/provisioning-mailing.ts';
 import type { Database } from '../store/database.ts';
 import { migrateDatabase } from '../store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../store/open-database.ts';
@@ -100,7 +100,7 @@ async function runOn(
   try {
     await migrateDatabase(database);
     // No worker here: the service's worker sends what this queues at its next poll or start.
-    return await runAdminRequest({ db: database.db, mailing: adminMailing(config) }, request);
+    return await runAdminRequest({ db: database.db, mailing: provisioningMailing(config) }, request);
   } finally {
     await database.close();
   }

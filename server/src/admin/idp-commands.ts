@@ -1,4 +1,4 @@
-import { upstreamProviderView } from '../provisioning/provider-operations.ts';
+import { upstreamProviderView } from '../provisioning/provider-schemas.ts';
 import { cliCommand } from './cli-command.ts';
 
 /** idp:add of DESIGN §5: an upstream OpenID Connect provider for the e-mail domains bound to it. */

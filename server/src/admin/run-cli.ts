@@ -1,4 +1,6 @@
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { InputError } from '../errors/input-error.ts';
+import { parseInput } from '../errors/parse-input.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
 import { type AdminRequest, adminRequestSchema } from './admin-commands.ts';
 import { parseFlags } from './cli-args.ts';
@@ -114,15 +116,19 @@ function defaultExecute(io: CliIo) {
     });
 }
 
+/** Validates the request as the operation will; a bad value is told by the flag it came from. */
 function validate(command: CliCommand, request: AdminRequest): AdminRequest {
-  const parsed = adminRequestSchema.safeParse(request);
-  if (parsed.success) return request;
-  const [issue] = parsed.error.issues;
-  const field = String(issue?.path[1] ?? '');
-  throw new CliFailure(
-    'invalid_input',
-    messageOf(command, { code: 'invalid_input', field, message: issue?.message ?? 'invalid' }),
-  );
+  try {
+    parseInput(adminRequestSchema, request);
+    return request;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const field = String(error.path[1] ?? '');
+    throw new CliFailure(
+      'invalid_input',
+      messageOf(command, { code: 'invalid_input', field, message: error.message }),
+    );
+  }
 }
 
 function messageOf(command: CliCommand, error: { code: string; message: string; field?: string }): string {

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ADMIN_ERROR_CODES } from '../provisioning/admin-result.ts';
+import { ServiceError } from '../errors/service-error.ts';
 
 /**
  * The admin socket's wire format: over DATA_DIR/admin.sock the CLI writes one JSON line
- * `{ "version": 1, "command": …, "input": … }` and the service answers one JSON line, the
- * operation's AdminResult, then closes the connection.
+ * `{ "version": 1, "command": …, "input": … }` and the service answers one JSON line, an
+ * AdminResponse (the operation's value or refusal), then closes the connection.
  */
 export const ADMIN_SOCKET_NAME = 'admin.sock';
 export const PROTOCOL_VERSION = 1;
@@ -16,15 +16,30 @@ export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET_NAME);
 }
 
+/** The ways an operation refuses (ServiceErrors it throws), answered as they are. */
+const REFUSAL_CODES = ['invalid_input', 'not_found', 'conflict'] as const;
+type RefusalCode = (typeof REFUSAL_CODES)[number];
+
 /** Errors of the transport itself, beside the operations' own codes. */
 export const TRANSPORT_ERROR_CODES = ['invalid_request', 'failed'] as const;
+
+/** An operation's refusal as the protocol answers it, or undefined for any other error (a failure). */
+export function refusalOf(
+  error: unknown,
+): { code: RefusalCode; message: string; field?: string } | undefined {
+  if (!(error instanceof ServiceError)) return undefined;
+  const code = REFUSAL_CODES.find((known) => known === error.code);
+  if (code === undefined) return undefined;
+  const { message, field } = error;
+  return field === undefined ? { code, message } : { code, message, field };
+}
 
 export const adminResponseSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({
     ok: z.literal(false),
     error: z.object({
-      code: z.enum([...ADMIN_ERROR_CODES, ...TRANSPORT_ERROR_CODES]),
+      code: z.enum([...REFUSAL_CODES, ...TRANSPORT_ERROR_CODES]),
       message: z.string(),
       field: z.string().optional(),
     }),

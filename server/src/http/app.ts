@@ -4,6 +4,7 @@ import { createLoginDeps } from '../accounts/login.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
+import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
@@ -19,7 +20,6 @@ import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerAdminApi } from './admin-api/admin-api.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
-import { HttpError } from './http-error.ts';
 import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
@@ -133,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const path = pathOf(request.url);
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isBuildFilePath(path);
     if (!isPage || isApiPath(path) || isAdminApiPath(path) || isOidcPath(path) || isDevMailboxPath(path)) {
-      const notFound = new HttpError('not_found', 'Not found.');
+      const notFound = new ServiceError('not_found', 'Not found.');
       return reply.code(notFound.statusCode).send(notFound.toBody());
     }
     return sendSpaIndex(reply, webDist);

@@ -3,7 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import { CSRF_HEADER } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cookiePolicy } from '../cookie-policy.ts';
-import { HttpError } from './http-error.ts';
+import { ServiceError } from '../errors/service-error.ts';
 import { isApiPath, pathOf } from './paths.ts';
 
 /**
@@ -47,7 +47,7 @@ export async function registerCsrf(
     if (!isApiPath(request.url)) return done();
     // Fetch metadata: a cross-site page has no business calling the API, even with a GET.
     if (request.headers['sec-fetch-site'] === 'cross-site' && !isExempt(request)) {
-      return done(new HttpError('cross_site_rejected', 'Cross-site requests are not accepted.'));
+      return done(new ServiceError('cross_site_rejected', 'Cross-site requests are not accepted.'));
     }
     if (SAFE_METHODS.has(request.method)) return done();
     app.csrfProtection(request, reply, done);

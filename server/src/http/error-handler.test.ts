@@ -1,7 +1,7 @@
 import { ERROR_STATUS } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors/service-error.ts';
 import { toHttpError } from './error-handler.ts';
-import { HttpError } from './http-error.ts';
 
 const withStatus = (statusCode: number, code?: string) =>
   Object.assign(new Error('internal detail'), { statusCode, code });
@@ -25,8 +25,8 @@ describe('toHttpError', () => {
     expect(answer.message).not.toContain('internal detail');
   });
 
-  it('passes an HttpError through unchanged', () => {
-    const error = new HttpError('bad_request', 'Invalid Username: required', 'Username');
+  it('passes an ServiceError through unchanged', () => {
+    const error = new ServiceError('bad_request', 'Invalid Username: required', 'Username');
     expect(toHttpError(error)).toBe(error);
     expect(error.toBody()).toEqual({
       code: 'bad_request',

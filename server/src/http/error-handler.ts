@@ -1,45 +1,89 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorCode } from '@keycard/contract';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors/service-error.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
-import { HttpError } from './http-error.ts';
+import { isAdminApiPath } from './paths.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Every code the route's contract entry lets it answer (answerableErrors); set by postCall and adminCall. */
+    errors?: readonly ErrorCode[];
+  }
+}
 
 /** Fastify's and its plugins' error codes mapped onto the contract's closed set (STYLE §2). */
-const KNOWN_ERRORS: Readonly<Record<string, () => HttpError>> = {
-  FST_CSRF_MISSING_SECRET: () => new HttpError('csrf_rejected', 'Missing or invalid anti-forgery token.'),
-  FST_CSRF_INVALID_TOKEN: () => new HttpError('csrf_rejected', 'Missing or invalid anti-forgery token.'),
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new HttpError('payload_too_large', 'The request body is too large.'),
+const KNOWN_ERRORS: Readonly<Record<string, () => ServiceError>> = {
+  FST_CSRF_MISSING_SECRET: () => new ServiceError('csrf_rejected', 'Missing or invalid anti-forgery token.'),
+  FST_CSRF_INVALID_TOKEN: () => new ServiceError('csrf_rejected', 'Missing or invalid anti-forgery token.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ServiceError('payload_too_large', 'The request body is too large.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new HttpError('unsupported_media_type', 'The request body must be application/json.'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError('bad_request', 'The request body is empty.', 'body'),
+    new ServiceError('unsupported_media_type', 'The request body must be application/json.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ServiceError('bad_request', 'The request body is empty.', 'body'),
   FST_ERR_CTP_INVALID_JSON_BODY: () =>
-    new HttpError('bad_request', 'The request body is not valid JSON.', 'body'),
+    new ServiceError('bad_request', 'The request body is not valid JSON.', 'body'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    new HttpError('bad_request', 'The request body does not match its Content-Length.', 'body'),
+    new ServiceError('bad_request', 'The request body does not match its Content-Length.', 'body'),
 };
 
 function asFastifyError(error: unknown): Partial<FastifyError> {
   return typeof error === 'object' && error !== null ? (error as Partial<FastifyError>) : {};
 }
 
-/** Any thrown value as the HttpError the client sees. Never carries an internal message or stack. */
-export function toHttpError(error: unknown): HttpError {
-  if (error instanceof HttpError) return error;
+/** Any thrown value as the ServiceError the client sees. Never carries an internal message or stack. */
+export function toHttpError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
   const { code, statusCode } = asFastifyError(error);
   if (isDatabaseUnavailable(error) || statusCode === 503) {
-    return new HttpError('service_unavailable', 'The service is temporarily unavailable. Try again shortly.');
+    return new ServiceError(
+      'service_unavailable',
+      'The service is temporarily unavailable. Try again shortly.',
+    );
   }
   const known = code === undefined ? undefined : KNOWN_ERRORS[code];
   if (known) return known();
   // The JSON parser reports syntax errors as a plain SyntaxError with status 400.
   if (error instanceof SyntaxError && statusCode === 400) {
-    return new HttpError('bad_request', 'The request body is not valid JSON.', 'body');
+    return new ServiceError('bad_request', 'The request body is not valid JSON.', 'body');
   }
-  if (statusCode === 404) return new HttpError('not_found', 'Not found.');
-  if (statusCode === 405) return new HttpError('method_not_allowed', 'Method not allowed.');
-  if (statusCode === 429) return new HttpError('rate_limited', 'Too many requests. Try again later.');
+  if (statusCode === 404) return new ServiceError('not_found', 'Not found.');
+  if (statusCode === 405) return new ServiceError('method_not_allowed', 'Method not allowed.');
+  if (statusCode === 429) return new ServiceError('rate_limited', 'Too many requests. Try again later.');
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new HttpError('bad_request', 'The request is malformed.');
+    return new ServiceError('bad_request', 'The request is malformed.');
   }
-  return new HttpError('internal_error', 'Something went wrong on our side.');
+  return new ServiceError('internal_error', 'Something went wrong on our side.');
+}
+
+/** The two doors that answer error bodies: the calls of SPEC §7 and the admin API. */
+export type Door = 'api' | 'admin';
+
+/** A refused value is the SPA's bad_request and the admin API's invalid_input (it names the field). */
+function inDoorTerms(answer: ServiceError, door: Door): ServiceError {
+  const input = door === 'api' ? 'bad_request' : 'invalid_input';
+  if (answer.code !== 'bad_request' && answer.code !== 'invalid_input') return answer;
+  return answer.code === input ? answer : new ServiceError(input, answer.message, answer.field);
+}
+
+const UNDECLARED = () => new ServiceError('internal_error', 'Something went wrong on our side.');
+
+/**
+ * What a request answers for `error`: its code in the door's terms, checked against the codes the
+ * route's contract entry declares (`declared`, absent for routes without one). A code the contract
+ * does not declare is a bug, answered as internal_error rather than in a shape the caller's types
+ * do not describe; `undeclared` tells the handler to log it.
+ */
+export function answerFor(
+  error: unknown,
+  door: Door,
+  declared?: readonly ErrorCode[],
+): { answer: ServiceError; undeclared?: ErrorCode } {
+  const answer = inDoorTerms(toHttpError(error), door);
+  if (declared === undefined || declared.includes(answer.code)) return { answer };
+  return { answer: UNDECLARED(), undeclared: answer.code };
+}
+
+function doorOf(request: FastifyRequest): Door {
+  return isAdminApiPath(request.url) ? 'admin' : 'api';
 }
 
 /**
@@ -48,13 +92,15 @@ export function toHttpError(error: unknown): HttpError {
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const answer = toHttpError(error);
+    const { answer, undeclared } = answerFor(error, doorOf(request), request.routeOptions.config?.errors);
     if (answer.statusCode >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      const reason = undeclared === undefined ? 'request failed' : `undeclared error code ${undeclared}`;
+      request.log.error({ err: error }, reason);
       if (answer.code === 'service_unavailable') reply.header('retry-after', '5');
-    } else if (!(error instanceof HttpError)) {
+    } else if (!(error instanceof ServiceError)) {
       request.log.info({ code: answer.code, reason: asFastifyError(error).message }, 'request refused');
     }
+    reply.headers(answer.headers);
     return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.toBody());
   });
 }

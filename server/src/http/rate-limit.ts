@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { HttpError } from './http-error.ts';
+import { ServiceError } from '../errors/service-error.ts';
 
 export interface RateLimitOptions {
   /** Requests per minute and client IP (RATE_LIMIT_PER_MINUTE). */
@@ -30,6 +30,6 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     // Redis away: answer rather than fail every request; the identifier lockout still holds.
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
-      new HttpError('rate_limited', `Too many requests; try again in ${context.after}.`),
+      new ServiceError('rate_limited', `Too many requests; try again in ${context.after}.`),
   });
 }

@@ -1,4 +1,7 @@
 import { recordAudit } from '../audit/audit-log.ts';
+import { InputError } from '../errors/input-error.ts';
+import { parseInput } from '../errors/parse-input.ts';
+import { ConflictError, NotFoundError } from '../errors/service-error.ts';
 import {
   type ClientRow,
   findClientForUpdate,
@@ -6,9 +9,6 @@ import {
   revokeClientCredentials,
   updateClientRow,
 } from '../oidc/oidc-repository.ts';
-import { actorDetail } from './admin-account.ts';
-import type { AdminDeps } from './admin-deps.ts';
-import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
 import {
   ADMIN_CLIENT_SCOPE,
   type AddClientInput,
@@ -17,6 +17,8 @@ import {
   type UpdateClientInput,
   updateClientInput,
 } from './client-schemas.ts';
+import { actorDetail } from './provisioning-audit.ts';
+import type { ProvisioningDeps } from './provisioning-deps.ts';
 
 export function isAdminClient(row: Pick<ClientRow, 'scope'>): boolean {
   return row.scope.split(' ').includes(ADMIN_CLIENT_SCOPE);
@@ -33,8 +35,8 @@ function viewOf(row: ClientRow): ClientView {
   };
 }
 
-function noClient(id: string) {
-  return refuse('not_found', `no client with the id ${id}`);
+function noClient(id: string): NotFoundError {
+  return new NotFoundError(`no client with the id ${id}`);
 }
 
 /**
@@ -42,12 +44,11 @@ function noClient(id: string) {
  * is no consent screen). Without a secret the client is public and must use PKCE. An admin client
  * may only obtain client-credentials tokens, and only it may ask for the admin scope.
  */
-export async function addClient(deps: AdminDeps, input: AddClientInput): Promise<AdminResult<ClientView>> {
+export async function addClient(deps: ProvisioningDeps, input: AddClientInput): Promise<ClientView> {
   const parsed = parseInput(addClientInput, input);
-  if (!parsed.ok) return parsed;
-  const { id, name, secret, admin } = parsed.value;
+  const { id, name, secret, admin } = parsed;
   if (admin === true && secret === undefined) {
-    return refuse('invalid_input', 'an admin client must be confidential: give a secret', 'secret');
+    throw new InputError('an admin client must be confidential: give a secret', 'secret');
   }
   return deps.db.transaction(async (tx) => {
     const row = await insertClient(tx, {
@@ -55,19 +56,19 @@ export async function addClient(deps: AdminDeps, input: AddClientInput): Promise
       productName: name,
       // oidc-provider compares client_secret_basic credentials with the stored value itself.
       clientSecret: secret ?? null,
-      redirectUris: [...new Set(parsed.value.redirectUris)],
-      postLogoutRedirectUris: [...new Set(parsed.value.postLogoutUris ?? [])],
+      redirectUris: [...new Set(parsed.redirectUris)],
+      postLogoutRedirectUris: [...new Set(parsed.postLogoutUris ?? [])],
       grantTypes: admin === true ? ['client_credentials'] : [],
       ...(admin === true ? { scope: ADMIN_CLIENT_SCOPE } : {}),
     });
-    if (!row) return refuse('conflict', `a client with the id ${id} already exists`, 'id');
+    if (!row) throw new ConflictError(`a client with the id ${id} already exists`, 'id');
     const view = viewOf(row);
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',
       detail: actorDetail(deps, { command: 'client:add', clientId: id, kind: view.kind, admin: view.admin }),
     });
-    return ok(view);
+    return view;
   });
 }
 
@@ -75,31 +76,18 @@ export async function addClient(deps: AdminDeps, input: AddClientInput): Promise
  * Changes a registered client: product name, redirect and post-logout URIs (lists replace), secret
  * (null: public, PKCE). An admin client keeps its shape: confidential and without redirect URIs.
  */
-export async function updateClient(
-  deps: AdminDeps,
-  input: UpdateClientInput,
-): Promise<AdminResult<ClientView>> {
-  const parsed = parseInput(updateClientInput, input);
-  if (!parsed.ok) return parsed;
-  const { id, name, redirectUris, postLogoutUris, secret } = parsed.value;
+export async function updateClient(deps: ProvisioningDeps, input: UpdateClientInput): Promise<ClientView> {
+  const { id, name, redirectUris, postLogoutUris, secret } = parseInput(updateClientInput, input);
   return deps.db.transaction(async (tx) => {
     const row = await findClientForUpdate(tx, id);
-    if (!row) return noClient(id);
+    if (!row) throw noClient(id);
     if (isAdminClient(row)) {
-      if (secret === null) return refuse('invalid_input', 'an admin client must keep a secret', 'secret');
+      if (secret === null) throw new InputError('an admin client must keep a secret', 'secret');
       if (redirectUris !== undefined) {
-        return refuse(
-          'invalid_input',
-          'an admin client signs nobody in: give no redirect URI',
-          'redirectUris',
-        );
+        throw new InputError('an admin client signs nobody in: give no redirect URI', 'redirectUris');
       }
       if (postLogoutUris !== undefined && postLogoutUris.length > 0) {
-        return refuse(
-          'invalid_input',
-          'an admin client signs nobody in: give no post-logout URI',
-          'postLogoutUris',
-        );
+        throw new InputError('an admin client signs nobody in: give no post-logout URI', 'postLogoutUris');
       }
     }
     const changes = {
@@ -109,7 +97,7 @@ export async function updateClient(
       ...(secret !== undefined ? { clientSecret: secret } : {}),
     };
     const updated = await updateClientRow(tx, id, changes);
-    if (!updated) return noClient(id);
+    if (!updated) throw noClient(id);
     // Whoever held the old secret is out: the client-credentials tokens it obtained end too.
     if (secret !== undefined) await revokeClientCredentials(tx, id);
     await recordAudit(tx, {
@@ -122,6 +110,6 @@ export async function updateClient(
         changed: Object.keys(changes).join(','),
       }),
     });
-    return ok(viewOf(updated));
+    return viewOf(updated);
   });
 }

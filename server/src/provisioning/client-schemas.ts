@@ -1,6 +1,6 @@
 import { ADMIN_SCOPE, registerClientBody, updateClientBody } from '@keycard/contract';
 import { z } from 'zod';
-import { clientIdField, uriListField } from './admin-fields.ts';
+import { clientIdField, uriListField } from './input-fields.ts';
 
 /** Inputs of the OIDC client operations (client-operations.ts); their answer is the contract's clientView. */
 export { type ClientView, clientView } from '@keycard/contract';

@@ -1,14 +1,14 @@
 import { recordAudit } from '../audit/audit-log.ts';
+import { parseInput } from '../errors/parse-input.ts';
 import { type FailedMail, listFailedMail, retryFailedMail } from '../mail/failed-mail.ts';
-import type { AdminDeps } from './admin-deps.ts';
-import { nudgeMail } from './admin-mailing.ts';
-import { type AdminResult, ok, parseInput } from './admin-result.ts';
 import {
   type FailedMailInput,
   type FailedMailResult,
   type FailedMailRow,
   failedMailInput,
 } from './mail-schemas.ts';
+import type { ProvisioningDeps } from './provisioning-deps.ts';
+import { nudgeMail } from './provisioning-mailing.ts';
 
 /** Times as ISO strings, so the answer reads the same in-process and through the admin socket. */
 function rowOf(mail: FailedMail): FailedMailRow {
@@ -28,14 +28,10 @@ function rowOf(mail: FailedMail): FailedMailRow {
  * mail:failed (DESIGN §2 Mail, §5): lists the messages the worker gave up on, or with `retry` makes
  * exactly those listed due again with a fresh retry budget, so what is reported is what was retried.
  */
-export async function failedMail(
-  deps: AdminDeps,
-  input: FailedMailInput,
-): Promise<AdminResult<FailedMailResult>> {
-  const parsed = parseInput(failedMailInput, input);
-  if (!parsed.ok) return parsed;
+export async function failedMail(deps: ProvisioningDeps, input: FailedMailInput): Promise<FailedMailResult> {
+  const { retry } = parseInput(failedMailInput, input);
   const failed = await listFailedMail(deps.db);
-  if (!parsed.value.retry) return ok({ retried: false, messages: failed.map(rowOf) });
+  if (!retry) return { retried: false, messages: failed.map(rowOf) };
   const retried = await deps.db.transaction(async (tx) => {
     const ids = new Set(
       await retryFailedMail(
@@ -48,5 +44,5 @@ export async function failedMail(
     return ids;
   });
   nudgeMail(deps);
-  return ok({ retried: true, messages: failed.filter((mail) => retried.has(mail.id)).map(rowOf) });
+  return { retried: true, messages: failed.filter((mail) => retried.has(mail.id)).map(rowOf) };
 }

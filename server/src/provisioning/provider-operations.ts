@@ -1,4 +1,6 @@
 import { recordAudit } from '../audit/audit-log.ts';
+import { parseInput } from '../errors/parse-input.ts';
+import { ConflictError, NotFoundError } from '../errors/service-error.ts';
 import {
   deleteDomainBinding,
   domainsOf,
@@ -10,9 +12,6 @@ import {
   listProviders,
 } from '../federation/federation-repository.ts';
 import type { Db } from '../store/database.ts';
-import { actorDetail } from './admin-account.ts';
-import type { AdminDeps } from './admin-deps.ts';
-import { type AdminResult, ok, parseInput, refuse } from './admin-result.ts';
 import {
   type AddUpstreamProviderInput,
   addUpstreamProviderInput,
@@ -24,28 +23,27 @@ import {
   type UpstreamProviderList,
   type UpstreamProviderView,
 } from './provider-schemas.ts';
+import { actorDetail } from './provisioning-audit.ts';
+import type { ProvisioningDeps } from './provisioning-deps.ts';
 
 /**
  * Upstream OpenID Connect providers and the e-mail domains bound to them (DESIGN §1 Federation), for
- * the admin CLI (idp:add) and the admin HTTP API. Each operation validates its input, answers an
- * AdminResult (invalid_input / not_found / conflict) and records an audit event without the secret.
+ * the admin CLI (idp:add) and the admin HTTP API. Each operation validates its input, throws
+ * its refusals (InputError, NotFoundError, ConflictError) and records an audit event without the secret.
  */
-
-export * from './provider-schemas.ts';
 
 /** Registers a provider and binds its domains in one transaction; answers it with its GUID. */
 export async function addUpstreamProvider(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: AddUpstreamProviderInput,
-): Promise<AdminResult<UpstreamProviderView>> {
+): Promise<UpstreamProviderView> {
   const parsed = parseInput(addUpstreamProviderInput, input);
-  if (!parsed.ok) return parsed;
-  const { name, issuer, clientId, clientSecret } = parsed.value;
-  const scopes = [...new Set(parsed.value.scopes ?? DEFAULT_UPSTREAM_SCOPES)];
-  const domains = [...new Set(parsed.value.domains)];
+  const { name, issuer, clientId, clientSecret } = parsed;
+  const scopes = [...new Set(parsed.scopes ?? DEFAULT_UPSTREAM_SCOPES)];
+  const domains = [...new Set(parsed.domains)];
   return deps.db.transaction(async (tx) => {
     const taken = await findDomainBindings(tx, domains);
-    if (taken.length > 0) return domainTaken(taken[0]?.domain ?? '', 'domains');
+    if (taken.length > 0) throw domainTaken(taken[0]?.domain ?? '', 'domains');
     const id = await insertProvider(tx, { name, issuer, clientId, clientSecret, scopes });
     // A concurrent binding of the same domain fails here on the primary key and rolls everything back.
     await insertDomainBindings(
@@ -53,22 +51,20 @@ export async function addUpstreamProvider(
       domains.map((domain) => ({ domain, providerId: id })),
     );
     await auditProvider(tx, deps, 'idp:add', id, { domains: domains.length });
-    return ok({ id, name, issuer, clientId, scopes, domains: domains.toSorted() });
+    return { id, name, issuer, clientId, scopes, domains: domains.toSorted() };
   });
 }
 
 /** Binds one more domain; binding a domain the provider already has is a no-op, another's is a conflict. */
 export async function bindUpstreamDomain(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: DomainBindingInput,
-): Promise<AdminResult<UpstreamProviderView>> {
-  const parsed = parseInput(domainBindingInput, input);
-  if (!parsed.ok) return parsed;
-  const { providerId, domain } = parsed.value;
+): Promise<UpstreamProviderView> {
+  const { providerId, domain } = parseInput(domainBindingInput, input);
   return deps.db.transaction(async (tx) => {
-    if (!(await findProviderView(tx, providerId))) return noProvider(providerId);
+    if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
     const [bound] = await findDomainBindings(tx, [domain]);
-    if (bound && bound.providerId !== providerId) return domainTaken(domain, 'domain');
+    if (bound && bound.providerId !== providerId) throw domainTaken(domain, 'domain');
     if (!bound) {
       await insertDomainBindings(tx, [{ domain, providerId }]);
       await auditProvider(tx, deps, 'idp:bind-domain', providerId, { domain });
@@ -79,59 +75,55 @@ export async function bindUpstreamDomain(
 
 /** Removes a binding of this provider; e-mails of that domain sign in with a password again. */
 export async function unbindUpstreamDomain(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: DomainBindingInput,
-): Promise<AdminResult<UpstreamProviderView>> {
-  const parsed = parseInput(domainBindingInput, input);
-  if (!parsed.ok) return parsed;
-  const { providerId, domain } = parsed.value;
+): Promise<UpstreamProviderView> {
+  const { providerId, domain } = parseInput(domainBindingInput, input);
   return deps.db.transaction(async (tx) => {
-    if (!(await findProviderView(tx, providerId))) return noProvider(providerId);
+    if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
     if (!(await deleteDomainBinding(tx, { domain, providerId })))
-      return refuse('not_found', `${domain} is not bound to this provider`, 'domain');
+      throw new NotFoundError(`${domain} is not bound to this provider`, 'domain');
     await auditProvider(tx, deps, 'idp:unbind-domain', providerId, { domain });
     return viewOf(tx, providerId);
   });
 }
 
 export async function findUpstreamProvider(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: FindUpstreamProviderInput,
-): Promise<AdminResult<UpstreamProviderView>> {
-  const parsed = parseInput(findUpstreamProviderInput, input);
-  if (!parsed.ok) return parsed;
-  return viewOf(deps.db, parsed.value.providerId);
+): Promise<UpstreamProviderView> {
+  return viewOf(deps.db, parseInput(findUpstreamProviderInput, input).providerId);
 }
 
-export async function listUpstreamProviders(deps: AdminDeps): Promise<AdminResult<UpstreamProviderList>> {
+export async function listUpstreamProviders(deps: ProvisioningDeps): Promise<UpstreamProviderList> {
   const rows = await listProviders(deps.db);
   const bindings = await listDomainBindings(deps.db);
-  return ok({
+  return {
     providers: rows.map((row) => ({
       ...row,
       domains: bindings.filter((binding) => binding.providerId === row.id).map((binding) => binding.domain),
     })),
-  });
+  };
 }
 
-async function viewOf(db: Db, providerId: string): Promise<AdminResult<UpstreamProviderView>> {
+async function viewOf(db: Db, providerId: string): Promise<UpstreamProviderView> {
   const row = await findProviderView(db, providerId);
-  if (!row) return noProvider(providerId);
-  return ok({ ...row, domains: await domainsOf(db, providerId) });
+  if (!row) throw noProvider(providerId);
+  return { ...row, domains: await domainsOf(db, providerId) };
 }
 
-function noProvider(providerId: string) {
-  return refuse('not_found', `no upstream provider with the id ${providerId}`, 'providerId');
+function noProvider(providerId: string): NotFoundError {
+  return new NotFoundError(`no upstream provider with the id ${providerId}`, 'providerId');
 }
 
-function domainTaken(domain: string, field: string) {
-  return refuse('conflict', `the domain ${domain} is already bound to an upstream provider`, field);
+function domainTaken(domain: string, field: string): ConflictError {
+  return new ConflictError(`the domain ${domain} is already bound to an upstream provider`, field);
 }
 
 /** Names the admin API client that asked (deps.actor), as the account and client operations do. */
 function auditProvider(
   db: Db,
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   command: string,
   providerId: string,
   detail: Record<string, string | number>,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalizeDomain } from '../accounts/domain-key.ts';
 import { isAcceptableIssuer } from '../federation/issuer-url.ts';
-import { displayNameField } from './admin-fields.ts';
+import { displayNameField } from './input-fields.ts';
 
 /**
  * Inputs and results of the upstream-provider operations (provider-operations.ts), shared by the admin

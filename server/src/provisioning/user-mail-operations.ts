@@ -2,6 +2,9 @@ import { VerificationType } from '@keycard/contract';
 import { type Account, insertAccount } from '../accounts/account-repository.ts';
 import { emailDomain } from '../accounts/identifiers.ts';
 import type { CodeType } from '../codes/codes.ts';
+import { InputError } from '../errors/input-error.ts';
+import { parseInput } from '../errors/parse-input.ts';
+import { ConflictError } from '../errors/service-error.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress, MailRequestError } from '../mail/mail-request.ts';
 import { storedEmailForm } from '../recovery/account-email.ts';
@@ -9,10 +12,10 @@ import { inviteUser } from '../recovery/invite-user.ts';
 import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import { requestEmailChange } from '../recovery/request-email-change.ts';
 import type { Db } from '../store/database.ts';
-import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
-import type { AdminDeps } from './admin-deps.ts';
-import { inMailingTransaction } from './admin-mailing.ts';
-import { type AdminResult, noAccount, ok, parseInput, refuse } from './admin-result.ts';
+import { noAccount, noTarget, requireTarget, summarize } from './account-target.ts';
+import { auditAdmin } from './provisioning-audit.ts';
+import type { ProvisioningDeps } from './provisioning-deps.ts';
+import { inMailingTransaction } from './provisioning-mailing.ts';
 import {
   type AccountInput,
   type AddUserResult,
@@ -25,7 +28,7 @@ import {
 
 /**
  * The user commands that send mail (DESIGN §1 Provisioning, §5). Codes and mail come from the
- * recovery domain functions, run inside the operation's own transaction (admin-mailing.ts), so the
+ * recovery domain functions, run inside the operation's own transaction (provisioning-mailing.ts), so the
  * account change, the code, its mail and the audit event commit together or not at all.
  */
 
@@ -34,8 +37,8 @@ function validHours(mailing: MailingDeps, type: CodeType): number {
   return Math.round(mailing.codeLifetimes[type] / 3_600_000);
 }
 
-export function accountExists(email: string) {
-  return refuse('conflict', `an account with the e-mail ${email} already exists`, 'email');
+export function accountExists(email: string): ConflictError {
+  return new ConflictError(`an account with the e-mail ${email} already exists`, 'email');
 }
 
 /** Bound to an upstream provider, or of a domain that is: such accounts never use a local password. */
@@ -46,20 +49,20 @@ async function signsInUpstream(db: Db, account: Pick<Account, 'email' | 'externa
 
 /** user:add without a password: the account, and its invitation unless its domain signs in upstream. */
 export async function addAndInvite(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   email: string,
   name: string,
-): Promise<AdminResult<AddUserResult>> {
+): Promise<AddUserResult> {
   const upstream = await signsInUpstream(deps.db, { email, externalIdpId: null });
   return inMailingTransaction(deps, async (tx, mailing) => {
     const account = await insertAccount(tx, { email, displayName: name });
-    if (!account) return accountExists(email);
+    if (!account) throw accountExists(email);
     await auditAdmin(tx, deps, 'user:add', account.id);
     if (!upstream && (await inviteUser(mailing, account.id)).outcome !== 'invited') {
       throw new Error('the account just created was not found');
     }
     const invitation = upstream ? ('signs_in_upstream' as const) : ('queued' as const);
-    return ok({ account: summarize(account), hasPassword: false, invitation });
+    return { account: summarize(account), hasPassword: false, invitation };
   });
 }
 
@@ -80,20 +83,14 @@ async function invitationRefusal(db: Db, account: Account): Promise<string | und
  * user:invite: a VerifyUser code and the invitation whose link sets the first password. Only for an
  * enabled local account that has no password yet; a new invitation makes earlier links stop working.
  */
-export async function inviteAccount(
-  deps: AdminDeps,
-  input: AccountInput,
-): Promise<AdminResult<InviteResult>> {
-  const parsed = parseInput(accountInput, input);
-  if (!parsed.ok) return parsed;
-  const account = await findTarget(deps.db, parsed.value);
-  if (!account) return noTarget(parsed.value);
+export async function inviteAccount(deps: ProvisioningDeps, input: AccountInput): Promise<InviteResult> {
+  const account = await requireTarget(deps.db, parseInput(accountInput, input));
   const refusal = await invitationRefusal(deps.db, account);
-  if (refusal !== undefined) return refuse('conflict', refusal);
+  if (refusal !== undefined) throw new ConflictError(refusal);
   return inMailingTransaction(deps, async (tx, mailing) => {
-    if ((await inviteUser(mailing, account.id)).outcome !== 'invited') return noAccount(account.email);
+    if ((await inviteUser(mailing, account.id)).outcome !== 'invited') throw noAccount(account.email);
     await auditAdmin(tx, deps, 'user:invite', account.id);
-    return ok({ account: summarize(account), validHours: validHours(mailing, VerificationType.VerifyUser) });
+    return { account: summarize(account), validHours: validHours(mailing, VerificationType.VerifyUser) };
   });
 }
 
@@ -102,34 +99,32 @@ export async function inviteAccount(
  * address changes only when the link is opened, and only if nobody has taken it meanwhile.
  */
 export async function changeEmail(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: ChangeEmailInput,
-): Promise<AdminResult<ChangeEmailResult>> {
+): Promise<ChangeEmailResult> {
   const parsed = parseInput(changeEmailInput, input);
-  if (!parsed.ok) return parsed;
-  const { newEmail } = parsed.value;
-  const account = await findTarget(deps.db, parsed.value);
-  if (!account) return noTarget(parsed.value);
+  const { newEmail } = parsed;
+  const account = await requireTarget(deps.db, parsed);
   try {
     return await inMailingTransaction(deps, async (tx, mailing) => {
       const requested = await requestEmailChange(mailing, account.id, newEmail);
-      if (requested.outcome === 'not_found') return noTarget(parsed.value);
+      if (requested.outcome === 'not_found') throw noTarget(parsed);
       if (requested.outcome === 'unchanged') {
-        return refuse('invalid_input', 'must differ from the current address', 'newEmail');
+        throw new InputError('must differ from the current address', 'newEmail');
       }
       if (requested.outcome === 'taken') {
-        return refuse('conflict', `another account already uses the e-mail ${newEmail}`, 'newEmail');
+        throw new ConflictError(`another account already uses the e-mail ${newEmail}`, 'newEmail');
       }
       await auditAdmin(tx, deps, 'user:change-email', account.id);
-      return ok({
+      return {
         account: summarize(account),
         newEmail: storedEmailForm(newEmail),
         validHours: validHours(mailing, VerificationType.EmailChanged),
-      });
+      };
     });
   } catch (error) {
     // The new address was checked above, so it is the notice to the old one that cannot be queued.
     if (!(error instanceof MailRequestError && error.field === 'to')) throw error;
-    return refuse('conflict', `the current address ${account.email} cannot receive the notice of the change`);
+    throw new ConflictError(`the current address ${account.email} cannot receive the notice of the change`);
   }
 }

@@ -10,13 +10,14 @@ import {
 import { identifierHash } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { parseInput } from '../errors/parse-input.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { endAccountSessions } from '../oidc/oidc-repository.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
-import { auditAdmin, findTarget, noTarget, summarize } from './admin-account.ts';
-import { type AdminDeps, clockOf } from './admin-deps.ts';
-import { inMailingTransaction } from './admin-mailing.ts';
-import { type AdminResult, ok, parseInput } from './admin-result.ts';
+import { requireTarget, summarize } from './account-target.ts';
+import { auditAdmin } from './provisioning-audit.ts';
+import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
+import { inMailingTransaction } from './provisioning-mailing.ts';
 import { accountExists, addAndInvite } from './user-mail-operations.ts';
 import {
   type AccountChangeResult,
@@ -31,40 +32,35 @@ import {
 /**
  * Account operations of the admin CLI and admin API (DESIGN §1 Provisioning). Each validates its
  * input, changes the account in one transaction and records an audit event that names the command
- * and never a password.
+ * and never a password. A refusal is thrown: InputError, NotFoundError or ConflictError.
  */
 
 /**
  * Creates a local account (DESIGN §5): with the given first password (checked against the policy),
  * or without one and with an invitation whose link sets it (user-mail-operations.ts).
  */
-export async function addUser(deps: AdminDeps, input: AddUserInput): Promise<AdminResult<AddUserResult>> {
-  const parsed = parseInput(addUserInput, input);
-  if (!parsed.ok) return parsed;
-  const { email, name, password } = parsed.value;
+export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Promise<AddUserResult> {
+  const { email, name, password } = parseInput(addUserInput, input);
   if (password === undefined) return addAndInvite(deps, email, name);
   // Hashed before the transaction: argon2 takes a while and needs no database lock.
   const hash = await hashPassword(password);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
     const account = await insertAccount(tx, { email, displayName: name });
-    if (!account) return accountExists(email);
+    if (!account) throw accountExists(email);
     await storePassword(tx, account.id, hash, now);
     await auditAdmin(tx, deps, 'user:add', account.id);
-    return ok({ account: summarize(account), hasPassword: true, invitation: 'not_needed' as const });
+    return { account: summarize(account), hasPassword: true, invitation: 'not_needed' as const };
   });
 }
 
 /** DESIGN §2 Login: the next correct sign-in must change the password (verificationType 2). */
 export async function expirePassword(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: AccountInput,
-): Promise<AdminResult<AccountChangeResult>> {
-  const parsed = parseInput(accountInput, input);
-  if (!parsed.ok) return parsed;
-  const account = await findTarget(deps.db, parsed.value);
-  if (!account) return noTarget(parsed.value);
-  if (account.mustChangePassword) return ok({ account: summarize(account), changed: false });
+): Promise<AccountChangeResult> {
+  const account = await requireTarget(deps.db, parseInput(accountInput, input));
+  if (account.mustChangePassword) return { account: summarize(account), changed: false };
   await inMailingTransaction(deps, async (tx, mailing) => {
     await setMustChangePassword(tx, account.id);
     await auditAdmin(tx, deps, 'user:expire-password', account.id);
@@ -79,7 +75,7 @@ export async function expirePassword(
       });
     }
   });
-  return ok({ account: summarize(account), changed: true });
+  return { account: summarize(account), changed: true };
 }
 
 function lockInForce(row: LoginFailureRow, now: Date): boolean {
@@ -90,11 +86,8 @@ function lockInForce(row: LoginFailureRow, now: Date): boolean {
  * Clears the identifier's failure counter and lock (DESIGN §2 Login), as the unlock link does.
  * Recorded even when nothing was locked: who unlocked whom is worth knowing either way.
  */
-export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<AdminResult<UnlockResult>> {
-  const parsed = parseInput(accountInput, input);
-  if (!parsed.ok) return parsed;
-  const account = await findTarget(deps.db, parsed.value);
-  if (!account) return noTarget(parsed.value);
+export async function unlockUser(deps: ProvisioningDeps, input: AccountInput): Promise<UnlockResult> {
+  const account = await requireTarget(deps.db, parseInput(accountInput, input));
   const id = identifierHash(account.email);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
@@ -109,7 +102,7 @@ export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<
       detail: { via: 'admin', wasLocked },
     });
     await auditAdmin(tx, deps, 'user:unlock', account.id);
-    return ok({ account: summarize(account), wasLocked, failuresCleared: row?.failureCount ?? 0 });
+    return { account: summarize(account), wasLocked, failuresCleared: row?.failureCount ?? 0 };
   });
 }
 
@@ -119,27 +112,24 @@ export async function unlockUser(deps: AdminDeps, input: AccountInput): Promise<
  * getting codes by single sign-on.
  */
 async function changeDisabled(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   input: AccountInput,
   disabled: boolean,
-): Promise<AdminResult<AccountChangeResult>> {
-  const parsed = parseInput(accountInput, input);
-  if (!parsed.ok) return parsed;
-  const account = await findTarget(deps.db, parsed.value);
-  if (!account) return noTarget(parsed.value);
-  if ((account.disabledAt !== null) === disabled) return ok({ account: summarize(account), changed: false });
+): Promise<AccountChangeResult> {
+  const account = await requireTarget(deps.db, parseInput(accountInput, input));
+  if ((account.disabledAt !== null) === disabled) return { account: summarize(account), changed: false };
   await deps.db.transaction(async (tx) => {
     await setDisabled(tx, account.id, disabled);
     if (disabled) await endAccountSessions(tx, account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
   });
-  return ok({ account: summarize(account), changed: true });
+  return { account: summarize(account), changed: true };
 }
 
-export function disableUser(deps: AdminDeps, input: AccountInput): Promise<AdminResult<AccountChangeResult>> {
+export function disableUser(deps: ProvisioningDeps, input: AccountInput): Promise<AccountChangeResult> {
   return changeDisabled(deps, input, true);
 }
 
-export function enableUser(deps: AdminDeps, input: AccountInput): Promise<AdminResult<AccountChangeResult>> {
+export function enableUser(deps: ProvisioningDeps, input: AccountInput): Promise<AccountChangeResult> {
   return changeDisabled(deps, input, false);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { brokenPasswordRules } from '../accounts/password-policy.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { accountIdField, emailField, mailableEmailField, UNDELIVERABLE_MESSAGE } from './admin-fields.ts';
+import { accountIdField, emailField, mailableEmailField, UNDELIVERABLE_MESSAGE } from './input-fields.ts';
 import { describeBrokenRules } from './password-message.ts';
 
 /**

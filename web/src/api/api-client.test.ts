@@ -1,8 +1,8 @@
-import { CSRF_HEADER, getCalls, TEXT_KEYS } from '@keycard/contract';
+import { answerableErrors, CSRF_HEADER, getCalls, TEXT_KEYS } from '@keycard/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
-import { ApiError } from './api-error.ts';
-import { START_UP_PATHS } from './start-up-paths.ts';
+import { ApiError, type CallError } from './api-error.ts';
+import { START_UP_ERRORS, START_UP_PATHS } from './start-up-paths.ts';
 
 const texts = Object.fromEntries(TEXT_KEYS.map((key) => [key, `${key} text`]));
 const logoutAnswer = { username: 'Ada Lovelace', postLogoutRedirectUri: null };
@@ -29,6 +29,8 @@ describe('createApiClient', () => {
   it('uses the contract paths for the start-up calls', () => {
     expect(START_UP_PATHS.getResource).toBe(getCalls.getResource.path);
     expect(START_UP_PATHS.getCsrfToken).toBe(getCalls.getCsrfToken.path);
+    expect(START_UP_ERRORS).toEqual(answerableErrors('api', getCalls.getResource));
+    expect(START_UP_ERRORS).toEqual(answerableErrors('api', getCalls.getCsrfToken));
   });
 
   it('sends credentials on every call and the CSRF header on every call after the token arrived', async () => {
@@ -89,6 +91,22 @@ describe('createApiClient', () => {
     const error = await client.post('logout', { logoutId: 'L1' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'csrf_rejected', status: 403 });
+  });
+
+  it('narrows an error to the codes the call declares; any other is internal_error', async () => {
+    const service = fakeService({
+      '/api/Logout': () => json({ code: 'not_found', message: 'unknown logout' }, 404),
+      '/api/CheckUsername': () => json({ code: 'not_found', message: 'no route' }, 404),
+    });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    const logout = await client
+      .post('logout', { logoutId: 'L1' })
+      .catch((caught: CallError<'logout'>) => caught);
+    expect(logout).toMatchObject({ code: 'not_found', status: 404 });
+    await expect(client.post('checkUsername', { Username: 'ada@example.com' })).rejects.toMatchObject({
+      code: 'internal_error',
+      status: 404,
+    });
   });
 
   it('derives the code from the status when the error body is not the contract shape', async () => {

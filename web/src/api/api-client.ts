@@ -2,11 +2,12 @@ import {
   type CallRequest,
   type CallResponse,
   CSRF_HEADER,
+  type ErrorCode,
   type PostCallName,
   type TextResource,
 } from '@keycard/contract';
 import { ApiError } from './api-error.ts';
-import { START_UP_PATHS } from './start-up-paths.ts';
+import { START_UP_ERRORS, START_UP_PATHS } from './start-up-paths.ts';
 import { toTextResource } from './text-resource-check.ts';
 
 /** The one client of the identity service (STYLE §4). It never redirects or shows anything itself. */
@@ -15,7 +16,10 @@ export interface ApiClient {
   getTextResource(requestedLanguageCode: string): Promise<TextResource>;
   /** SPEC §7 GET /api/getcsrftoken; the token is sent as X-CSRF-TOKEN on every later call. */
   fetchCsrfToken(): Promise<string>;
-  /** A POST call of the contract, its response parsed with the contract schema. */
+  /**
+   * A POST call of the contract, its response parsed with the contract schema. It rejects with a
+   * CallError<N>: an ApiError whose code is one the call declares (undeclared ones: internal_error).
+   */
   post<N extends PostCallName>(name: N, body: CallRequest<N>): Promise<CallResponse<N>>;
 }
 
@@ -41,7 +45,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   let csrfToken: string | undefined;
 
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
+  async function send(
+    path: string,
+    declared: readonly ErrorCode[],
+    init: RequestInit = {},
+  ): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set('Accept', 'application/json');
     if (csrfToken !== undefined) headers.set(CSRF_HEADER, csrfToken);
@@ -52,7 +60,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (error) {
       throw new ApiError('service_unavailable', 0, `${path}: ${String(error)}`);
     }
-    if (!response.ok) throw await (await loadParsing()).errorFromResponse(response);
+    if (!response.ok) throw await (await loadParsing()).errorFromResponse(response, declared);
     return response;
   }
 
@@ -68,13 +76,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async getTextResource(requestedLanguageCode) {
       const query = new URLSearchParams({ requestedLanguageCode });
       const path = `${START_UP_PATHS.getResource}?${query}`;
-      const texts = toTextResource(await readJson(path, await send(path)));
+      const texts = toTextResource(await readJson(path, await send(path, START_UP_ERRORS)));
       if (!texts) throw new ApiError('internal_error', 200, `${path}: incomplete text resource`);
       return texts;
     },
 
     async fetchCsrfToken() {
-      const response = await send(START_UP_PATHS.getCsrfToken);
+      const response = await send(START_UP_PATHS.getCsrfToken, START_UP_ERRORS);
       const token = tokenFromBody(await response.text());
       if (token === '') throw new ApiError('internal_error', response.status, 'empty anti-forgery token');
       csrfToken = token;
@@ -84,7 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async post(name, body) {
       const parsing = await loadParsing();
       const path = parsing.pathOf(name);
-      const response = await send(path, {
+      const response = await send(path, parsing.errorsOf(name), {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),

@@ -1,4 +1,6 @@
 import {
+  answerableErrors,
+  type CallErrorCode,
   type CallResponse,
   ERROR_STATUS,
   type ErrorCode,
@@ -30,17 +32,39 @@ export function parseCallResponse<N extends PostCallName>(
   return result.data as CallResponse<N>;
 }
 
-function codeForStatus(status: number): ErrorCode {
-  const entry = Object.entries(ERROR_STATUS).find(([, known]) => known === status);
-  return (entry?.[0] as ErrorCode | undefined) ?? 'internal_error';
+/** Every code the contract lets the POST call answer (its own and the common ones). */
+export function errorsOf<N extends PostCallName>(name: N): readonly CallErrorCode<N>[] {
+  return answerableErrors('api', postCalls[name]) as readonly CallErrorCode<N>[];
 }
 
-/** The `{ code, message }` body of a failed call, or a code derived from the status without one. */
-export async function errorFromResponse(response: Response): Promise<ApiError> {
+/** One of the call's codes: the one answered, or the call's code for the status, else internal_error. */
+function declaredCode<C extends ErrorCode>(
+  declared: readonly C[],
+  code: ErrorCode | undefined,
+  status: number,
+): C {
+  const known = declared.find((candidate) => candidate === code);
+  if (known !== undefined) return known;
+  const forStatus = declared.find((candidate) => code === undefined && ERROR_STATUS[candidate] === status);
+  // Always declared: a code the call cannot answer is the service's fault, not the caller's.
+  return forStatus ?? ('internal_error' as C);
+}
+
+/**
+ * The `{ code, message }` body of a failed call, or a code derived from the status without one,
+ * narrowed to the codes the call declares (`declared`); a code it does not declare is internal_error.
+ */
+export async function errorFromResponse<C extends ErrorCode>(
+  response: Response,
+  declared: readonly C[],
+): Promise<ApiError<C>> {
   const json: unknown = await response.json().catch(() => undefined);
   const body = errorBodySchema.safeParse(json);
+  const { status } = response;
   if (body.success) {
-    return new ApiError(body.data.code, response.status, body.data.message, body.data.field);
+    const code = declaredCode(declared, body.data.code, status);
+    const field = code === body.data.code ? body.data.field : undefined;
+    return new ApiError(code, status, body.data.message, field);
   }
-  return new ApiError(codeForStatus(response.status), response.status, `HTTP ${response.status}`);
+  return new ApiError(declaredCode(declared, undefined, status), status, `HTTP ${status}`);
 }

@@ -2,14 +2,13 @@ import { ADMIN_API_BASE } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
+import { NotFoundError } from '../../errors/service-error.ts';
 import type { Mailer } from '../../mail/mail-service.ts';
-import type { AdminDeps } from '../../provisioning/admin-deps.ts';
-import { adminMailing } from '../../provisioning/admin-mailing.ts';
+import type { ProvisioningDeps } from '../../provisioning/provisioning-deps.ts';
+import { provisioningMailing } from '../../provisioning/provisioning-mailing.ts';
 import type { Db } from '../../store/database.ts';
-import { toHttpError } from '../error-handler.ts';
-import { HttpError } from '../http-error.ts';
 import { acceptJsonOnly } from '../json-only.ts';
-import { AdminAuthError, type AdminCaller, authenticateAdmin } from './admin-token.ts';
+import { type AdminCaller, authenticateAdmin } from './admin-token.ts';
 import { clientRoutes } from './client-routes.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { providerRoutes } from './provider-routes.ts';
@@ -34,21 +33,11 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminApiDeps)
 }
 
 async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<void> {
+  // Errors, a refused token's challenge among them, are answered by the root handler
+  // (error-handler.ts), which names a bad value invalid_input under this prefix.
   acceptJsonOnly(scope, { emptyBodyIsNone: true });
-  // The admin operations' closed set names a bad value invalid_input; malformed JSON and bad
-  // parameters become the same. The root handler (error-handler.ts) then answers the body.
-  scope.setErrorHandler((error, _request, reply) => {
-    if (error instanceof AdminAuthError) {
-      // RFC 6750 §3: a refused token is answered with its challenge.
-      reply.header('www-authenticate', error.challenge);
-      throw error;
-    }
-    const answer = toHttpError(error);
-    if (answer.code !== 'bad_request') throw error;
-    throw new HttpError('invalid_input', answer.message, answer.field);
-  });
   scope.setNotFoundHandler(() => {
-    throw new HttpError('not_found', 'Not found.');
+    throw new NotFoundError('Not found.');
   });
   scope.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -57,9 +46,9 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
   const openApi = buildOpenApiDocument(deps.config.publicUrl);
   scope.get('/openapi.json', async () => openApi);
 
-  const mailing = adminMailing(deps.config, () => deps.mail.nudge());
+  const mailing = provisioningMailing(deps.config, () => deps.mail.nudge());
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
-  const depsOf = (request: FastifyRequest): AdminDeps => {
+  const depsOf = (request: FastifyRequest): ProvisioningDeps => {
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');

@@ -1,8 +1,8 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
 import type Provider from 'oidc-provider';
+import { ServiceError } from '../../errors/service-error.ts';
 import { clientScope } from '../../oidc/oidc-repository.ts';
 import type { Db } from '../../store/database.ts';
-import { HttpError } from '../http-error.ts';
 
 /** What the admin API knows of its caller after the token check: the client, for the audit log. */
 export interface AdminCaller {
@@ -10,13 +10,12 @@ export interface AdminCaller {
 }
 
 /** Thrown with the RFC 6750 §3 challenge the reply must carry. */
-export class AdminAuthError extends HttpError {
-  constructor(
-    code: 'unauthorized' | 'forbidden',
-    message: string,
-    readonly challenge: string,
-  ) {
+class AdminAuthError extends ServiceError {
+  override readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: 'unauthorized' | 'forbidden', message: string, challenge: string) {
     super(code, message);
+    this.headers = { 'www-authenticate': challenge };
   }
 }
 

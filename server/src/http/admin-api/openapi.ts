@@ -1,4 +1,13 @@
-import { ADMIN_API_BASE, ADMIN_SCOPE, type AdminCall, adminCalls, errorBodySchema } from '@keycard/contract';
+import {
+  ADMIN_API_BASE,
+  ADMIN_REFUSALS,
+  ADMIN_SCOPE,
+  type AdminCall,
+  adminCalls,
+  ERROR_STATUS,
+  type ErrorCode,
+  errorBodySchema,
+} from '@keycard/contract';
 import { z } from 'zod';
 import { OIDC_MOUNT } from '../../oidc/provider.ts';
 import { providerCalls } from './provider-calls.ts';
@@ -35,8 +44,33 @@ function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query')
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-function errorAnswer(description: string) {
-  return { description, content: { 'application/json': { schema: ERROR_REF } } };
+/** What each code an admin call declares means to its caller. */
+const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
+  invalid_input: 'the field named in `field` is wrong',
+  unauthorized: 'no, unknown, revoked or expired access token',
+  forbidden: `the token lacks ${ADMIN_SCOPE} or its client may not use this API`,
+  conflict: 'the change contradicts the stored state (e.g. the address is taken)',
+};
+
+/**
+ * The call's error answers by status, from the codes it declares (and those of every admin call,
+ * ADMIN_REFUSALS). The transport's own (413, 415, 429, 5xx) are the same for every call and left out.
+ */
+function errorAnswers(call: AdminCall) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of [...ADMIN_REFUSALS, ...call.errors]) {
+    const meaning = ERROR_MEANINGS[code];
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), meaning ? `${code}: ${meaning}` : code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, descriptions]) => [
+        String(status),
+        { description: descriptions.join('; '), content: { 'application/json': { schema: ERROR_REF } } },
+      ]),
+  );
 }
 
 function operationOf(name: string, call: AdminCall) {
@@ -58,11 +92,7 @@ function operationOf(name: string, call: AdminCall) {
         description: call.status === 201 ? 'Created' : 'OK',
         content: { 'application/json': { schema: jsonSchema(call.response, 'output') } },
       },
-      '400': errorAnswer('invalid_input: the field named in `field` is wrong'),
-      '401': errorAnswer('unauthorized: no, unknown, revoked or expired access token'),
-      '403': errorAnswer(`forbidden: the token lacks ${ADMIN_SCOPE} or its client may not use this API`),
-      '404': errorAnswer('not_found'),
-      '409': errorAnswer('conflict: the change contradicts the stored state (e.g. the address is taken)'),
+      ...errorAnswers(call),
     },
   };
 }

@@ -6,13 +6,14 @@ import {
   providerIdField,
   upstreamProviderList,
   upstreamProviderView,
-} from '../../provisioning/provider-operations.ts';
+} from '../../provisioning/provider-schemas.ts';
 
 /**
  * The upstream-provider calls (DESIGN §1 Federation). Their schemas are the federation module's own
  * inputs and answers: issuer and domain rules need node:url (IDNA), which the contract, bundled into
  * the SPA, must not import. Path parameters carry the operations' field names, so a refusal names
- * the same field whichever way it came in.
+ * the same field whichever way it came in. For the same reason their error codes are declared here,
+ * beside their schemas, rather than in the contract's adminCalls.
  */
 const providerParams = z.strictObject({ providerId: providerIdField });
 const bindingParams = z.strictObject({ providerId: providerIdField, domain: domainField });
@@ -25,6 +26,7 @@ export const providerCalls = {
     body: addUpstreamProviderInput,
     response: upstreamProviderView,
     status: 201,
+    errors: ['conflict'],
   },
   listProviders: {
     method: 'GET',
@@ -32,6 +34,7 @@ export const providerCalls = {
     summary: 'List the upstream providers and their domains',
     response: upstreamProviderList,
     status: 200,
+    errors: [],
   },
   readProvider: {
     method: 'GET',
@@ -40,6 +43,7 @@ export const providerCalls = {
     params: providerParams,
     response: upstreamProviderView,
     status: 200,
+    errors: ['not_found'],
   },
   bindDomain: {
     method: 'PUT',
@@ -48,6 +52,7 @@ export const providerCalls = {
     params: bindingParams,
     response: upstreamProviderView,
     status: 200,
+    errors: ['not_found', 'conflict'],
   },
   unbindDomain: {
     method: 'DELETE',
@@ -56,5 +61,6 @@ export const providerCalls = {
     params: bindingParams,
     response: upstreamProviderView,
     status: 200,
+    errors: ['not_found'],
   },
 } as const satisfies Record<string, AdminCall>;

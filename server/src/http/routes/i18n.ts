@@ -1,6 +1,6 @@
 import { getCalls, type Language, languageFor } from '@keycard/contract';
+import { parseInput } from '../../errors/parse-input.ts';
 import { textResourceFor } from '../../i18n/text-resource.ts';
-import { parseInput } from '../parse-input.ts';
 import { type PreparedBody, prepareBody, sendRevalidated } from '../revalidated-body.ts';
 import type { RouteModule } from '../route-module.ts';
 

@@ -1,14 +1,14 @@
 import { postCalls } from '@keycard/contract';
+import { NotFoundError } from '../../errors/service-error.ts';
 import { finishLogout } from '../../oidc/logout.ts';
 import { postCall } from '../contract-call.ts';
-import { HttpError } from '../http-error.ts';
 import type { RouteModule } from '../route-module.ts';
 
 /** SPEC §7 /api/Logout: ends the session the relying party asked to end (RP-initiated logout). */
 export const logoutRoutes: RouteModule = (api, deps) => {
   postCall(api, postCalls.logout, async (body, request) => {
     const outcome = await finishLogout(deps.db, body.logoutId, request.ip);
-    if (!outcome) throw new HttpError('not_found', 'This sign-out request is unknown or has expired.');
+    if (!outcome) throw new NotFoundError('This sign-out request is unknown or has expired.');
     return outcome;
   });
 };

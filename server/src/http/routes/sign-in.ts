@@ -1,10 +1,10 @@
 import { postCalls, VerificationType } from '@keycard/contract';
 import { emailDomain } from '../../accounts/identifiers.ts';
 import { attemptLogin } from '../../accounts/login.ts';
+import { ServiceError } from '../../errors/service-error.ts';
 import { upstreamProviderIdForDomain } from '../../federation/home-realm.ts';
 import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
 import { postCall } from '../contract-call.ts';
-import { HttpError } from '../http-error.ts';
 import { finishLogin, liveInteraction } from '../live-interaction.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { RouteModule } from '../route-module.ts';
@@ -25,7 +25,7 @@ export const signInRoutes: RouteModule = (api, deps) => {
     const interaction = await liveInteraction(deps.provider, returnUrl, request, reply);
     // Nothing to sign in to: answered before any password is looked at, the same for every password.
     if (interaction === null || returnUrl === null) {
-      throw new HttpError(
+      throw new ServiceError(
         'interaction_expired',
         'This sign-in has expired; start again from the application.',
       );

@@ -1,8 +1,6 @@
 import { type Account, findAccountByEmail, findAccountById } from '../accounts/account-repository.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { NotFoundError } from '../errors/service-error.ts';
 import type { Db } from '../store/database.ts';
-import type { AdminDeps } from './admin-deps.ts';
-import { noAccount, refuse } from './admin-result.ts';
 import type { AccountRef, AccountSummary, UserView } from './user-schemas.ts';
 
 /** What the user:* operations answer about an account: never a hash or other secret. */
@@ -27,34 +25,20 @@ export function findTarget(db: Db, ref: AccountRef): Promise<Account | null> {
   return ref.id !== undefined ? findAccountById(db, ref.id) : findAccountByEmail(db, ref.email ?? '');
 }
 
-export function noTarget(ref: AccountRef) {
+export function noAccount(email: string): NotFoundError {
+  return new NotFoundError(`no account with the e-mail ${email.trim()}`);
+}
+
+/** The refusal for an account the input names and the store does not hold. */
+export function noTarget(ref: AccountRef): NotFoundError {
   return ref.id !== undefined
-    ? refuse('not_found', `no account with the id ${ref.id}`)
+    ? new NotFoundError(`no account with the id ${ref.id}`)
     : noAccount(ref.email ?? '');
 }
 
-/**
- * The admin action, beside any security event it causes; names the command and, through the admin
- * API, the client that asked (`actor`), never a secret.
- */
-export function auditAdmin(
-  db: Db,
-  deps: Pick<AdminDeps, 'actor'>,
-  command: string,
-  accountId: string,
-): Promise<void> {
-  return recordAudit(db, {
-    event: 'admin',
-    outcome: 'success',
-    accountId,
-    detail: actorDetail(deps, { command }),
-  });
-}
-
-/** The audit detail of an admin action: `detail` plus the admin API client that asked, if any. */
-export function actorDetail(
-  deps: Pick<AdminDeps, 'actor'>,
-  detail: Record<string, string | number | boolean | null>,
-): Record<string, string | number | boolean | null> {
-  return deps.actor === undefined ? detail : { ...detail, actor: deps.actor };
+/** The account the input names; not_found when there is none. */
+export async function requireTarget(db: Db, ref: AccountRef): Promise<Account> {
+  const account = await findTarget(db, ref);
+  if (!account) throw noTarget(ref);
+  return account;
 }

@@ -3,7 +3,7 @@ import { createOutbox } from '../mail/outbox.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import type { Db } from '../store/database.ts';
-import { type AdminDeps, type AdminMailing, clockOf } from './admin-deps.ts';
+import { clockOf, type ProvisioningDeps, type ProvisioningMailing } from './provisioning-deps.ts';
 
 const noNudge = () => undefined;
 
@@ -11,10 +11,10 @@ const noNudge = () => undefined;
  * Queues through an outbox built from `config`. Without a worker in this process (the CLI) there is
  * nothing to nudge: the service's worker picks the rows up at its next poll, or at its next start.
  */
-export function adminMailing(
+export function provisioningMailing(
   config: Pick<Config, 'publicUrl' | 'site' | 'codeLifetimes'>,
   nudge: () => void = noNudge,
-): AdminMailing {
+): ProvisioningMailing {
   const outbox = createOutbox(config);
   return {
     publicUrl: config.publicUrl,
@@ -24,7 +24,7 @@ export function adminMailing(
 }
 
 /** A programming error, not a refusal: every caller that runs mail commands passes `mailing`. */
-function mailingOf(deps: AdminDeps): AdminMailing {
+function mailingOf(deps: ProvisioningDeps): ProvisioningMailing {
   if (!deps.mailing) throw new Error('this process has no mail outbox for admin commands');
   return deps.mailing;
 }
@@ -37,7 +37,7 @@ function mailingOf(deps: AdminDeps): AdminMailing {
  * after the commit.
  */
 export async function inMailingTransaction<T>(
-  deps: AdminDeps,
+  deps: ProvisioningDeps,
   work: (tx: Db, mailing: MailingDeps) => Promise<T>,
 ): Promise<T> {
   const { publicUrl, mail, codeLifetimes } = mailingOf(deps);
@@ -56,6 +56,6 @@ export async function inMailingTransaction<T>(
 }
 
 /** Wakes the worker, when this process has one, e.g. after failed mail was made due again. */
-export function nudgeMail(deps: AdminDeps): void {
+export function nudgeMail(deps: ProvisioningDeps): void {
   deps.mailing?.mail.nudge();
 }

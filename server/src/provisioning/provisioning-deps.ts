@@ -4,16 +4,16 @@ import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 
 /** What every admin operation needs: the store, and the clock (the database's unless a test passes one). */
-export interface AdminDeps {
+export interface ProvisioningDeps {
   readonly db: Db;
   readonly clock?: Clock;
-  /** Needed by the commands that queue mail (admin-mailing.ts builds it); they fail without it. */
-  readonly mailing?: AdminMailing;
+  /** Needed by the commands that queue mail (provisioning-mailing.ts builds it); they fail without it. */
+  readonly mailing?: ProvisioningMailing;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
 }
 
-export function clockOf(deps: AdminDeps): Clock {
+export function clockOf(deps: ProvisioningDeps): Clock {
   return deps.clock ?? databaseClock(deps.db);
 }
 
@@ -22,7 +22,7 @@ export function clockOf(deps: AdminDeps): Clock {
  * reach the outbox: the PUBLIC_URL their links are built from and the queue. The CLI builds one from
  * its own config, the running service passes its mail service, whose nudge wakes its worker.
  */
-export interface AdminMailing {
+export interface ProvisioningMailing {
   readonly publicUrl: string;
   readonly mail: MailQueue;
   /** The configured code lifetimes: an invitation or e-mail change link lives as long as configured. */

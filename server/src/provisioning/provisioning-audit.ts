@@ -1,0 +1,29 @@
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Db } from '../store/database.ts';
+import type { ProvisioningDeps } from './provisioning-deps.ts';
+
+/**
+ * The admin action, beside any security event it causes; names the command and, through the admin
+ * API, the client that asked (`actor`), never a secret.
+ */
+export function auditAdmin(
+  db: Db,
+  deps: Pick<ProvisioningDeps, 'actor'>,
+  command: string,
+  accountId: string,
+): Promise<void> {
+  return recordAudit(db, {
+    event: 'admin',
+    outcome: 'success',
+    accountId,
+    detail: actorDetail(deps, { command }),
+  });
+}
+
+/** The audit detail of an admin action: `detail` plus the admin API client that asked, if any. */
+export function actorDetail(
+  deps: Pick<ProvisioningDeps, 'actor'>,
+  detail: Record<string, string | number | boolean | null>,
+): Record<string, string | number | boolean | null> {
+  return deps.actor === undefined ? detail : { ...detail, actor: deps.actor };
+}
