@@ -8,6 +8,7 @@ import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
+import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
         dataDir: config.dataDir,
         db: database.db,
         mailing: provisioningMailing(config, () => mailService.nudge()),
+        signingKeys: signingKeySettings(config),
         onError: (message) => log.error(message),
       });
     }

@@ -14,6 +14,8 @@ const NAMES = [
   'client:add',
   'idp:add',
   'mail:failed',
+  'keys:list',
+  'keys:rotate',
 ];
 
 /** Records what would have run: nothing must, when the command line is refused. */

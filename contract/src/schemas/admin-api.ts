@@ -134,6 +134,31 @@ export const clientView = z.object({
 });
 export type ClientView = z.output<typeof clientView>;
 
+// ---- signing keys ---------------------------------------------------------------------------
+
+/**
+ * One published signing key of the OpenID provider, never its private part. `state`: next (published,
+ * signs from `signsFrom`), current (signs), retired (stopped signing at `signsUntil`, published until
+ * `publishedUntil` so the tokens it signed verify until they expire). `origin`: base (OIDC_JWKS, or
+ * the generated development keys) or rotation (keys:rotate). Times are ISO 8601, UTC.
+ */
+export const signingKeyView = z.object({
+  kid: z.string(),
+  kty: z.enum(['RSA', 'EC', 'OKP']),
+  /** The ID-token signing algorithms it serves. */
+  algorithms: z.array(z.string()),
+  state: z.enum(['next', 'current', 'retired']),
+  origin: z.enum(['base', 'rotation']),
+  signsFrom: z.string().nullable(),
+  signsUntil: z.string().nullable(),
+  publishedUntil: z.string().nullable(),
+});
+export type SigningKeyView = z.output<typeof signingKeyView>;
+
+/** The published keys, those that sign first. */
+export const signingKeysView = z.object({ keys: z.array(signingKeyView) });
+export type SigningKeysView = z.output<typeof signingKeysView>;
+
 // ---- the calls ------------------------------------------------------------------------------
 
 /**
@@ -253,6 +278,23 @@ export const adminCalls = {
     response: clientView,
     status: 200,
     errors: ['not_found'],
+  },
+  listSigningKeys: {
+    method: 'GET',
+    path: '/signing-keys',
+    summary: 'List the published signing keys: next, current and retired',
+    response: signingKeysView,
+    status: 200,
+    errors: [],
+  },
+  rotateSigningKeys: {
+    method: 'POST',
+    path: '/signing-keys/rotate',
+    summary:
+      'Add a new signing key for each key type that signs now; it signs after the grace period, and the keys it replaces stay published until the tokens they signed expire',
+    response: signingKeysView,
+    status: 201,
+    errors: ['conflict'],
   },
 } as const satisfies Record<string, AdminCall>;
 

@@ -8,8 +8,8 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
-import { loadProviderKeys } from '../oidc/keys.ts';
-import { createProvider } from '../oidc/provider.ts';
+import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
+import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
@@ -90,8 +90,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const clock = options.clock ?? databaseClock(db);
-  const provider = createProvider({ config, db, clock, keys: await loadProviderKeys(config, db) });
-  await mountProvider(app, provider);
+  const keySettings = signingKeySettings(config);
+  const providers = createProviderSource({
+    config,
+    db,
+    clock,
+    baseKeys: await baseSigningKeys(keySettings, db),
+    cookieKeys: await providerCookieKeys(config, db),
+    retainMs: keySettings.retainMs,
+  });
+  await mountProvider(app, providers);
+  // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.
+  const provider = providers.initial;
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
     await app.register(async (scope) =>
@@ -127,7 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   // DESIGN §1 Provisioning: client-credentials tokens of this provider, no cookies, no CSRF.
-  await registerAdminApi(app, { config, db, provider, mail });
+  await registerAdminApi(app, { config, db, provider, mail, clock });
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

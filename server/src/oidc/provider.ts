@@ -1,11 +1,12 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import type { ProviderKeys } from './keys.ts';
+import type { KeySchedule } from './key-schedule.ts';
+import { signingAlgorithmsOf } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
@@ -13,6 +14,13 @@ import { databaseAdapter } from './storage-adapter.ts';
 export const OIDC_MOUNT = '/oidc';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ProviderKeys {
+  /** The published signing keys, those that sign first (key-schedule.ts). */
+  schedule: KeySchedule;
+  /** Keys for oidc-provider's signed cookies; the first signs. */
+  cookieKeys: readonly string[];
+}
 
 export interface ProviderDeps {
   config: Config;
@@ -59,13 +67,38 @@ async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
   return grant;
 }
 
+/**
+ * The signing algorithms follow the keys that sign now: a client registering none gets the first
+ * (RS256 with an RSA key, else ES256, else EdDSA), and none can register one no key signs with.
+ * oidc-provider signs with the first published key that fits, so the signing keys come first and the
+ * next and retired ones after them are published for verification only.
+ */
+function signingConfiguration(schedule: KeySchedule) {
+  const algorithms = signingAlgorithmsOf(
+    schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk),
+  );
+  const [preferred] = algorithms;
+  // config-fields.ts admits no key set without a key that signs: this is a wiring bug.
+  if (preferred === undefined) throw new Error('no signing key signs any supported algorithm');
+  return {
+    jwks: { keys: schedule.keys.map((key) => ({ ...key.jwk }) as JWK) },
+    enabledJWA: {
+      idTokenSigningAlgValues: algorithms,
+      userinfoSigningAlgValues: algorithms,
+      introspectionSigningAlgValues: algorithms,
+      authorizationSigningAlgValues: algorithms,
+    },
+    clientDefaults: { id_token_signed_response_alg: preferred },
+  } satisfies Configuration;
+}
+
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
   return {
     adapter: databaseAdapter(db, clock),
-    jwks: keys.jwks,
+    ...signingConfiguration(keys.schedule),
     cookies: {
-      keys: keys.cookieKeys,
+      keys: [...keys.cookieKeys],
       names: { ...cookies.names },
       long: { ...cookies.long },
       short: { ...cookies.short },

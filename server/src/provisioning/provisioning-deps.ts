@@ -1,4 +1,5 @@
 import type { CodeLifetimes } from '../config.ts';
+import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -9,6 +10,8 @@ export interface ProvisioningDeps {
   readonly clock?: Clock;
   /** Needed by the commands that queue mail (provisioning-mailing.ts builds it); they fail without it. */
   readonly mailing?: ProvisioningMailing;
+  /** Needed by the signing key commands (keys:list, keys:rotate); they fail without it. */
+  readonly signingKeys?: SigningKeySettings;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
 }
