@@ -6,6 +6,7 @@ import {
   cookieSecretsSchema,
   isHttpOrigin,
   jwksSchema,
+  resourceServersSchema,
   urlWithProtocol,
   wholeNumber,
 } from './config-fields.ts';
@@ -77,6 +78,7 @@ function environmentSchema(readText: ReadText) {
     DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
     COOKIE_SECRETS: cookieSecretsSchema.optional(),
     OIDC_JWKS: jwksSchema.optional(),
+    RESOURCE_SERVERS: resourceServersSchema.default([]),
   });
 }
 
@@ -143,6 +145,8 @@ function toConfig(env: Environment) {
     cookieSecrets: env.COOKIE_SECRETS,
     /** Unset (development only): signing keys generated at first start and kept in the database. */
     oidcJwks: env.OIDC_JWKS,
+    /** APIs a client may ask JWT access tokens for (RFC 8707 resource indicators); none by default. */
+    resourceServers: env.RESOURCE_SERVERS,
   };
 }
 

@@ -8,6 +8,7 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
+import { createLogoutWorker, type LogoutWorker } from '../oidc/backchannel-worker.ts';
 import { loadProviderKeys } from '../oidc/keys.ts';
 import { createProvider } from '../oidc/provider.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
@@ -92,6 +93,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? databaseClock(db);
   const provider = createProvider({ config, db, clock, keys: await loadProviderKeys(config, db) });
   await mountProvider(app, provider);
+  // Back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0): started like the mail worker.
+  const logouts = createLogoutWorker({ db, provider, clock, log: app.log });
+  app.decorate('logouts', logouts);
+  app.addHook('onClose', () => logouts.stop());
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
     await app.register(async (scope) =>
@@ -119,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onLocked: queueUnlockMail(recovery),
     }),
     recovery,
+    logouts: { clock, nudge: logouts.nudge },
   };
   await app.register(async (api) => {
     acceptJsonOnly(api);
@@ -139,4 +145,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendSpaIndex(reply, webDist);
   });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The back-channel logout worker (oidc/backchannel-worker.ts); main.ts starts it once listening. */
+    readonly logouts: LogoutWorker;
+  }
 }
