@@ -157,8 +157,9 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       Session: 24 * 60 * 60,
       Interaction: 60 * 60,
       Grant: 14 * 24 * 60 * 60,
-      AccessToken: 60 * 60,
-      ClientCredentials: 10 * 60,
+      // A token for a registered resource lives that resource's TTL (RESOURCE_SERVERS).
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
       RefreshToken: 14 * 24 * 60 * 60,
