@@ -138,3 +138,49 @@ export const jwksSchema = z.string().transform((value, ctx) => {
   }
   return { keys: keys as PrivateSigningJwk[] };
 });
+
+/** A scope token of RFC 6749 §3.3: printable ASCII without space, quote or backslash. */
+const scopeToken = z
+  .string()
+  .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'each scope must be one RFC 6749 scope token');
+
+/**
+ * One resource server of RESOURCE_SERVERS (RFC 8707): its identifier is the `resource` a client asks
+ * for (an absolute https URL, or http in development, without a fragment), which also becomes the
+ * JWT access token's `aud` unless `audience` names another.
+ */
+const resourceServer = z.strictObject({
+  identifier: z
+    .string()
+    .refine(
+      (value) => hasProtocol(value, ['http', 'https']) && !value.includes('#'),
+      'each identifier must be an absolute http(s) URL without a fragment (RFC 8707 §2)',
+    ),
+  scopes: z.array(scopeToken).min(1, 'each resource server must accept at least one scope'),
+  /** Seconds an access token for it lives (RFC 9068 tokens cannot be revoked: keep it short). */
+  accessTokenTtl: z.number().int().min(60).max(86_400).default(600),
+  audience: z.string().min(1).optional(),
+});
+
+/**
+ * RESOURCE_SERVERS: a JSON array of the APIs that accept this provider's JWT access tokens, e.g.
+ * [{"identifier":"https://api.planner.example/","scopes":["planning:read"],"accessTokenTtl":600}].
+ */
+export const resourceServersSchema = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of resource servers' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(resourceServer, { error: 'must be a JSON array of resource servers' })
+      .refine(
+        (servers) => new Set(servers.map((server) => server.identifier)).size === servers.length,
+        'each identifier may appear only once',
+      ),
+  );

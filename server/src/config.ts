@@ -6,6 +6,7 @@ import {
   cookieSecretsSchema,
   isHttpOrigin,
   jwksSchema,
+  resourceServersSchema,
   urlWithProtocol,
   wholeNumber,
 } from './config-fields.ts';
@@ -88,6 +89,7 @@ function environmentSchema(readText: ReadText) {
      * session's lifetime, so a relying party's id_token_hint at sign-out still verifies too.
      */
     OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
+    RESOURCE_SERVERS: resourceServersSchema.default([]),
   });
 }
 
@@ -158,6 +160,8 @@ function toConfig(env: Environment) {
     keyGraceMs: env.OIDC_KEY_GRACE_MINUTES * MINUTE_MS,
     /** Milliseconds a replaced key stays published after it stopped signing. */
     keyRetainMs: env.OIDC_KEY_RETAIN_MINUTES * MINUTE_MS,
+    /** APIs a client may ask JWT access tokens for (RFC 8707 resource indicators); none by default. */
+    resourceServers: env.RESOURCE_SERVERS,
   };
 }
 

@@ -98,6 +98,8 @@ async function main(): Promise<void> {
     await listen(app, config);
     // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
     app.mail.start();
+    // Logout tokens queued by sign-outs before a restart go out now; app.close() stops the worker.
+    app.logouts.start();
     const clock = databaseClock(database.db);
     parts.housekeeping = [
       startAuditRetention({ db: database.db, clock, log: app.log }),

@@ -62,7 +62,8 @@ describe('admin CLI: commands, help and usage errors', () => {
     [
       'client:add',
       'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
-        '[--post-logout-uri URI …] [--secret-stdin] [--admin] [--json]',
+        '[--post-logout-uri URI …] [--secret-stdin] [--backchannel-logout-uri URI] ' +
+        '[--backchannel-logout-session-required] [--admin] [--json]',
     ],
     [
       'idp:add',

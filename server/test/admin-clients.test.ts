@@ -84,6 +84,8 @@ describe('client:add', () => {
       kind: 'confidential',
       redirectUris: ['https://reports.example/cb'],
       postLogoutRedirectUris: [],
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
     });
     expect(run.stdout).not.toContain(SECRET);
     const row = await clientRow('reports.svc');

@@ -9,6 +9,7 @@ import {
   emailField,
   passwordField,
   productNameField,
+  redirectUriField,
   uriListField,
 } from './admin-fields.ts';
 
@@ -107,6 +108,9 @@ export const registerClientBody = z.strictObject({
   postLogoutUris: uriListField.optional(),
   /** Absent: a public client that must use PKCE. */
   secret: clientSecretField.optional(),
+  /** Where logout tokens are posted when a session ends (OpenID Connect Back-Channel Logout 1.0). */
+  backchannelLogoutUri: redirectUriField.optional(),
+  backchannelLogoutSessionRequired: z.boolean().optional(),
 });
 
 /**
@@ -118,6 +122,9 @@ export const updateClientBody = z.strictObject({
   redirectUris: uriListField.min(1, 'at least one redirect URI is required').optional(),
   postLogoutUris: uriListField.optional(),
   secret: clientSecretField.nullable().optional(),
+  /** `null`: no more logout tokens. */
+  backchannelLogoutUri: redirectUriField.nullable().optional(),
+  backchannelLogoutSessionRequired: z.boolean().optional(),
 });
 
 export const clientIdParams = z.strictObject({ id: clientIdField });
@@ -131,6 +138,9 @@ export const clientView = z.object({
   admin: z.boolean(),
   redirectUris: z.array(z.string()),
   postLogoutRedirectUris: z.array(z.string()),
+  /** Null: the client gets no logout tokens. */
+  backchannelLogoutUri: z.string().nullable(),
+  backchannelLogoutSessionRequired: z.boolean(),
 });
 export type ClientView = z.output<typeof clientView>;
 

@@ -5,6 +5,15 @@ function count(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
+/** The back-channel logout flags, given only when set. */
+function backchannelFlags(flags: { value(name: string): string | undefined; has(name: string): boolean }) {
+  const uri = flags.value('backchannel-logout-uri');
+  return {
+    ...(uri === undefined ? {} : { backchannelLogoutUri: uri }),
+    ...(flags.has('backchannel-logout-session-required') ? { backchannelLogoutSessionRequired: true } : {}),
+  };
+}
+
 /** client:add of DESIGN §5. */
 export const CLIENT_COMMANDS = [
   cliCommand({
@@ -44,6 +53,17 @@ export const CLIENT_COMMANDS = [
         description: 'where sign-out may return to (repeatable)',
       },
       { name: 'secret-stdin', kind: 'switch', description: 'read the client secret from standard input' },
+      {
+        name: 'backchannel-logout-uri',
+        kind: 'value',
+        placeholder: 'URI',
+        description: 'where logout tokens are posted when a session ends (Back-Channel Logout 1.0)',
+      },
+      {
+        name: 'backchannel-logout-session-required',
+        kind: 'switch',
+        description: 'the client needs sid in logout tokens',
+      },
       { name: 'admin', kind: 'switch', description: 'a client of the admin HTTP API (client credentials)' },
     ],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
@@ -54,6 +74,7 @@ export const CLIENT_COMMANDS = [
       postLogoutUris: '--post-logout-uri',
       secret: '--secret-stdin',
       admin: '--admin',
+      backchannelLogoutUri: '--backchannel-logout-uri',
     },
     toRequest: (flags, secret) => ({
       command: 'client:add',
@@ -64,6 +85,7 @@ export const CLIENT_COMMANDS = [
         postLogoutUris: flags.list('post-logout-uri'),
         secret,
         ...(flags.has('admin') ? { admin: true } : {}),
+        ...backchannelFlags(flags),
       },
     }),
     result: clientView,

@@ -8,6 +8,7 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
+import { createLogoutWorker, type LogoutWorker } from '../oidc/backchannel-worker.ts';
 import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
 import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
@@ -102,6 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await mountProvider(app, providers);
   // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.
   const provider = providers.initial;
+  // Back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0): started like the mail worker;
+  // each is signed by the provider of the key set in force when it is sent.
+  const logouts = createLogoutWorker({ db, provider: () => providers.current(), clock, log: app.log });
+  app.decorate('logouts', logouts);
+  app.addHook('onClose', () => logouts.stop());
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
     await app.register(async (scope) =>
@@ -129,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onLocked: queueUnlockMail(recovery),
     }),
     recovery,
+    logouts: { clock, nudge: logouts.nudge },
   };
   await app.register(async (api) => {
     acceptJsonOnly(api);
@@ -149,4 +156,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendSpaIndex(reply, webDist);
   });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The back-channel logout worker (oidc/backchannel-worker.ts); main.ts starts it once listening. */
+    readonly logouts: LogoutWorker;
+  }
 }

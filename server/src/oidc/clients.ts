@@ -19,6 +19,12 @@ export function clientMetadata(row: ClientRow): AdapterPayload {
     response_types: interactive ? ['code'] : [],
     scope: row.scope,
     product_name: row.productName,
+    ...(row.backchannelLogoutUri === null
+      ? {}
+      : {
+          backchannel_logout_uri: row.backchannelLogoutUri,
+          backchannel_logout_session_required: row.backchannelLogoutSessionRequired,
+        }),
   };
 }
 

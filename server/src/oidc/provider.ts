@@ -1,13 +1,15 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
-import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -55,16 +57,19 @@ function interactionUrl(config: Config) {
  * Every client is one of the provider's own products, so there is no consent screen: the grant is
  * created (or widened to what is asked now) without asking (DESIGN §1).
  */
-async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
-  const { client, session } = ctx.oidc;
-  if (!client || !session?.accountId) return undefined;
-  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
-  const grant =
-    existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-  grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-  await grant.save();
-  return grant;
+function loadFirstPartyGrant(config: Config) {
+  return async (ctx: KoaContextWithOIDC) => {
+    const { client, session } = ctx.oidc;
+    if (!client || !session?.accountId) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+    const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+    const grant =
+      existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+    grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+    grantResourceScopes(config.resourceServers, ctx, grant);
+    await grant.save();
+    return grant;
+  };
 }
 
 /**
@@ -92,6 +97,28 @@ function signingConfiguration(schedule: KeySchedule) {
   } satisfies Configuration;
 }
 
+type TokenPolicy = (
+  ctx: KoaContextWithOIDC,
+  client: { clientId: string; clientAuthMethod?: string | undefined },
+  token: { clientId?: string | undefined },
+) => boolean;
+
+/**
+ * RFC 7662 §4: a client learns about its own tokens only. Any other token answers `active: false`,
+ * as an unknown one does, so a client cannot probe for tokens of other clients.
+ */
+const introspectOwnTokens: TokenPolicy = (_ctx, client, token) => token.clientId === client.clientId;
+
+/**
+ * RFC 7009 §2.1: only the client a token was issued to may revoke it. A confidential client is told so
+ * (invalid_request); a public one, which anybody can name, gets the same 200 as a revoked token.
+ */
+const revokeOwnTokens: TokenPolicy = (_ctx, client, token) => {
+  if (token.clientId === client.clientId) return true;
+  if (client.clientAuthMethod === 'none') return false;
+  throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+};
+
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
   return {
@@ -103,26 +130,32 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       long: { ...cookies.long },
       short: { ...cookies.short },
     },
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub) {
       if (!UUID.test(sub)) return undefined;
       const account = await findAccountById(db, sub);
       if (!account || account.disabledAt) return undefined;
       return {
         accountId: account.id,
-        claims: () => ({
+        claims: async (use) => ({
           sub: account.id,
           email: account.email,
           email_verified: true,
           name: account.displayName,
           given_name: account.firstName,
+          ...(use === 'id_token' ? await tokenEndpointIdTokenClaims(ctx) : {}),
         }),
       };
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name'] },
+    // sid and at_hash: see id-token-claims.ts; claims() answers them for ID tokens only.
+    claims: {
+      openid: ['sub', 'sid', 'at_hash'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name'],
+    },
     conformIdTokenClaims: false,
     extraClientMetadata: { properties: ['product_name'] },
     interactions: { url: interactionUrl(config) },
-    loadExistingGrant: loadFirstPartyGrant,
+    loadExistingGrant: loadFirstPartyGrant(config),
     pkce: { required: () => true },
     responseTypes: ['code'],
     clientBasedCORS: () => false,
@@ -135,15 +168,31 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       // no introspection round trip, revocation and expiry take effect at once, on every instance.
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // Back-Channel Logout 1.0: the metadata and discovery; the tokens are queued when a session ends
+      // (logout.ts) and posted by oidc/backchannel-worker.ts, never during the person's sign-out.
+      backchannelLogout: { enabled: true },
+      // RFC 7662 and RFC 7009, for registered clients authenticating as registered (their token
+      // endpoint method), each about its own tokens. JWT access tokens are not stored: a resource
+      // server checks them itself, and they end with their short TTL.
+      introspection: { enabled: true, allowedPolicy: introspectOwnTokens },
+      revocation: { enabled: true, allowedPolicy: revokeOwnTokens },
+      resourceIndicators: {
+        enabled: true,
+        getResourceServerInfo: resourceServerInfo(config.resourceServers),
+        // No resource asked for: an opaque token (userinfo). One granted at authorization is used at
+        // the token endpoint even when the request there does not repeat it.
+        defaultResource: (_ctx, _client, oneOf) => oneOf,
+        useGrantedResource: () => true,
+      },
       rpInitiatedLogout: { enabled: true, logoutSource: (ctx) => startLogout(db, ctx) },
     },
     ttl: {
       Session: 24 * 60 * 60,
       Interaction: 60 * 60,
       Grant: 14 * 24 * 60 * 60,
-      AccessToken: 60 * 60,
-      ClientCredentials: 10 * 60,
+      // A token for a registered resource lives that resource's TTL (RESOURCE_SERVERS).
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
       RefreshToken: 14 * 24 * 60 * 60,

@@ -32,6 +32,20 @@ function viewOf(row: ClientRow): ClientView {
     admin: isAdminClient(row),
     redirectUris: row.redirectUris,
     postLogoutRedirectUris: row.postLogoutRedirectUris,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
+  };
+}
+
+/** The back-channel logout fields an update gives, under their column names. */
+function backchannelChanges(input: {
+  backchannelLogoutUri?: string | null | undefined;
+  backchannelLogoutSessionRequired?: boolean | undefined;
+}) {
+  const { backchannelLogoutUri, backchannelLogoutSessionRequired } = input;
+  return {
+    ...(backchannelLogoutUri !== undefined ? { backchannelLogoutUri } : {}),
+    ...(backchannelLogoutSessionRequired !== undefined ? { backchannelLogoutSessionRequired } : {}),
   };
 }
 
@@ -60,6 +74,8 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
       postLogoutRedirectUris: [...new Set(parsed.postLogoutUris ?? [])],
       grantTypes: admin === true ? ['client_credentials'] : [],
       ...(admin === true ? { scope: ADMIN_CLIENT_SCOPE } : {}),
+      backchannelLogoutUri: parsed.backchannelLogoutUri ?? null,
+      backchannelLogoutSessionRequired: parsed.backchannelLogoutSessionRequired ?? false,
     });
     if (!row) throw new ConflictError(`a client with the id ${id} already exists`, 'id');
     const view = viewOf(row);
@@ -77,7 +93,8 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
  * (null: public, PKCE). An admin client keeps its shape: confidential and without redirect URIs.
  */
 export async function updateClient(deps: ProvisioningDeps, input: UpdateClientInput): Promise<ClientView> {
-  const { id, name, redirectUris, postLogoutUris, secret } = parseInput(updateClientInput, input);
+  const parsed = parseInput(updateClientInput, input);
+  const { id, name, redirectUris, postLogoutUris, secret } = parsed;
   return deps.db.transaction(async (tx) => {
     const row = await findClientForUpdate(tx, id);
     if (!row) throw noClient(id);
@@ -89,12 +106,19 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
       if (postLogoutUris !== undefined && postLogoutUris.length > 0) {
         throw new InputError('an admin client signs nobody in: give no post-logout URI', 'postLogoutUris');
       }
+      if (typeof parsed.backchannelLogoutUri === 'string') {
+        throw new InputError(
+          'an admin client signs nobody in: give no back-channel logout URI',
+          'backchannelLogoutUri',
+        );
+      }
     }
     const changes = {
       ...(name !== undefined ? { productName: name } : {}),
       ...(redirectUris !== undefined ? { redirectUris: [...new Set(redirectUris)] } : {}),
       ...(postLogoutUris !== undefined ? { postLogoutRedirectUris: [...new Set(postLogoutUris)] } : {}),
       ...(secret !== undefined ? { clientSecret: secret } : {}),
+      ...backchannelChanges(parsed),
     };
     const updated = await updateClientRow(tx, id, changes);
     if (!updated) throw noClient(id);

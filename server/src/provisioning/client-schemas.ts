@@ -33,6 +33,9 @@ export const addClientInput = z
     if ((postLogoutUris ?? []).length > 0) {
       issue('postLogoutUris', 'an admin client signs nobody in: give no post-logout URI');
     }
+    if (ctx.value.backchannelLogoutUri !== undefined) {
+      issue('backchannelLogoutUri', 'an admin client signs nobody in: give no back-channel logout URI');
+    }
   });
 export type AddClientInput = z.input<typeof addClientInput>;
 
