@@ -90,7 +90,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const clock = options.clock ?? databaseClock(db);
-  const provider = createProvider({ config, db, clock, keys: await loadProviderKeys(config, db) });
+  const provider = createProvider({
+    config,
+    db,
+    clock,
+    keys: await loadProviderKeys(config, db),
+    log: app.log,
+  });
   await mountProvider(app, provider);
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
