@@ -7,7 +7,7 @@ import {
   resumeToCode,
   TestBrowser,
 } from './support/oidc-flow.ts';
-import { authorizationUrl, follow, ISSUER, relyingParty, signInPageOf } from './support/relying-party.ts';
+import { authorizationUrl, follow, ISSUER, relyingParty, signInPageOf } from './support/authorization-client.ts';
 import { useTestService } from './support/test-service.ts';
 
 const PASSWORD = 'Correct-Horse-42';
