@@ -1,13 +1,19 @@
 import * as oidc from 'openid-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  authorizationUrl,
+  follow,
+  ISSUER,
+  relyingParty,
+  signInPageOf,
+} from './support/authorization-client.ts';
+import {
   createAccount,
   REDIRECT_URI,
   registerTestClient,
   resumeToCode,
   TestBrowser,
 } from './support/oidc-flow.ts';
-import { authorizationUrl, follow, ISSUER, relyingParty, signInPageOf } from './support/authorization-client.ts';
 import { useTestService } from './support/test-service.ts';
 
 const PASSWORD = 'Correct-Horse-42';

@@ -1,8 +1,8 @@
 import { ADMIN_SCOPE, isErrorReference } from '@keycard/contract';
 import * as oidc from 'openid-client';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CLIENT_ID, REDIRECT_URI, registerTestClient, TestBrowser } from './support/oidc-flow.ts';
 import { authorizationUrl, follow, ISSUER, relyingParty } from './support/authorization-client.ts';
+import { CLIENT_ID, REDIRECT_URI, registerTestClient, TestBrowser } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 
 /** Every line the app logs, as pino writes it (one JSON object a line). */
