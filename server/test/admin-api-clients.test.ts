@@ -157,7 +157,8 @@ describe('PATCH /admin/api/clients/{id}', () => {
     expect(accepted.status).toBe(303);
     expect(decodeURIComponent(accepted.location)).toContain('product=Moved');
     const refused = await authorizeAnswer('moving', 'https://old.example/cb');
-    expect(refused.location).toBe('/error');
+    // The error page, with the reference of the refusal's log line.
+    expect(refused.location).toMatch(/^\/error\/[0-9A-Z]{8}$/);
     expect(await adminEvents(db(), 'client:update')).toContainEqual(
       expect.objectContaining({
         detail: {

@@ -99,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     baseKeys: await baseSigningKeys(keySettings, db),
     cookieKeys: await providerCookieKeys(config, db),
     retainMs: keySettings.retainMs,
+    log: app.log,
   });
   await mountProvider(app, providers);
   // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.

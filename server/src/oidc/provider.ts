@@ -6,9 +6,11 @@ import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
+import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
@@ -30,27 +32,8 @@ export interface ProviderDeps {
   keys: ProviderKeys;
   /** What the stored sessions, interactions and tokens expire by (the database's clock). */
   clock: Clock;
-}
-
-/** The client's product name; for a client without one, the product's own name (SITE_FILE). */
-function productNameOf(ctx: KoaContextWithOIDC, config: Config): string {
-  const name = ctx.oidc.client?.metadata().product_name;
-  return typeof name === 'string' && name !== ''
-    ? name
-    : `${config.site.productNamePart1}${config.site.productNamePart2}`;
-}
-
-/**
- * The interaction URL is the SPA's sign-in page; its ReturnUrl is the provider's local resume path
- * carrying the client's product name (DESIGN §1). The path is percent-encoded whole, so the page's
- * query string holds no '&' (SPEC §3).
- */
-function interactionUrl(config: Config) {
-  return (ctx: KoaContextWithOIDC, interaction: { returnTo: string }): string => {
-    const resume = new URL(interaction.returnTo);
-    resume.search = new URLSearchParams({ product: productNameOf(ctx, config) }).toString();
-    return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
-  };
+  /** Where refused protocol requests are written, one line each (refusals.ts). */
+  log: RefusalLog;
 }
 
 /**
@@ -154,7 +137,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     },
     conformIdTokenClaims: false,
     extraClientMetadata: { properties: ['product_name'] },
-    interactions: { url: interactionUrl(config) },
+    interactions: { url: interactionUrl(config, db) },
     loadExistingGrant: loadFirstPartyGrant(config),
     pkce: { required: () => true },
     responseTypes: ['code'],
@@ -197,10 +180,12 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       AuthorizationCode: 60,
       RefreshToken: 14 * 24 * 60 * 60,
     },
-    // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON.
-    async renderError(ctx) {
+    // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON;
+    // the page shows the reference of the request's log line (refusals.ts).
+    async renderError(ctx, _out, error) {
+      const reference = noteRefusal(ctx, error, 'error_page');
       ctx.status = 303;
-      ctx.redirect('/error');
+      ctx.redirect(`/error/${reference}`);
     },
   };
 }
@@ -208,6 +193,12 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  // Refusals the provider sends to the client's redirect_uri (RFC 6749 §4.1.2.1, with RFC 9207 iss)
+  // are logged like those shown on the error page, so the integrating developer finds the reason.
+  provider.use(logRefusals(deps.log));
+  provider.on('authorization.error', (ctx, error) => noteRefusal(ctx, error));
+  provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
+  provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
   provider.use(dropUnregisteredPostLogoutUri(provider));
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
