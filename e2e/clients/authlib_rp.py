@@ -14,8 +14,13 @@ Pages:
              aud, nonce, expiry) and reads the userinfo endpoint
   /refresh   uses the refresh token, when one was issued, and shows the new token's claims
   /logout    RP-initiated logout at the issuer's end_session_endpoint, back to /signed-out
+  POST /backchannel-logout
+             OpenID Connect Back-Channel Logout 1.0: verifies the logout token and records it
+  /backchannel-logouts
+             the logout tokens received so far (sub and sid of each)
 """
 
+import base64
 import html
 import json
 import os
@@ -40,6 +45,9 @@ if DISCOVERY["issuer"] != ISSUER:
 
 # One person at a time: the journeys drive a single browser.
 STATE = {}
+# Logout tokens received on the back channel, oldest first; kept across sign-outs.
+LOGOUTS = []
+BACKCHANNEL_EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
 
 def session(base_url, token=None):
@@ -67,6 +75,33 @@ def verified_id_token(id_token, nonce):
         },
     )
     claims.validate(leeway=5)
+    return dict(claims)
+
+
+def verified_logout_token(logout_token):
+    """Back-Channel Logout 1.0 §2.6: signature, iss, aud, iat, the event, sub or sid, and no nonce."""
+    header = json.loads(
+        base64.urlsafe_b64decode(logout_token.split(".")[0] + "==").decode()
+    )
+    if header.get("typ") != "logout+jwt":
+        raise ValueError(f"logout token typ is {header.get('typ')!r}")
+    keys = JsonWebKey.import_key_set(requests.get(DISCOVERY["jwks_uri"], timeout=10).json())
+    claims = jwt.decode(
+        logout_token,
+        keys,
+        claims_options={
+            "iss": {"essential": True, "value": ISSUER},
+            "aud": {"essential": True, "value": CLIENT_ID},
+            "iat": {"essential": True},
+        },
+    )
+    claims.validate(leeway=5)
+    if BACKCHANNEL_EVENT not in (claims.get("events") or {}):
+        raise ValueError("the logout token carries no back-channel logout event")
+    if "nonce" in claims:
+        raise ValueError("a logout token must not carry a nonce")
+    if not claims.get("sub") and not claims.get("sid"):
+        raise ValueError("a logout token names a sub or a sid")
     return dict(claims)
 
 
@@ -98,6 +133,29 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("content-length", "0")
         self.end_headers()
 
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path != "/backchannel-logout":
+            self.page("<h1>Not found</h1>", 404)
+            return
+        length = int(self.headers.get("content-length") or 0)
+        form = urllib.parse.parse_qs(self.rfile.read(length).decode())
+        try:
+            claims = verified_logout_token(form["logout_token"][0])
+        except Exception as error:
+            self.send_response(400)
+            body = json.dumps({"error": "invalid_request", "error_description": repr(error)}).encode()
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        LOGOUTS.append({"sub": claims.get("sub", ""), "sid": claims.get("sid", "")})
+        self.send_response(200)
+        self.send_header("cache-control", "no-store")
+        self.send_header("content-length", "0")
+        self.end_headers()
+
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         try:
@@ -108,6 +166,7 @@ class Handler(BaseHTTPRequestHandler):
                 "/refresh": self.refresh,
                 "/logout": self.logout,
                 "/signed-out": self.signed_out,
+                "/backchannel-logouts": self.backchannel_logouts,
             }.get(url.path)
             if handler is None:
                 self.page("<h1>Not found</h1>", 404)
@@ -182,6 +241,17 @@ class Handler(BaseHTTPRequestHandler):
             }
         )
         self.redirect(f"{DISCOVERY['end_session_endpoint']}?{query}")
+
+    def backchannel_logouts(self, _query):
+        rows = "".join(
+            f'<tr><td data-field="sub">{html.escape(entry["sub"])}</td>'
+            f'<td data-field="sid">{html.escape(entry["sid"])}</td></tr>'
+            for entry in LOGOUTS
+        )
+        self.page(
+            '<h1>Back-channel logouts</h1><table aria-label="Back-channel logouts">'
+            f"<tr><th>sub</th><th>sid</th></tr>{rows}</table>"
+        )
 
     def signed_out(self, _query):
         self.page('<h1>Signed out</h1><a href="/login">Sign in</a>')

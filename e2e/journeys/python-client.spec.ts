@@ -9,7 +9,8 @@ import { type PythonRelyingParty, startPythonRelyingParty } from '../support/pyt
  * A relying party written outside Node, with Python's Authlib as the planning product's sibling
  * apps might use it (issue: real client libraries must work against Keycard unchanged): discovery,
  * the authorization code flow with PKCE (S256), state and nonce, the ID token verified against the
- * published keys, the userinfo endpoint, and RP-initiated logout back to the application.
+ * published keys, the userinfo endpoint, RP-initiated logout back to the application, and the logout
+ * token the application receives on its back channel (Back-Channel Logout 1.0), verified by Authlib.
  */
 
 let rp: PythonRelyingParty | undefined;
@@ -37,6 +38,7 @@ async function registerAndStart(
     name: 'Python Planner',
     redirectUris: [`${started.url}/callback`],
     postLogoutUris: [`${started.url}/signed-out`],
+    backchannelLogoutUri: `${started.url}/backchannel-logout`,
     ...(secret ? { secret } : {}),
   });
   return started;
@@ -51,7 +53,7 @@ async function signInThrough(page: Page, url: string) {
 }
 
 for (const kind of ['public', 'confidential'] as const) {
-  test(`a ${kind} Python client signs in with PKCE, reads userinfo and signs out`, async ({
+  test(`a ${kind} Python client signs in with PKCE, reads userinfo, signs out and gets the back-channel logout`, async ({
     page,
     texts,
     newAccount,
@@ -71,13 +73,24 @@ for (const kind of ['public', 'confidential'] as const) {
     await expect(idToken.locator('[data-claim="email"]')).toHaveText(newAccount.email);
     await expect(userinfo.locator('[data-claim="email"]')).toHaveText(newAccount.email);
     await expect(userinfo.locator('[data-claim="name"]')).toHaveText(newAccount.name);
-    const subject = await idToken.locator('[data-claim="sub"]').textContent();
-    await expect(userinfo.locator('[data-claim="sub"]')).toHaveText(subject ?? '');
+    const subject = (await idToken.locator('[data-claim="sub"]').textContent()) ?? '';
+    await expect(userinfo.locator('[data-claim="sub"]')).toHaveText(subject);
+    const session = (await idToken.locator('[data-claim="sid"]').textContent()) ?? '';
+    expect(session).not.toBe('');
 
     await page.getByRole('link', { name: 'Sign out' }).click();
     const logout = new LogoutPage(page);
     await expect(logout.greeting(texts, newAccount.name)).toBeVisible();
     await expect(page).toHaveURL((at) => at.href === `${rp?.url}/signed-out`, { timeout: 15_000 });
     await expect(page.getByRole('heading', { name: 'Signed out' })).toBeVisible();
+
+    // The sign-out above never waited for it: the logout token arrives from the service's queue.
+    const received = page.getByRole('table', { name: 'Back-channel logouts' }).locator('tr:has(td)');
+    await expect(async () => {
+      await page.goto(`${rp?.url}/backchannel-logouts`);
+      await expect(received).toHaveCount(1, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(received.locator('[data-field="sub"]')).toHaveText(subject);
+    await expect(received.locator('[data-field="sid"]')).toHaveText(session);
   });
 }
