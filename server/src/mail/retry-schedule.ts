@@ -1,3 +1,5 @@
+import { backoffDelayMs } from '../housekeeping/backoff.ts';
+
 /**
  * When a failed message is tried again (DESIGN §2 Mail: exponential back-off, capped retries).
  * 30 s × 2^(n−1) after the n-th failure, capped at one hour, each ±20 % so instances that failed
@@ -6,13 +8,10 @@
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_DELAY_MS = 3_600_000;
 export const MAX_ATTEMPTS = 10;
-const JITTER = 0.2;
 
 /** Delay after the given number of failed attempts (1 = the first failure). `random` is in [0, 1). */
 export function retryDelayMs(failedAttempts: number, random: () => number = Math.random): number {
-  const exponential = RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1);
-  const capped = Math.min(exponential, RETRY_MAX_DELAY_MS);
-  return Math.round(capped * (1 - JITTER + 2 * JITTER * random()));
+  return backoffDelayMs({ baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_DELAY_MS }, failedAttempts, random);
 }
 
 /** Fields nodemailer sets on its errors. */
