@@ -308,6 +308,19 @@ export const adminCalls = {
   },
 } as const satisfies Record<string, AdminCall>;
 
+/**
+ * The error codes of the upstream-provider calls (DESIGN §1 Federation), besides the common ones. Their
+ * schemas live with the server's federation inputs (issuer and domain rules need node:url, which the
+ * SPA's bundle must not import), so only their declarations are here.
+ */
+export const providerCallErrors = {
+  addProvider: ['conflict'],
+  listProviders: [],
+  readProvider: ['not_found'],
+  bindDomain: ['not_found', 'conflict'],
+  unbindDomain: ['not_found'],
+} as const satisfies Record<string, readonly ErrorCode[]>;
+
 export type AdminCallName = keyof typeof adminCalls;
 /** The error codes an admin call can answer: its own and the common ones (call-errors.ts). */
 export type AdminCallErrorCode<N extends AdminCallName> = AdminErrorCode<(typeof adminCalls)[N]>;

@@ -1,4 +1,4 @@
-import type { AdminCall } from '@keycard/contract';
+import { type AdminCall, providerCallErrors } from '@keycard/contract';
 import { z } from 'zod';
 import {
   addUpstreamProviderInput,
@@ -12,8 +12,7 @@ import {
  * The upstream-provider calls (DESIGN §1 Federation). Their schemas are the federation module's own
  * inputs and answers: issuer and domain rules need node:url (IDNA), which the contract, bundled into
  * the SPA, must not import. Path parameters carry the operations' field names, so a refusal names
- * the same field whichever way it came in. For the same reason their error codes are declared here,
- * beside their schemas, rather than in the contract's adminCalls.
+ * the same field whichever way it came in. Their error codes are the contract's (providerCallErrors).
  */
 const providerParams = z.strictObject({ providerId: providerIdField });
 const bindingParams = z.strictObject({ providerId: providerIdField, domain: domainField });
@@ -26,7 +25,7 @@ export const providerCalls = {
     body: addUpstreamProviderInput,
     response: upstreamProviderView,
     status: 201,
-    errors: ['conflict'],
+    errors: providerCallErrors.addProvider,
   },
   listProviders: {
     method: 'GET',
@@ -34,7 +33,7 @@ export const providerCalls = {
     summary: 'List the upstream providers and their domains',
     response: upstreamProviderList,
     status: 200,
-    errors: [],
+    errors: providerCallErrors.listProviders,
   },
   readProvider: {
     method: 'GET',
@@ -43,7 +42,7 @@ export const providerCalls = {
     params: providerParams,
     response: upstreamProviderView,
     status: 200,
-    errors: ['not_found'],
+    errors: providerCallErrors.readProvider,
   },
   bindDomain: {
     method: 'PUT',
@@ -52,7 +51,7 @@ export const providerCalls = {
     params: bindingParams,
     response: upstreamProviderView,
     status: 200,
-    errors: ['not_found', 'conflict'],
+    errors: providerCallErrors.bindDomain,
   },
   unbindDomain: {
     method: 'DELETE',
@@ -61,6 +60,6 @@ export const providerCalls = {
     params: bindingParams,
     response: upstreamProviderView,
     status: 200,
-    errors: ['not_found'],
+    errors: providerCallErrors.unbindDomain,
   },
 } as const satisfies Record<string, AdminCall>;
