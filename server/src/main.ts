@@ -8,6 +8,8 @@ import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
+import { loadProviderKeys } from './oidc/keys.ts';
+import { signingAlgorithmsOf } from './oidc/signing-algorithms.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
@@ -87,6 +89,8 @@ async function main(): Promise<void> {
         dataDir: config.dataDir,
         db: database.db,
         mailing: provisioningMailing(config, () => mailService.nudge()),
+        signingAlgorithms: async () =>
+          signingAlgorithmsOf((await loadProviderKeys(config, database.db)).jwks),
         onError: (message) => log.error(message),
       });
     }

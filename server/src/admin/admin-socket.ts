@@ -27,6 +27,8 @@ export interface AdminSocketOptions {
   readonly clock?: Clock;
   /** The service's outbox, so mail the commands queue wakes its worker at once. */
   readonly mailing: ProvisioningMailing;
+  /** What the provider's signing keys make, for client registrations that choose an ID-token algorithm. */
+  readonly signingAlgorithms?: () => Promise<readonly string[]>;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -144,7 +146,15 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
-    return await runAdminRequest({ db: options.db, clock: options.clock, mailing: options.mailing }, request);
+    return await runAdminRequest(
+      {
+        db: options.db,
+        clock: options.clock,
+        mailing: options.mailing,
+        signingAlgorithms: options.signingAlgorithms,
+      },
+      request,
+    );
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

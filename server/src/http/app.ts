@@ -10,6 +10,7 @@ import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-
 import { createMailService, type MailService } from '../mail/mail-service.ts';
 import { loadProviderKeys } from '../oidc/keys.ts';
 import { createProvider } from '../oidc/provider.ts';
+import { signingAlgorithmsOf } from '../oidc/signing-algorithms.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
@@ -90,7 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const clock = options.clock ?? databaseClock(db);
-  const provider = createProvider({ config, db, clock, keys: await loadProviderKeys(config, db) });
+  const keys = await loadProviderKeys(config, db);
+  const provider = createProvider({ config, db, clock, keys });
   await mountProvider(app, provider);
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
@@ -127,7 +129,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   // DESIGN §1 Provisioning: client-credentials tokens of this provider, no cookies, no CSRF.
-  await registerAdminApi(app, { config, db, provider, mail });
+  await registerAdminApi(app, {
+    config,
+    db,
+    provider,
+    mail,
+    signingAlgorithms: signingAlgorithmsOf(keys.jwks),
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

@@ -5,8 +5,11 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { hideAdminScope } from './discovery.ts';
 import type { ProviderKeys } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { refreshTokenTtl } from './refresh-tokens.ts';
+import { signingAlgorithmsOf } from './signing-algorithms.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -61,6 +64,7 @@ async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
 
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
+  const { absoluteSeconds } = config.refreshTokenLifetimes;
   return {
     adapter: databaseAdapter(db, clock),
     jwks: keys.jwks,
@@ -87,10 +91,20 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name'] },
     conformIdTokenClaims: false,
-    extraClientMetadata: { properties: ['product_name'] },
+    extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
+    // Discovery offers exactly the ID-token algorithms clients may register (client-rules.ts).
+    enabledJWA: { idTokenSigningAlgValues: signingAlgorithmsOf(keys.jwks) },
     interactions: { url: interactionUrl(config) },
     loadExistingGrant: loadFirstPartyGrant,
-    pkce: { required: () => true },
+    // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
+    // confidential client's is checked when it sends one, and required when it registered so.
+    pkce: {
+      required: (_ctx, client) =>
+        client.clientAuthMethod === 'none' || client.metadata().require_pkce === true,
+    },
+    // Every use of a refresh token replaces it; a replaced one used again revokes its whole grant
+    // (oidc-provider's reuse detection, RFC 9700 §4.14.2).
+    rotateRefreshToken: true,
     responseTypes: ['code'],
     clientBasedCORS: () => false,
     // The admin API's scope is declared so the token endpoint refuses it (invalid_scope) to every
@@ -108,12 +122,13 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     ttl: {
       Session: 24 * 60 * 60,
       Interaction: 60 * 60,
-      Grant: 14 * 24 * 60 * 60,
+      // A grant lives as long as the longest refresh token issued under it may.
+      Grant: Math.max(14 * 24 * 60 * 60, absoluteSeconds),
       AccessToken: 60 * 60,
       ClientCredentials: 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
-      RefreshToken: 14 * 24 * 60 * 60,
+      RefreshToken: refreshTokenTtl(config.refreshTokenLifetimes),
     },
     // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON.
     async renderError(ctx) {
@@ -127,6 +142,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
   provider.use(dropUnregisteredPostLogoutUri(provider));
+  provider.use(hideAdminScope);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
     await next();

@@ -11,6 +11,11 @@ export interface ProvisioningDeps {
   readonly mailing?: ProvisioningMailing;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
+  /**
+   * The algorithms the provider's signing keys make (oidc/signing-algorithms.ts): a client may choose
+   * its ID tokens' among them. Read when a client names one, which fails without it.
+   */
+  readonly signingAlgorithms?: () => Promise<readonly string[]>;
 }
 
 export function clockOf(deps: ProvisioningDeps): Clock {

@@ -21,6 +21,8 @@ export interface AdminApiDeps {
   readonly provider: Provider;
   /** The service's outbox; its nudge wakes the worker after an operation queued mail. */
   readonly mail: Pick<Mailer, 'nudge'>;
+  /** What the provider's signing keys make (oidc/signing-algorithms.ts), for client registrations. */
+  readonly signingAlgorithms: readonly string[];
 }
 
 /**
@@ -47,12 +49,13 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
   scope.get('/openapi.json', async () => openApi);
 
   const mailing = provisioningMailing(deps.config, () => deps.mail.nudge());
+  const signingAlgorithms = async () => deps.signingAlgorithms;
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   const depsOf = (request: FastifyRequest): ProvisioningDeps => {
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');
-    return { db: deps.db, mailing, actor: caller.clientId };
+    return { db: deps.db, mailing, actor: caller.clientId, signingAlgorithms };
   };
   await scope.register(async (secured) => {
     secured.addHook('onRequest', async (request) => {
