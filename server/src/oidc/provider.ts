@@ -6,6 +6,7 @@ import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { hideAdminScope } from './discovery.ts';
+import { firstPartyPolicy } from './interaction-policy.ts';
 import type { ProviderKeys } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
@@ -94,7 +95,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
     // Discovery offers exactly the ID-token algorithms clients may register (client-rules.ts).
     enabledJWA: { idTokenSigningAlgValues: signingAlgorithmsOf(keys.jwks) },
-    interactions: { url: interactionUrl(config) },
+    interactions: { url: interactionUrl(config), policy: firstPartyPolicy() },
     loadExistingGrant: loadFirstPartyGrant,
     // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
     // confidential client's is checked when it sends one, and required when it registered so.
