@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { hideAdminScope } from './discovery.ts';
+import { honestDiscovery } from './discovery.ts';
 import { firstPartyPolicy } from './interaction-policy.ts';
 import type { ProviderKeys } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
@@ -143,7 +143,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
   provider.use(dropUnregisteredPostLogoutUri(provider));
-  provider.use(hideAdminScope);
+  provider.use(honestDiscovery);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
     await next();

@@ -66,9 +66,9 @@ export async function authorizeInBrowser(
   app: FastifyInstance,
   authorizationUrl: URL,
   person: Person,
+  redirectUri = authorizationUrl.searchParams.get('redirect_uri') ?? '',
   browser = new TestBrowser(app),
 ): Promise<LightMyRequestResponse> {
-  const redirectUri = authorizationUrl.searchParams.get('redirect_uri') ?? '';
   let response = await browser.get(authorizationUrl.pathname + authorizationUrl.search);
   for (let hop = 0; hop < 8; hop++) {
     const location = response.headers.location;
