@@ -60,7 +60,9 @@ describe('admin CLI: commands, help and usage errors', () => {
     [
       'client:add',
       'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
-        '[--post-logout-uri URI …] [--secret-stdin] [--admin] [--json]',
+        '[--post-logout-uri URI …] [--secret-stdin] [--grant-type GRANT …] [--scope SCOPE …] ' +
+        '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
+        '[--admin] [--json]',
     ],
     [
       'idp:add',
