@@ -39,6 +39,9 @@ export default {
   // Instrumented server code under load is slow: a database test easily takes seconds.
   timeoutMS: 30_000,
   timeoutFactor: 2,
+  // The first run of every related test with coverage: about 3 minutes on a quiet 2-core machine,
+  // far longer while other work loads it (Stryker's default gives up after 5).
+  dryRunTimeoutMinutes: 20,
   // A static mutant (a module-level constant, such as a regular expression) is only active in a fresh
   // import, so it runs every related test rather than those that reached it: in these modules that
   // is most of the server suite, a minute or more per mutant. Left out of the habitual run and
@@ -48,6 +51,8 @@ export default {
   // `npm run mutate -- --incremental` reuses this file's results for unchanged code and tests.
   incrementalFile: '.tmp/mutation/stryker-incremental.json',
   ignorePatterns: [
+    // Another run's sandbox (`--tempDirName` keeps two runs apart), never copied into this one's.
+    '.stryker-tmp*',
     'e2e/artifacts',
     'test-results',
     'playwright-report',

@@ -4,6 +4,8 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './page-kinds.ts';
 // Rules both sides apply (SPEC §5, DESIGN §2), zod-free like the values above.
+export * from './rules/authorization-hints.ts';
+export * from './rules/error-reference.ts';
 export * from './rules/local-path.ts';
 export * from './rules/password-composition.ts';
 // Schemas: used by the server to validate, and by tests to check answers.

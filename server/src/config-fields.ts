@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 
 /** Field parsers of config.ts. Messages say what a good value looks like and never echo the value. */
@@ -49,29 +50,137 @@ export const cookieSecretsSchema = z
       .min(1, 'must list at least one secret'),
   );
 
-/** One private signing key of OIDC_JWKS; the OIDC issue consumes the remaining JWK members. */
-const privateJwk = z.looseObject({
-  kty: z.enum(['RSA', 'EC', 'OKP'], { error: 'each key needs kty RSA, EC or OKP' }),
-  d: z.string({ error: 'each key must be a private key (with "d")' }).min(1),
-  kid: z.string().optional(),
+/** The members each key type needs besides kty and kid (RFC 7518 §6, RFC 8037 §2): private keys only. */
+const KEY_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  RSA: ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'],
+  EC: ['crv', 'x', 'y', 'd'],
+  OKP: ['crv', 'x', 'd'],
+};
+
+/** The curve each key type must be on: the ones oidc-provider signs ID tokens with (ES256, EdDSA). */
+const KEY_CURVES: Readonly<Record<string, string>> = { EC: 'P-256', OKP: 'Ed25519' };
+
+/** The JWS algorithms a key of each type may name in `alg` (RFC 7518 §3.1, RFC 8037 §3.1). */
+const KEY_ALGORITHMS: Readonly<Record<string, readonly string[]>> = {
+  RSA: ['RS256', 'PS256'],
+  EC: ['ES256'],
+  OKP: ['EdDSA', 'Ed25519'],
+};
+
+/** One key's first problem, without echoing its material; undefined when it can sign. */
+function keyProblem(key: Record<string, unknown>): string | undefined {
+  const kty = key.kty;
+  if (typeof kty !== 'string' || !(kty in KEY_MEMBERS)) return 'kty must be RSA, EC or OKP';
+  const curve = KEY_CURVES[kty];
+  if (curve !== undefined && key.crv !== curve) return `an ${kty} key must be on the curve ${curve}`;
+  const missing = (KEY_MEMBERS[kty] ?? []).filter(
+    (name) => typeof key[name] !== 'string' || key[name] === '',
+  );
+  if (missing.includes('d')) return 'must be a private key (with "d"); publish nothing else here';
+  if (missing.length > 0) return `an ${kty} private key needs ${missing.map((m) => `"${m}"`).join(', ')}`;
+  if (key.use !== undefined && key.use !== 'sig') return 'use must be "sig" (or absent)';
+  const algorithms = KEY_ALGORITHMS[kty] ?? [];
+  if (key.alg !== undefined && !algorithms.includes(String(key.alg))) {
+    return `alg must be ${algorithms.join(' or ')} for an ${kty} key (or absent)`;
+  }
+  try {
+    createPrivateKey({ key, format: 'jwk' });
+  } catch {
+    return 'is not a valid private key (its members do not fit together)';
+  }
+  return undefined;
+}
+
+/** A key named for a message: by its kid when it has one (kids are public), else by position. */
+function keyName(key: unknown, index: number): string {
+  const kid = typeof key === 'object' && key !== null ? (key as { kid?: unknown }).kid : undefined;
+  return typeof kid === 'string' && kid !== '' ? `key "${kid}"` : `key ${index + 1}`;
+}
+
+/** A private signing key of OIDC_JWKS: RSA, EC P-256 or OKP Ed25519, with a kid. */
+export type PrivateSigningJwk = Readonly<Record<string, unknown>> & {
+  readonly kty: 'RSA' | 'EC' | 'OKP';
+  readonly kid: string;
+  readonly d: string;
+};
+
+/**
+ * OIDC_JWKS: a JSON Web Key Set of private signing keys, e.g. {"keys":[{"kty":"EC",…,"d":"…"}]}.
+ * Every key needs its own kid: relying parties pick the key to verify with by it, and rotation
+ * (oidc/signing-keys.ts) tells keys apart by it. The message names the first bad key.
+ */
+export const jwksSchema = z.string().transform((value, ctx) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  const keys =
+    typeof parsed === 'object' && parsed !== null ? (parsed as { keys?: unknown }).keys : undefined;
+  const fail = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (!Array.isArray(keys)) return fail('must be a JSON Web Key Set ({"keys":[…]})');
+  if (keys.length === 0) return fail('must hold at least one key');
+  const kids = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    const name = keyName(key, index);
+    if (typeof key !== 'object' || key === null || Array.isArray(key))
+      return fail(`${name} is not a JSON object`);
+    const problem = keyProblem(key as Record<string, unknown>);
+    if (problem !== undefined) return fail(`${name}: ${problem}`);
+    const kid = (key as { kid?: unknown }).kid;
+    if (typeof kid !== 'string' || kid === '') return fail(`${name}: needs a "kid"`);
+    if (kids.has(kid)) return fail(`${name}: the kid is used by another key too`);
+    kids.add(kid);
+  }
+  return { keys: keys as PrivateSigningJwk[] };
 });
 
-/** OIDC_JWKS: a JSON Web Key Set of private signing keys, e.g. {"keys":[{"kty":"EC",…,"d":"…"}]}. */
-export const jwksSchema = z
+/** A scope token of RFC 6749 §3.3: printable ASCII without space, quote or backslash. */
+const scopeToken = z
+  .string()
+  .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'each scope must be one RFC 6749 scope token');
+
+/**
+ * One resource server of RESOURCE_SERVERS (RFC 8707): its identifier is the `resource` a client asks
+ * for (an absolute https URL, or http in development, without a fragment), which also becomes the
+ * JWT access token's `aud` unless `audience` names another.
+ */
+const resourceServer = z.strictObject({
+  identifier: z
+    .string()
+    .refine(
+      (value) => hasProtocol(value, ['http', 'https']) && !value.includes('#'),
+      'each identifier must be an absolute http(s) URL without a fragment (RFC 8707 §2)',
+    ),
+  scopes: z.array(scopeToken).min(1, 'each resource server must accept at least one scope'),
+  /** Seconds an access token for it lives (RFC 9068 tokens cannot be revoked: keep it short). */
+  accessTokenTtl: z.number().int().min(60).max(86_400).default(600),
+  audience: z.string().min(1).optional(),
+});
+
+/**
+ * RESOURCE_SERVERS: a JSON array of the APIs that accept this provider's JWT access tokens, e.g.
+ * [{"identifier":"https://api.planner.example/","scopes":["planning:read"],"accessTokenTtl":600}].
+ */
+export const resourceServersSchema = z
   .string()
   .transform((value, ctx) => {
     try {
       return JSON.parse(value) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON Web Key Set ({"keys":[…]})' });
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of resource servers' });
       return z.NEVER;
     }
   })
   .pipe(
-    z.object(
-      {
-        keys: z.array(privateJwk, { error: 'must have a "keys" array' }).min(1, 'must hold at least one key'),
-      },
-      { error: 'must be a JSON Web Key Set ({"keys":[…]})' },
-    ),
+    z
+      .array(resourceServer, { error: 'must be a JSON array of resource servers' })
+      .refine(
+        (servers) => new Set(servers.map((server) => server.identifier)).size === servers.length,
+        'each identifier may appear only once',
+      ),
   );

@@ -6,6 +6,7 @@ import {
   cookieSecretsSchema,
   isHttpOrigin,
   jwksSchema,
+  resourceServersSchema,
   urlWithProtocol,
   wholeNumber,
 } from './config-fields.ts';
@@ -84,6 +85,18 @@ function environmentSchema(readText: ReadText) {
       DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
       COOKIE_SECRETS: cookieSecretsSchema.optional(),
       OIDC_JWKS: jwksSchema.optional(),
+      /**
+       * Minutes a key made by keys:rotate is published before it signs, so relying parties' cached
+       * copies of /oidc/jwks know it by then (DESIGN §1 signing keys). 0 signs at once.
+       */
+      OIDC_KEY_GRACE_MINUTES: wholeNumber(0, 10_080).default(60),
+      /**
+       * Minutes a replaced key stays published after it stopped signing. At least the ID token
+       * lifetime (60), so every token it signed verifies until it expires; the default, a day, is a
+       * session's lifetime, so a relying party's id_token_hint at sign-out still verifies too.
+       */
+      OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
+      RESOURCE_SERVERS: resourceServersSchema.default([]),
     })
     .check((ctx) => {
       const { REFRESH_TOKEN_IDLE_DAYS: idle, REFRESH_TOKEN_ABSOLUTE_DAYS: absolute } = ctx.value;
@@ -167,6 +180,12 @@ function toConfig(env: Environment) {
     cookieSecrets: env.COOKIE_SECRETS,
     /** Unset (development only): signing keys generated at first start and kept in the database. */
     oidcJwks: env.OIDC_JWKS,
+    /** Milliseconds a rotated-in key is published before it signs. */
+    keyGraceMs: env.OIDC_KEY_GRACE_MINUTES * MINUTE_MS,
+    /** Milliseconds a replaced key stays published after it stopped signing. */
+    keyRetainMs: env.OIDC_KEY_RETAIN_MINUTES * MINUTE_MS,
+    /** APIs a client may ask JWT access tokens for (RFC 8707 resource indicators); none by default. */
+    resourceServers: env.RESOURCE_SERVERS,
   };
 }
 

@@ -8,8 +8,7 @@ import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
-import { loadProviderKeys } from './oidc/keys.ts';
-import { signingAlgorithmsOf } from './oidc/signing-algorithms.ts';
+import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
 import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
@@ -89,8 +88,7 @@ async function main(): Promise<void> {
         dataDir: config.dataDir,
         db: database.db,
         mailing: provisioningMailing(config, () => mailService.nudge()),
-        signingAlgorithms: async () =>
-          signingAlgorithmsOf((await loadProviderKeys(config, database.db)).jwks),
+        signingKeys: signingKeySettings(config),
         onError: (message) => log.error(message),
       });
     }
@@ -100,6 +98,8 @@ async function main(): Promise<void> {
     await listen(app, config);
     // Mail queued before a restart (or by the admin CLI meanwhile) goes out now; app.close() stops it.
     app.mail.start();
+    // Logout tokens queued by sign-outs before a restart go out now; app.close() stops the worker.
+    app.logouts.start();
     const clock = databaseClock(database.db);
     parts.housekeeping = [
       startAuditRetention({ db: database.db, clock, log: app.log }),

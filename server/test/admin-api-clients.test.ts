@@ -34,6 +34,44 @@ async function authorizeAnswer(clientId: string, redirectUri: string) {
   return { status: response.statusCode, location: String(response.headers.location ?? '') };
 }
 
+describe('back-channel logout URI through the admin API', () => {
+  it("registers, shows, hands the provider and removes a client's back-channel logout URI", async () => {
+    const created = await api('POST', '/clients', {
+      id: 'listening',
+      name: 'Listening',
+      redirectUris: ['https://listening.example/cb'],
+      backchannelLogoutUri: 'https://listening.example/backchannel-logout',
+      backchannelLogoutSessionRequired: true,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      backchannelLogoutUri: 'https://listening.example/backchannel-logout',
+      backchannelLogoutSessionRequired: true,
+    });
+    const client = await service().app.inject({
+      method: 'GET',
+      url: '/oidc/.well-known/openid-configuration',
+    });
+    expect(client.json()).toMatchObject({ backchannel_logout_supported: true });
+    const [row] = await db().select().from(oidcClients).where(eq(oidcClients.clientId, 'listening'));
+    expect(row?.backchannelLogoutUri).toBe('https://listening.example/backchannel-logout');
+
+    const removed = await api('PATCH', '/clients/listening', { backchannelLogoutUri: null });
+    expect(removed.json()).toMatchObject({ backchannelLogoutUri: null });
+  });
+
+  it('refuses a back-channel logout URI with a fragment (400 naming the field)', async () => {
+    const refused = await api('POST', '/clients', {
+      id: 'fragmented',
+      name: 'Fragmented',
+      redirectUris: ['https://fragmented.example/cb'],
+      backchannelLogoutUri: 'https://fragmented.example/logout#x',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'backchannelLogoutUri' });
+  });
+});
+
 describe('POST /admin/api/clients', () => {
   it('registers a public client (201) that the provider then sends to the sign-in page with its product name', async () => {
     const created = await api('POST', '/clients', {
@@ -57,6 +95,8 @@ describe('POST /admin/api/clients', () => {
       jwksUri: null,
       requirePkce: true,
       idTokenSignedResponseAlg: null,
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
     });
     const answer = await authorizeAnswer('booking', 'https://booking.example/cb');
     expect(answer.status).toBe(303);
@@ -124,7 +164,8 @@ describe('PATCH /admin/api/clients/{id}', () => {
     expect(accepted.status).toBe(303);
     expect(decodeURIComponent(accepted.location)).toContain('product=Moved');
     const refused = await authorizeAnswer('moving', 'https://old.example/cb');
-    expect(refused.location).toBe('/error');
+    // The error page, with the reference of the refusal's log line.
+    expect(refused.location).toMatch(/^\/error\/[0-9A-Z]{8}$/);
     expect(await adminEvents(db(), 'client:update')).toContainEqual(
       expect.objectContaining({
         detail: {

@@ -27,6 +27,8 @@ describe('GET /admin/api/openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/clients',
       '/clients/{id}',
+      '/signing-keys',
+      '/signing-keys/rotate',
       '/upstream-providers',
       '/upstream-providers/{providerId}',
       '/upstream-providers/{providerId}/domains/{domain}',

@@ -14,6 +14,8 @@ const NAMES = [
   'client:add',
   'idp:add',
   'mail:failed',
+  'keys:list',
+  'keys:rotate',
 ];
 
 /** Records what would have run: nothing must, when the command line is refused. */
@@ -62,7 +64,7 @@ describe('admin CLI: commands, help and usage errors', () => {
       'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
         '[--post-logout-uri URI …] [--secret-stdin] [--grant-type GRANT …] [--scope SCOPE …] ' +
         '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
-        '[--admin] [--json]',
+        '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] [--admin] [--json]',
     ],
     [
       'idp:add',

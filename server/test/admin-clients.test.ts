@@ -96,6 +96,8 @@ describe('client:add', () => {
       jwksUri: null,
       requirePkce: false,
       idTokenSignedResponseAlg: null,
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
     });
     expect(run.stdout).not.toContain(SECRET);
     const row = await clientRow('reports.svc');

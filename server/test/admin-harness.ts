@@ -4,6 +4,7 @@ import type { Execution } from '../src/admin/execute-request.ts';
 import { type CliIo, runCli } from '../src/admin/run-cli.ts';
 import { readSecret } from '../src/admin/stdin-secret.ts';
 import type { Config } from '../src/config.ts';
+import { signingKeySettings } from '../src/oidc/keys.ts';
 import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import type { Db } from '../src/store/database.ts';
 
@@ -44,7 +45,10 @@ export async function runAdmin(argv: readonly string[], options: AdminRunOptions
     (db
       ? async (config: Config, request: Parameters<typeof runAdminRequest>[1]): Promise<Execution> => ({
           via: 'database',
-          response: await runAdminRequest({ db, mailing: provisioningMailing(config) }, request),
+          response: await runAdminRequest(
+            { db, mailing: provisioningMailing(config), signingKeys: signingKeySettings(config) },
+            request,
+          ),
         })
       : undefined);
   const code = await runCli({

@@ -104,7 +104,7 @@ describe('registration refuses combinations that could not work, naming the fiel
     ['a public client without PKCE', { redirectUris: [REDIRECT], requirePkce: false }, 'requirePkce'],
     [
       'an ID-token algorithm the keys cannot make',
-      { redirectUris: [REDIRECT], idTokenSignedResponseAlg: 'ES256' },
+      { redirectUris: [REDIRECT], idTokenSignedResponseAlg: 'EdDSA' },
       'idTokenSignedResponseAlg',
     ],
     ['the admin scope', { redirectUris: [REDIRECT], scopes: ['openid', 'keycard:admin'] }, 'scopes.1'],

@@ -1,7 +1,9 @@
+import * as jose from 'jose';
 import * as oidc from 'openid-client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAdminApi } from './admin-api-kit.ts';
 import { clientKeyPair, formPostRequest, verifiedAlgorithm } from './support/client-keys.ts';
+import { LogoutReceiver } from './support/logout-receiver.ts';
 import { createAccount, TestBrowser } from './support/oidc-flow.ts';
 import {
   authorizeInBrowser,
@@ -116,6 +118,57 @@ async function responseMode(mode: string) {
   expect((await oidc.authorizationCodeGrant(config, callback, flow.checks)).id_token).toBeTruthy();
 }
 
+/** A confidential client's own token is active at introspection; another client's is not (RFC 7662 §4). */
+async function introspection() {
+  const id = await register({ grantTypes: ['client_credentials'], scopes: ['openid'], secret: SECRET });
+  const config = await relyingParty(app(), id, oidc.ClientSecretBasic(SECRET));
+  const own = await oidc.clientCredentialsGrant(config, { scope: 'openid' });
+  expect(await oidc.tokenIntrospection(config, own.access_token)).toMatchObject({
+    active: true,
+    client_id: id,
+  });
+  const others = (await tokens()).access_token;
+  expect((await oidc.tokenIntrospection(config, others)).active).toBe(false);
+}
+
+/** The relying party's back-channel logout endpoint, for the exercisers of back-channel logout. */
+const receiver = new LogoutReceiver();
+afterAll(() => receiver.close());
+
+/**
+ * A client registered with a back-channel logout URI (and, if `sessionRequired`, needing `sid`)
+ * signs a person in; the relying party ends the session; the logout token posted to the URI is
+ * verified with the provider's keys and names the person, and the session of the ID token.
+ */
+async function backchannelLogout(sessionRequired: boolean) {
+  receiver.received.length = 0;
+  const id = await register({
+    redirectUris: [PUBLIC.redirect],
+    backchannelLogoutUri: await receiver.listen(),
+    backchannelLogoutSessionRequired: sessionRequired,
+  });
+  const config = await relyingParty(app(), id);
+  const browser = new TestBrowser(app());
+  const flow = await codeFlow(PUBLIC.redirect, 'openid');
+  const url = oidc.buildAuthorizationUrl(config, flow.parameters);
+  const back = await authorizeInBrowser(app(), url, PERSON, PUBLIC.redirect, browser);
+  const issued = await oidc.authorizationCodeGrant(config, callbackOf(back), flow.checks);
+  const end = oidc.buildEndSessionUrl(config, { id_token_hint: issued.id_token ?? '' });
+  const ended = await browser.get(end.pathname + end.search);
+  const logoutId = new URL(String(ended.headers.location), ISSUER).searchParams.get('logoutId');
+  expect((await browser.post('/api/Logout', { logoutId })).statusCode).toBe(200);
+  await app().logouts.runOnce();
+  const [token] = receiver.tokens();
+  const jwks = (await app().inject({ url: '/oidc/jwks' })).json<jose.JSONWebKeySet>();
+  const { payload } = await jose.jwtVerify(token ?? '', jose.createLocalJWKSet(jwks), {
+    issuer: ISSUER,
+    audience: id,
+    typ: 'logout+jwt',
+  });
+  expect(payload.sub).toBe(issued.claims()?.sub);
+  expect(payload.sid).toBe(issued.claims()?.sid);
+}
+
 /** A claim of the signed-in person's ID token or userinfo (claim_types normal: plain members). */
 async function claimArrives(claim: string, extra: Record<string, string> = {}) {
   const config = await publicClient();
@@ -150,6 +203,15 @@ const EXERCISERS: Record<string, Exerciser | Record<string, Exerciser>> = {
   jwks_uri: async () => {
     const jwks = (await app().inject({ url: new URL(String(document.jwks_uri)).pathname })).json();
     expect(verifiedAlgorithm((await tokens()).id_token ?? '', jwks)).toBeTruthy();
+  },
+  introspection_endpoint: introspection,
+  backchannel_logout_supported: async () => {
+    expect(document.backchannel_logout_supported).toBe(true);
+    await backchannelLogout(false);
+  },
+  backchannel_logout_session_supported: async () => {
+    expect(document.backchannel_logout_session_supported).toBe(true);
+    await backchannelLogout(true);
   },
   revocation_endpoint: async () => {
     const config = await publicClient();
@@ -259,6 +321,9 @@ const EXERCISERS: Record<string, Exerciser | Record<string, Exerciser>> = {
     given_name: () => claimArrives('given_name'),
     iss: () => claimArrives('iss'),
     auth_time: () => claimArrives('auth_time', { max_age: '600' }),
+    // Every ID token names its session (sid, Front/Back-Channel Logout §2) and binds its access token.
+    sid: () => claimArrives('sid'),
+    at_hash: () => claimArrives('at_hash'),
   },
   token_endpoint_auth_methods_supported: {
     none: async () => expect((await tokens()).access_token).toBeTruthy(),

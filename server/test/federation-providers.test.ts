@@ -121,11 +121,13 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
     ).rejects.toMatchObject({ code: 'not_found', field: 'domain' });
 
     const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const result of [
-      findUpstreamProvider(deps(), { providerId: unknown }),
-      bindUpstreamDomain(deps(), { providerId: unknown, domain: 'x.example' }),
+    // Each call starts only when the one before has settled: a refusal nobody awaits yet would be an
+    // unhandled rejection.
+    for (const call of [
+      () => findUpstreamProvider(deps(), { providerId: unknown }),
+      () => bindUpstreamDomain(deps(), { providerId: unknown, domain: 'x.example' }),
     ]) {
-      await expect(result).rejects.toMatchObject({ code: 'not_found' });
+      await expect(call()).rejects.toMatchObject({ code: 'not_found' });
     }
     await expect(findUpstreamProvider(deps(), { providerId: 'nope' })).rejects.toMatchObject({
       code: 'invalid_input',

@@ -13,6 +13,7 @@ import {
   jwksUriField,
   passwordField,
   productNameField,
+  redirectUriField,
   scopesField,
   tokenEndpointAuthMethodField,
   uriListField,
@@ -145,6 +146,9 @@ export const registerClientBody = z.strictObject({
   jwksUri: registrationFields.jwksUri.optional(),
   requirePkce: registrationFields.requirePkce.optional(),
   idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.optional(),
+  /** Where logout tokens are posted when a session ends (OpenID Connect Back-Channel Logout 1.0). */
+  backchannelLogoutUri: redirectUriField.optional(),
+  backchannelLogoutSessionRequired: z.boolean().optional(),
 });
 
 /**
@@ -164,6 +168,9 @@ export const updateClientBody = z.strictObject({
   jwksUri: registrationFields.jwksUri.nullable().optional(),
   requirePkce: registrationFields.requirePkce.optional(),
   idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.nullable().optional(),
+  /** `null`: no more logout tokens. */
+  backchannelLogoutUri: redirectUriField.nullable().optional(),
+  backchannelLogoutSessionRequired: z.boolean().optional(),
 });
 
 export const clientIdParams = z.strictObject({ id: clientIdField });
@@ -186,8 +193,36 @@ export const clientView = z.object({
   requirePkce: z.boolean(),
   /** null: the provider's default algorithm. */
   idTokenSignedResponseAlg: z.string().nullable(),
+  /** Null: the client gets no logout tokens. */
+  backchannelLogoutUri: z.string().nullable(),
+  backchannelLogoutSessionRequired: z.boolean(),
 });
 export type ClientView = z.output<typeof clientView>;
+
+// ---- signing keys ---------------------------------------------------------------------------
+
+/**
+ * One published signing key of the OpenID provider, never its private part. `state`: next (published,
+ * signs from `signsFrom`), current (signs), retired (stopped signing at `signsUntil`, published until
+ * `publishedUntil` so the tokens it signed verify until they expire). `origin`: base (OIDC_JWKS, or
+ * the generated development keys) or rotation (keys:rotate). Times are ISO 8601, UTC.
+ */
+export const signingKeyView = z.object({
+  kid: z.string(),
+  kty: z.enum(['RSA', 'EC', 'OKP']),
+  /** The ID-token signing algorithms it serves. */
+  algorithms: z.array(z.string()),
+  state: z.enum(['next', 'current', 'retired']),
+  origin: z.enum(['base', 'rotation']),
+  signsFrom: z.string().nullable(),
+  signsUntil: z.string().nullable(),
+  publishedUntil: z.string().nullable(),
+});
+export type SigningKeyView = z.output<typeof signingKeyView>;
+
+/** The published keys, those that sign first. */
+export const signingKeysView = z.object({ keys: z.array(signingKeyView) });
+export type SigningKeysView = z.output<typeof signingKeysView>;
 
 // ---- the calls ------------------------------------------------------------------------------
 
@@ -317,6 +352,23 @@ export const adminCalls = {
     response: clientView,
     status: 200,
     errors: ['not_found'],
+  },
+  listSigningKeys: {
+    method: 'GET',
+    path: '/signing-keys',
+    summary: 'List the published signing keys: next, current and retired',
+    response: signingKeysView,
+    status: 200,
+    errors: [],
+  },
+  rotateSigningKeys: {
+    method: 'POST',
+    path: '/signing-keys/rotate',
+    summary:
+      'Add a new signing key for each key type that signs now; it signs after the grace period, and the keys it replaces stay published until the tokens they signed expire',
+    response: signingKeysView,
+    status: 201,
+    errors: ['conflict'],
   },
 } as const satisfies Record<string, AdminCall>;
 

@@ -31,9 +31,10 @@ export interface LoginDeps {
   verifyHash: HashVerifier;
   /**
    * Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock);
-   * `language` is the failed attempt's, for an account without a language of its own.
+   * `language` is the failed attempt's, for an account without a language of its own;
+   * `flowLanguage` the one its sign-in asked for (`ui_locales`), which wins.
    */
-  onLocked: (tx: Db, account: Account, language: Language) => Promise<void>;
+  onLocked: (tx: Db, account: Account, language: Language, flowLanguage?: Language | null) => Promise<void>;
 }
 
 export interface LoginAttempt {
@@ -42,6 +43,8 @@ export interface LoginAttempt {
   ip: string | null;
   /** The request's language (mail to an account without a language of its own). */
   language: Language;
+  /** The language the sign-in asked for (`ui_locales`); the unlock mail of a lock it causes uses it. */
+  flowLanguage?: Language | null;
 }
 
 export type LoginResult =
@@ -120,7 +123,8 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
     if (account && account.disabledAt === null) {
       await db.transaction(async (tx) => {
-        if (await claimUnlockMail(tx, id, now)) await deps.onLocked(tx, account, attempt.language);
+        if (await claimUnlockMail(tx, id, now))
+          await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
       });
     }
   }

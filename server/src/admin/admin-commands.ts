@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { addClient } from '../provisioning/client-operations.ts';
 import { addClientInput } from '../provisioning/client-schemas.ts';
+import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
+import { listSigningKeysInput, rotateSigningKeysInput } from '../provisioning/key-schemas.ts';
 import { failedMail } from '../provisioning/mail-operations.ts';
 import { failedMailInput } from '../provisioning/mail-schemas.ts';
 import { addUpstreamProvider } from '../provisioning/provider-operations.ts';
@@ -32,6 +34,8 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
   z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
+  z.strictObject({ command: z.literal('keys:list'), input: listSigningKeysInput }),
+  z.strictObject({ command: z.literal('keys:rotate'), input: rotateSigningKeysInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
 
@@ -73,5 +77,9 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return failedMail(deps, request.input);
     case 'idp:add':
       return addUpstreamProvider(deps, request.input);
+    case 'keys:list':
+      return listKeys(deps, request.input);
+    case 'keys:rotate':
+      return rotateKeys(deps, request.input);
   }
 }

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
+import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { ProvisioningMailing } from '../provisioning/provisioning-deps.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -27,8 +28,8 @@ export interface AdminSocketOptions {
   readonly clock?: Clock;
   /** The service's outbox, so mail the commands queue wakes its worker at once. */
   readonly mailing: ProvisioningMailing;
-  /** What the provider's signing keys make, for client registrations that choose an ID-token algorithm. */
-  readonly signingAlgorithms?: () => Promise<readonly string[]>;
+  /** The service's signing key settings, for keys:list and keys:rotate. */
+  readonly signingKeys?: SigningKeySettings;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -146,15 +147,8 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
-    return await runAdminRequest(
-      {
-        db: options.db,
-        clock: options.clock,
-        mailing: options.mailing,
-        signingAlgorithms: options.signingAlgorithms,
-      },
-      request,
-    );
+    const { db, clock, mailing, signingKeys } = options;
+    return await runAdminRequest({ db, clock, mailing, signingKeys }, request);
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

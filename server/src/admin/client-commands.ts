@@ -15,6 +15,15 @@ function jwksOf(text: string | undefined): unknown {
   }
 }
 
+/** The back-channel logout flags, given only when set. */
+function backchannelFlags(flags: { value(name: string): string | undefined; has(name: string): boolean }) {
+  const uri = flags.value('backchannel-logout-uri');
+  return {
+    ...(uri === undefined ? {} : { backchannelLogoutUri: uri }),
+    ...(flags.has('backchannel-logout-session-required') ? { backchannelLogoutSessionRequired: true } : {}),
+  };
+}
+
 const pkceOf = (client: ClientView) => (client.requirePkce ? ', PKCE' : '');
 
 function describeClient(client: ClientView): string {
@@ -27,7 +36,8 @@ function describeClient(client: ClientView): string {
     ` and ${count(client.postLogoutRedirectUris.length, 'post-logout URI')}` +
     `; grant types ${client.grantTypes.join(' ')}; scopes ${client.scopes.join(' ')}` +
     `; token endpoint authentication ${client.tokenEndpointAuthMethod}` +
-    (client.idTokenSignedResponseAlg ? `; ID tokens ${client.idTokenSignedResponseAlg}` : '')
+    (client.idTokenSignedResponseAlg ? `; ID tokens ${client.idTokenSignedResponseAlg}` : '') +
+    (client.backchannelLogoutUri ? `; back-channel logout to ${client.backchannelLogoutUri}` : '')
   );
 }
 
@@ -109,6 +119,17 @@ export const CLIENT_COMMANDS = [
         placeholder: 'ALG',
         description: "ID-token signing algorithm (one the provider's keys make)",
       },
+      {
+        name: 'backchannel-logout-uri',
+        kind: 'value',
+        placeholder: 'URI',
+        description: 'where logout tokens are posted when a session ends (Back-Channel Logout 1.0)',
+      },
+      {
+        name: 'backchannel-logout-session-required',
+        kind: 'switch',
+        description: 'the client needs sid in logout tokens',
+      },
       { name: 'admin', kind: 'switch', description: 'a client of the admin HTTP API (client credentials)' },
     ],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
@@ -126,6 +147,7 @@ export const CLIENT_COMMANDS = [
       requirePkce: '--require-pkce',
       idTokenSignedResponseAlg: '--id-token-alg',
       admin: '--admin',
+      backchannelLogoutUri: '--backchannel-logout-uri',
     },
     toRequest: (flags, secret) => {
       const list = (name: string) => (flags.list(name).length > 0 ? flags.list(name) : undefined);
@@ -145,6 +167,7 @@ export const CLIENT_COMMANDS = [
           ...(flags.has('require-pkce') ? { requirePkce: true } : {}),
           idTokenSignedResponseAlg: flags.value('id-token-alg') as AddClientInput['idTokenSignedResponseAlg'],
           ...(flags.has('admin') ? { admin: true } : {}),
+          ...backchannelFlags(flags),
         },
       };
     },

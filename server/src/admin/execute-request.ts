@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, DataDirLockedError, type LockOptions } from '../lock-file.ts';
-import { loadProviderKeys } from '../oidc/keys.ts';
-import { signingAlgorithmsOf } from '../oidc/signing-algorithms.ts';
+import { signingKeySettings } from '../oidc/keys.ts';
 import { provisioningMailing } from '../provisioning/provisioning-mailing.ts';
 import type { Database } from '../store/database.ts';
 import { migrateDatabase } from '../store/migrate.ts';
@@ -102,10 +101,8 @@ async function runOn(
   try {
     await migrateDatabase(database);
     // No worker here: the service's worker sends what this queues at its next poll or start.
-    const signingAlgorithms = async () =>
-      signingAlgorithmsOf((await loadProviderKeys(config, database.db)).jwks);
     return await runAdminRequest(
-      { db: database.db, mailing: provisioningMailing(config), signingAlgorithms },
+      { db: database.db, mailing: provisioningMailing(config), signingKeys: signingKeySettings(config) },
       request,
     );
   } finally {

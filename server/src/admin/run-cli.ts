@@ -8,6 +8,7 @@ import { type CliCommand, commandHelp, HELP_FLAG, JSON_FLAG } from './cli-comman
 import { CLIENT_COMMANDS } from './client-commands.ts';
 import { DataDirBusyError, type Execution, executeAdminRequest } from './execute-request.ts';
 import { IDP_COMMANDS } from './idp-commands.ts';
+import { KEY_COMMANDS } from './key-commands.ts';
 import { MAIL_COMMANDS } from './mail-commands.ts';
 import { describeFailure } from './socket-protocol.ts';
 import { SecretInputError } from './stdin-secret.ts';
@@ -20,6 +21,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...CLIENT_COMMANDS,
   ...IDP_COMMANDS,
   ...MAIL_COMMANDS,
+  ...KEY_COMMANDS,
 ];
 
 export interface Output {

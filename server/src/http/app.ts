@@ -8,9 +8,9 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
-import { loadProviderKeys } from '../oidc/keys.ts';
-import { createProvider } from '../oidc/provider.ts';
-import { signingAlgorithmsOf } from '../oidc/signing-algorithms.ts';
+import { createLogoutWorker, type LogoutWorker } from '../oidc/backchannel-worker.ts';
+import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
+import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
@@ -91,9 +91,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const clock = options.clock ?? databaseClock(db);
-  const keys = await loadProviderKeys(config, db);
-  const provider = createProvider({ config, db, clock, keys });
-  await mountProvider(app, provider);
+  const keySettings = signingKeySettings(config);
+  const providers = createProviderSource({
+    config,
+    db,
+    clock,
+    baseKeys: await baseSigningKeys(keySettings, db),
+    cookieKeys: await providerCookieKeys(config, db),
+    retainMs: keySettings.retainMs,
+    log: app.log,
+  });
+  await mountProvider(app, providers);
+  // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.
+  const provider = providers.initial;
+  // Back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0): started like the mail worker;
+  // each is signed by the provider of the key set in force when it is sent.
+  const logouts = createLogoutWorker({ db, provider: () => providers.current(), clock, log: app.log });
+  app.decorate('logouts', logouts);
+  app.addHook('onClose', () => logouts.stop());
   if (config.demo) {
     await ensureDemoClient(db, config.publicUrl);
     await app.register(async (scope) =>
@@ -121,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onLocked: queueUnlockMail(recovery),
     }),
     recovery,
+    logouts: { clock, nudge: logouts.nudge },
   };
   await app.register(async (api) => {
     acceptJsonOnly(api);
@@ -129,13 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   // DESIGN §1 Provisioning: client-credentials tokens of this provider, no cookies, no CSRF.
-  await registerAdminApi(app, {
-    config,
-    db,
-    provider,
-    mail,
-    signingAlgorithms: signingAlgorithmsOf(keys.jwks),
-  });
+  await registerAdminApi(app, { config, db, provider, mail, clock });
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
@@ -147,4 +157,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendSpaIndex(reply, webDist);
   });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The back-channel logout worker (oidc/backchannel-worker.ts); main.ts starts it once listening. */
+    readonly logouts: LogoutWorker;
+  }
 }

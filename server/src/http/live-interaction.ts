@@ -1,3 +1,4 @@
+import { firstSupportedLanguage, type Language } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
@@ -27,6 +28,15 @@ export async function liveInteraction(
     if (error instanceof errors.SessionNotFound) return null;
     throw error;
   }
+}
+
+/**
+ * The language the relying party asked this sign-in to speak (`ui_locales`), when the texts are
+ * written in it: read from the interaction the provider stored, not from what the browser sends.
+ */
+export function interactionLanguage(interaction: Interaction | null): Language | null {
+  const uiLocales = interaction?.params.ui_locales;
+  return firstSupportedLanguage(typeof uiLocales === 'string' ? uiLocales : null);
 }
 
 /** Records who signed in on the interaction, as provider.interactionResult does, on the one already loaded. */

@@ -4,6 +4,7 @@ import type { LoginDeps } from '../accounts/login.ts';
 import type { Config } from '../config.ts';
 import type { LanguageTextSet } from '../i18n/text-resource.ts';
 import type { Mailer } from '../mail/mail-service.ts';
+import type { LogoutQueue } from '../oidc/logout.ts';
 import type { RecoveryDeps } from '../recovery/recovery-deps.ts';
 import type { Db } from '../store/database.ts';
 
@@ -20,6 +21,8 @@ export interface RouteDeps {
   readonly login: LoginDeps;
   /** Store, clock, mail, redirect rules and rate limits of the recovery flows (DESIGN §2). */
   readonly recovery: RecoveryDeps;
+  /** Back-channel logout tokens of ended sessions: queued with the session's end, posted by a worker. */
+  readonly logouts: LogoutQueue;
 }
 
 /**

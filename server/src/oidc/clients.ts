@@ -25,6 +25,12 @@ export function clientMetadata(row: ClientRow): AdapterPayload {
       : {}),
     require_pkce: row.requirePkce,
     product_name: row.productName,
+    ...(row.backchannelLogoutUri === null
+      ? {}
+      : {
+          backchannel_logout_uri: row.backchannelLogoutUri,
+          backchannel_logout_session_required: row.backchannelLogoutSessionRequired,
+        }),
   };
 }
 

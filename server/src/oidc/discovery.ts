@@ -3,14 +3,11 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 
 /**
  * Values oidc-provider lists in discovery that no relying party can register or receive here:
- * - the admin API's scope stays declared to the provider, so the token endpoint refuses it
- *   (invalid_scope) to every client registered without it, but only `client:add --admin` gives it;
- * - `sid` is listed by default but reaches an ID token only with session-bound logout, which no
- *   client can register yet (back-channel logout brings it; then drop it from here).
+ * the admin API's scope stays declared to the provider, so the token endpoint refuses it
+ * (invalid_scope) to every client registered without it, but only `client:add --admin` gives it.
  */
 const UNOFFERED: Readonly<Record<string, readonly string[]>> = {
   scopes_supported: [ADMIN_SCOPE],
-  claims_supported: ['sid'],
 };
 
 /**

@@ -1,20 +1,25 @@
 import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
 import type { Db } from '../store/database.ts';
+import { deleteFinishedLogouts } from './backchannel-repository.ts';
 import { deleteExpiredLogoutRequests, deleteExpiredPayloads } from './oidc-repository.ts';
 
 /** How often protocol state whose time is up is deleted. */
 export const EXPIRED_STATE_PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
+/** Delivered or given-up logout tokens are kept this long for diagnosis (the data policy's 4 weeks). */
+export const FINISHED_LOGOUT_RETENTION_DAYS = 28;
+
 /**
  * Deletes the provider's records whose time is up (interactions, sessions, grants, codes, tokens) and
- * sign-outs nobody finished. Reads already ignore them; without this every authorize request, even one
+ * sign-outs nobody finished, and logout tokens finished four weeks ago. Reads already ignore them; without this every authorize request, even one
  * never signed in, would leave a row behind for good. Measured against the database clock, as the
  * reads are. Answers how many rows went.
  */
 export async function pruneExpiredState(db: Db): Promise<number> {
   const payloads = await deleteExpiredPayloads(db);
   const logouts = await deleteExpiredLogoutRequests(db);
-  return payloads + logouts;
+  const logoutTokens = await deleteFinishedLogouts(db, FINISHED_LOGOUT_RETENTION_DAYS);
+  return payloads + logouts + logoutTokens;
 }
 
 export interface ExpiredStatePruningOptions {

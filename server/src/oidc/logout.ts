@@ -3,7 +3,9 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { type ClientSession, queueLogoutTokens } from './backchannel-repository.ts';
 import {
   consumeLogoutRequest,
   deleteGrant,
@@ -81,6 +83,14 @@ export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void
   ctx.redirect(`/logout?logoutId=${encodeURIComponent(logoutId)}`);
 }
 
+/** Where an ended session's logout tokens go (Back-Channel Logout 1.0): queued, then delivered by a worker. */
+export interface LogoutQueue {
+  /** What the queued tokens are stamped with: the clock the worker claims by. */
+  readonly clock: Clock;
+  /** Wakes the worker once the tokens are committed; never waits for a post, never throws. */
+  nudge(): void;
+}
+
 export interface LogoutOutcome {
   username: string;
   postLogoutRedirectUri: string | null;
@@ -103,12 +113,14 @@ export async function finishLogout(
   db: Db,
   logoutId: string,
   ip: string | null,
+  queue: LogoutQueue,
 ): Promise<LogoutOutcome | null> {
   const request = await findLiveLogoutRequest(db, hashOf(logoutId));
   if (!request) return null;
 
   if (await consumeLogoutRequest(db, request.idHash)) {
-    await endSession(db, request.sessionId);
+    // Queued with the session's end, posted later: a relying party never holds up this answer.
+    if ((await endSession(db, request.sessionId, queue.clock)) > 0) queue.nudge();
     await recordAudit(db, { event: 'logout', outcome: 'success', accountId: request.accountId, ip });
   }
   const account = request.accountId ? await findAccountById(db, request.accountId) : null;
@@ -118,14 +130,27 @@ export async function finishLogout(
   };
 }
 
-async function endSession(db: Db, sessionId: string): Promise<void> {
-  if (sessionId === '') return;
-  await db.transaction(async (tx) => {
+type Authorizations = Record<string, { grantId?: string; sid?: string }>;
+
+/** Each client the session signed in to, with the session's `sid` for it (the ID tokens' `sid`). */
+function clientSessionsOf(authorizations: Authorizations): ClientSession[] {
+  return Object.entries(authorizations).flatMap(([clientId, { sid }]) =>
+    typeof sid === 'string' ? [{ clientId, sid }] : [],
+  );
+}
+
+/** Ends the session and queues a logout token for each of its clients; answers how many were queued. */
+async function endSession(db: Db, sessionId: string, clock: Clock): Promise<number> {
+  if (sessionId === '') return 0;
+  return db.transaction(async (tx) => {
     const payload = await findSessionPayload(tx, sessionId);
-    const authorizations = (payload?.authorizations ?? {}) as Record<string, { grantId?: string }>;
+    const authorizations = (payload?.authorizations ?? {}) as Authorizations;
     for (const { grantId } of Object.values(authorizations)) {
       if (grantId) await deleteGrant(tx, grantId);
     }
     await deleteSession(tx, sessionId);
+    const accountId = payload?.accountId;
+    if (typeof accountId !== 'string') return 0;
+    return queueLogoutTokens(tx, clock, accountId, clientSessionsOf(authorizations));
   });
 }

@@ -1,16 +1,20 @@
 import { ADMIN_SCOPE } from '@keycard/contract';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { honestDiscovery } from './discovery.ts';
+import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
 import { firstPartyPolicy } from './interaction-policy.ts';
-import type { ProviderKeys } from './keys.ts';
+import { interactionUrl } from './interaction-url.ts';
+import type { KeySchedule } from './key-schedule.ts';
+import { signingAlgorithmsOf } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
-import { signingAlgorithmsOf } from './signing-algorithms.ts';
+import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
+import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -18,85 +22,127 @@ export const OIDC_MOUNT = '/oidc';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export interface ProviderKeys {
+  /** The published signing keys, those that sign first (key-schedule.ts). */
+  schedule: KeySchedule;
+  /** Keys for oidc-provider's signed cookies; the first signs. */
+  cookieKeys: readonly string[];
+}
+
 export interface ProviderDeps {
   config: Config;
   db: Db;
   keys: ProviderKeys;
   /** What the stored sessions, interactions and tokens expire by (the database's clock). */
   clock: Clock;
-}
-
-/** The client's product name; for a client without one, the product's own name (SITE_FILE). */
-function productNameOf(ctx: KoaContextWithOIDC, config: Config): string {
-  const name = ctx.oidc.client?.metadata().product_name;
-  return typeof name === 'string' && name !== ''
-    ? name
-    : `${config.site.productNamePart1}${config.site.productNamePart2}`;
-}
-
-/**
- * The interaction URL is the SPA's sign-in page; its ReturnUrl is the provider's local resume path
- * carrying the client's product name (DESIGN §1). The path is percent-encoded whole, so the page's
- * query string holds no '&' (SPEC §3).
- */
-function interactionUrl(config: Config) {
-  return (ctx: KoaContextWithOIDC, interaction: { returnTo: string }): string => {
-    const resume = new URL(interaction.returnTo);
-    resume.search = new URLSearchParams({ product: productNameOf(ctx, config) }).toString();
-    return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
-  };
+  /** Where refused protocol requests are written, one line each (refusals.ts). */
+  log: RefusalLog;
 }
 
 /**
  * Every client is one of the provider's own products, so there is no consent screen: the grant is
  * created (or widened to what is asked now) without asking (DESIGN §1).
  */
-async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
-  const { client, session } = ctx.oidc;
-  if (!client || !session?.accountId) return undefined;
-  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
-  const grant =
-    existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-  grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-  await grant.save();
-  return grant;
+function loadFirstPartyGrant(config: Config) {
+  return async (ctx: KoaContextWithOIDC) => {
+    const { client, session } = ctx.oidc;
+    if (!client || !session?.accountId) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+    const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+    const grant =
+      existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+    grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+    grantResourceScopes(config.resourceServers, ctx, grant);
+    await grant.save();
+    return grant;
+  };
 }
+
+/**
+ * The signing algorithms follow the keys that sign now: a client registering none gets the first
+ * (RS256 with an RSA key, else ES256, else EdDSA), and none can register one no key signs with.
+ * oidc-provider signs with the first published key that fits, so the signing keys come first and the
+ * next and retired ones after them are published for verification only.
+ */
+function signingConfiguration(schedule: KeySchedule) {
+  const algorithms = signingAlgorithmsOf(
+    schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk),
+  );
+  const [preferred] = algorithms;
+  // config-fields.ts admits no key set without a key that signs: this is a wiring bug.
+  if (preferred === undefined) throw new Error('no signing key signs any supported algorithm');
+  return {
+    jwks: { keys: schedule.keys.map((key) => ({ ...key.jwk }) as JWK) },
+    enabledJWA: {
+      idTokenSigningAlgValues: algorithms,
+      userinfoSigningAlgValues: algorithms,
+      introspectionSigningAlgValues: algorithms,
+      authorizationSigningAlgValues: algorithms,
+    },
+    clientDefaults: { id_token_signed_response_alg: preferred },
+  } satisfies Configuration;
+}
+
+type TokenPolicy = (
+  ctx: KoaContextWithOIDC,
+  client: { clientId: string; clientAuthMethod?: string | undefined },
+  token: { clientId?: string | undefined },
+) => boolean;
+
+/**
+ * RFC 7662 §4: a client learns about its own tokens only. Any other token answers `active: false`,
+ * as an unknown one does, so a client cannot probe for tokens of other clients.
+ */
+const introspectOwnTokens: TokenPolicy = (_ctx, client, token) => token.clientId === client.clientId;
+
+/**
+ * RFC 7009 §2.1: only the client a token was issued to may revoke it. A confidential client is told so
+ * (invalid_request); a public one, which anybody can name, gets the same 200 as a revoked token.
+ */
+const revokeOwnTokens: TokenPolicy = (_ctx, client, token) => {
+  if (token.clientId === client.clientId) return true;
+  if (client.clientAuthMethod === 'none') return false;
+  throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+};
 
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
   const { absoluteSeconds } = config.refreshTokenLifetimes;
   return {
     adapter: databaseAdapter(db, clock),
-    jwks: keys.jwks,
+    ...signingConfiguration(keys.schedule),
     cookies: {
-      keys: keys.cookieKeys,
+      keys: [...keys.cookieKeys],
       names: { ...cookies.names },
       long: { ...cookies.long },
       short: { ...cookies.short },
     },
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub) {
       if (!UUID.test(sub)) return undefined;
       const account = await findAccountById(db, sub);
       if (!account || account.disabledAt) return undefined;
       return {
         accountId: account.id,
-        claims: () => ({
+        claims: async (use) => ({
           sub: account.id,
           email: account.email,
           email_verified: true,
           name: account.displayName,
           given_name: account.firstName,
+          ...(use === 'id_token' ? await tokenEndpointIdTokenClaims(ctx) : {}),
         }),
       };
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name'] },
+    // sid and at_hash: see id-token-claims.ts; claims() answers them for ID tokens only.
+    claims: {
+      openid: ['sub', 'sid', 'at_hash'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name'],
+    },
     conformIdTokenClaims: false,
     extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
-    // Discovery offers exactly the ID-token algorithms clients may register (client-rules.ts).
-    enabledJWA: { idTokenSigningAlgValues: signingAlgorithmsOf(keys.jwks) },
-    interactions: { url: interactionUrl(config), policy: firstPartyPolicy() },
-    loadExistingGrant: loadFirstPartyGrant,
+    interactions: { url: interactionUrl(config, db), policy: firstPartyPolicy() },
+    loadExistingGrant: loadFirstPartyGrant(config),
     // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
     // confidential client's is checked when it sends one, and required when it registered so.
     pkce: {
@@ -117,7 +163,22 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       // no introspection round trip, revocation and expiry take effect at once, on every instance.
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // Back-Channel Logout 1.0: the metadata and discovery; the tokens are queued when a session ends
+      // (logout.ts) and posted by oidc/backchannel-worker.ts, never during the person's sign-out.
+      backchannelLogout: { enabled: true },
+      // RFC 7662 and RFC 7009, for registered clients authenticating as registered (their token
+      // endpoint method), each about its own tokens. JWT access tokens are not stored: a resource
+      // server checks them itself, and they end with their short TTL.
+      introspection: { enabled: true, allowedPolicy: introspectOwnTokens },
+      revocation: { enabled: true, allowedPolicy: revokeOwnTokens },
+      resourceIndicators: {
+        enabled: true,
+        getResourceServerInfo: resourceServerInfo(config.resourceServers),
+        // No resource asked for: an opaque token (userinfo). One granted at authorization is used at
+        // the token endpoint even when the request there does not repeat it.
+        defaultResource: (_ctx, _client, oneOf) => oneOf,
+        useGrantedResource: () => true,
+      },
       rpInitiatedLogout: { enabled: true, logoutSource: (ctx) => startLogout(db, ctx) },
     },
     ttl: {
@@ -125,16 +186,19 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       Interaction: 60 * 60,
       // A grant lives as long as the longest refresh token issued under it may.
       Grant: Math.max(14 * 24 * 60 * 60, absoluteSeconds),
-      AccessToken: 60 * 60,
-      ClientCredentials: 10 * 60,
+      // A token for a registered resource lives that resource's TTL (RESOURCE_SERVERS).
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
       RefreshToken: refreshTokenTtl(config.refreshTokenLifetimes),
     },
-    // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON.
-    async renderError(ctx) {
+    // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON;
+    // the page shows the reference of the request's log line (refusals.ts).
+    async renderError(ctx, _out, error) {
+      const reference = noteRefusal(ctx, error, 'error_page');
       ctx.status = 303;
-      ctx.redirect('/error');
+      ctx.redirect(`/error/${reference}`);
     },
   };
 }
@@ -142,6 +206,12 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  // Refusals the provider sends to the client's redirect_uri (RFC 6749 §4.1.2.1, with RFC 9207 iss)
+  // are logged like those shown on the error page, so the integrating developer finds the reason.
+  provider.use(logRefusals(deps.log));
+  provider.on('authorization.error', (ctx, error) => noteRefusal(ctx, error));
+  provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
+  provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
   provider.use(dropUnregisteredPostLogoutUri(provider));
   provider.use(honestDiscovery);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).

@@ -22,6 +22,7 @@ import {
   type UpdateClientInput,
   updateClientInput,
 } from './client-schemas.ts';
+import { signingAlgorithmsNow } from './key-operations.ts';
 import { actorDetail } from './provisioning-audit.ts';
 import type { ProvisioningDeps } from './provisioning-deps.ts';
 
@@ -47,6 +48,8 @@ function registrationOf(row: ClientRow): Registration {
     jwksUri: row.jwksUri,
     requirePkce: row.requirePkce,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
   };
 }
 
@@ -63,6 +66,8 @@ function columnsOf(registration: Registration) {
     jwksUri: registration.jwksUri,
     requirePkce: registration.requirePkce,
     idTokenSignedResponseAlg: registration.idTokenSignedResponseAlg,
+    backchannelLogoutUri: registration.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: registration.backchannelLogoutSessionRequired,
   };
 }
 
@@ -82,6 +87,8 @@ function viewOf(row: ClientRow): ClientView {
     jwksUri: row.jwksUri,
     requirePkce: registration.tokenEndpointAuthMethod === 'none' || row.requirePkce,
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
   };
 }
 
@@ -89,13 +96,15 @@ function noClient(id: string): NotFoundError {
   return new NotFoundError(`no client with the id ${id}`);
 }
 
-/** Refuses a registration that could not work (client-rules.ts), against the provider's signing keys. */
-async function check(deps: ProvisioningDeps, registration: Registration): Promise<void> {
-  if (registration.idTokenSignedResponseAlg === null) return checkRegistration(registration, []);
-  if (deps.signingAlgorithms === undefined) {
-    throw new Error('choosing an ID-token algorithm needs the signing algorithms in ProvisioningDeps');
-  }
-  checkRegistration(registration, await deps.signingAlgorithms());
+/**
+ * The algorithms an ID-token algorithm given now must be among (client-rules.ts); read only when one
+ * is given, and before any transaction (see signingAlgorithmsNow).
+ */
+async function algorithmsFor(
+  deps: ProvisioningDeps,
+  alg: string | null | undefined,
+): Promise<readonly string[] | undefined> {
+  return typeof alg === 'string' ? await signingAlgorithmsNow(deps) : undefined;
 }
 
 /** A new client's registration: what it asks for, the defaults for the rest. */
@@ -118,6 +127,8 @@ function newRegistration(input: ReturnType<typeof addClientInput.parse>): Regist
     jwksUri: input.jwksUri ?? null,
     requirePkce: input.requirePkce ?? method === 'none',
     idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
+    backchannelLogoutUri: input.backchannelLogoutUri ?? null,
+    backchannelLogoutSessionRequired: input.backchannelLogoutSessionRequired ?? false,
   };
 }
 
@@ -129,7 +140,7 @@ function newRegistration(input: ReturnType<typeof addClientInput.parse>): Regist
 export async function addClient(deps: ProvisioningDeps, input: AddClientInput): Promise<ClientView> {
   const parsed = parseInput(addClientInput, input);
   const registration = newRegistration(parsed);
-  await check(deps, registration);
+  checkRegistration(registration, await algorithmsFor(deps, registration.idTokenSignedResponseAlg));
   return deps.db.transaction(async (tx) => {
     const row = await insertClient(tx, {
       clientId: parsed.id,
@@ -187,6 +198,10 @@ function changedRegistration(
       change.idTokenSignedResponseAlg !== undefined
         ? change.idTokenSignedResponseAlg
         : current.idTokenSignedResponseAlg,
+    backchannelLogoutUri:
+      change.backchannelLogoutUri !== undefined ? change.backchannelLogoutUri : current.backchannelLogoutUri,
+    backchannelLogoutSessionRequired:
+      change.backchannelLogoutSessionRequired ?? current.backchannelLogoutSessionRequired,
   };
 }
 
@@ -205,6 +220,7 @@ function changedColumns(before: Record<string, unknown>, after: Record<string, u
  */
 export async function updateClient(deps: ProvisioningDeps, input: UpdateClientInput): Promise<ClientView> {
   const { id, name, ...change } = parseInput(updateClientInput, input);
+  const signingAlgorithms = await algorithmsFor(deps, change.idTokenSignedResponseAlg);
   return deps.db.transaction(async (tx) => {
     const row = await findClientForUpdate(tx, id);
     if (!row) throw noClient(id);
@@ -213,7 +229,7 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
       throw new InputError(`an admin client's scope is ${ADMIN_CLIENT_SCOPE}`, 'scopes');
     }
     const registration = changedRegistration(current, change);
-    await check(deps, registration);
+    checkRegistration(registration, signingAlgorithms);
     const before = { productName: row.productName, ...columnsOf(current) };
     const after = { productName: name ?? row.productName, ...columnsOf(registration) };
     const updated = await updateClientRow(tx, id, after);

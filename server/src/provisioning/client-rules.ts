@@ -18,6 +18,8 @@ export interface Registration {
   readonly jwksUri: string | null;
   readonly requirePkce: boolean;
   readonly idTokenSignedResponseAlg: string | null;
+  readonly backchannelLogoutUri: string | null;
+  readonly backchannelLogoutSessionRequired: boolean;
 }
 
 interface Problem {
@@ -95,6 +97,13 @@ const GRANT_RULES: Rule[] = [
       ? problem('grantTypes', 'client_credentials needs a confidential client (a secret or private_key_jwt)')
       : undefined,
   (r) =>
+    !hasGrant(r, 'authorization_code') && r.backchannelLogoutUri !== null
+      ? problem(
+          'backchannelLogoutUri',
+          'a client without the authorization_code grant signs nobody in: give no back-channel logout URI',
+        )
+      : undefined,
+  (r) =>
     !hasGrant(r, 'authorization_code') && r.idTokenSignedResponseAlg !== null
       ? problem('idTokenSignedResponseAlg', 'ID tokens come only with the authorization_code grant')
       : undefined,
@@ -118,22 +127,29 @@ const ADMIN_RULES: Rule[] = [
     r.admin && (r.grantTypes.length !== 1 || !hasGrant(r, 'client_credentials'))
       ? problem('grantTypes', 'an admin client uses client_credentials only')
       : undefined,
+  (r) =>
+    r.admin && r.backchannelLogoutUri !== null
+      ? problem('backchannelLogoutUri', 'an admin client signs nobody in: give no back-channel logout URI')
+      : undefined,
 ];
 
 const RULES = [...ADMIN_RULES, ...CREDENTIAL_RULES, ...GRANT_RULES, ...PKCE_RULES];
 
 /**
  * Refuses a registration that could not work, naming the first field at fault. `signingAlgorithms`
- * are those the provider's keys can make (oidc/signing-algorithms.ts); an ID-token algorithm outside
- * them would leave the client without ID tokens it can verify.
+ * are those the provider's keys can make (oidc/keys.ts), given when the registration's ID-token
+ * algorithm is given now; one outside them would leave the client without ID tokens it can verify.
  */
-export function checkRegistration(registration: Registration, signingAlgorithms: readonly string[]): void {
+export function checkRegistration(
+  registration: Registration,
+  signingAlgorithms: readonly string[] | undefined,
+): void {
   for (const rule of RULES) {
     const found = rule(registration);
     if (found) throw new InputError(found.message, found.field);
   }
   const alg = registration.idTokenSignedResponseAlg;
-  if (alg !== null && !signingAlgorithms.includes(alg)) {
+  if (alg !== null && signingAlgorithms !== undefined && !signingAlgorithms.includes(alg)) {
     throw new InputError(
       `must be an algorithm the provider's signing keys make: ${signingAlgorithms.join(', ')}`,
       'idTokenSignedResponseAlg',

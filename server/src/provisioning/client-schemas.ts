@@ -27,6 +27,9 @@ export const addClientInput = z
       issue('postLogoutUris', 'an admin client signs nobody in: give no post-logout URI');
     }
     if (ctx.value.scopes !== undefined) issue('scopes', `an admin client's scope is ${ADMIN_SCOPE}`);
+    if (ctx.value.backchannelLogoutUri !== undefined) {
+      issue('backchannelLogoutUri', 'an admin client signs nobody in: give no back-channel logout URI');
+    }
   });
 export type AddClientInput = z.input<typeof addClientInput>;
 

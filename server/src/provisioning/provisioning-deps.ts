@@ -1,4 +1,5 @@
 import type { CodeLifetimes } from '../config.ts';
+import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -9,13 +10,13 @@ export interface ProvisioningDeps {
   readonly clock?: Clock;
   /** Needed by the commands that queue mail (provisioning-mailing.ts builds it); they fail without it. */
   readonly mailing?: ProvisioningMailing;
+  /**
+   * Needed by the signing key commands (keys:list, keys:rotate) and by a client registration that
+   * names an ID-token algorithm (checked against the keys signing now); they fail without it.
+   */
+  readonly signingKeys?: SigningKeySettings;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
-  /**
-   * The algorithms the provider's signing keys make (oidc/signing-algorithms.ts): a client may choose
-   * its ID tokens' among them. Read when a client names one, which fails without it.
-   */
-  readonly signingAlgorithms?: () => Promise<readonly string[]>;
 }
 
 export function clockOf(deps: ProvisioningDeps): Clock {

@@ -73,7 +73,7 @@ async function queueMail(
       await deps.mail.queue(tx, {
         kind: 'password_reset',
         to: account.email,
-        language: mailLanguage(account, input.language),
+        language: mailLanguage(account, input.language, input.flowLanguage),
         values: { userName: account.displayName, link: resetPasswordLink(deps.publicUrl, 1, code, query) },
         expiresAt,
       });
@@ -84,7 +84,7 @@ async function queueMail(
       await deps.mail.queue(tx, {
         kind: 'federated_account',
         to: account.email,
-        language: mailLanguage(account, input.language),
+        language: mailLanguage(account, input.language, input.flowLanguage),
         values: { userName: account.displayName, providerName: recipient.providerName },
       });
     } else {

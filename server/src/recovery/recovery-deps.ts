@@ -42,4 +42,6 @@ export interface Requester {
   readonly ip: string | null;
   /** The request's language, used for mail when the account has none. */
   readonly language: Language;
+  /** The language the sign-in flow asked for (`ui_locales`), which mail of that flow is written in. */
+  readonly flowLanguage?: Language | null;
 }

@@ -19,9 +19,9 @@ export interface UnlockMailDeps extends Pick<MailingDeps, 'mail' | 'publicUrl' |
  */
 export function queueUnlockMail(
   deps: UnlockMailDeps,
-): (tx: Db, account: Account, language: Language) => Promise<void> {
+): (tx: Db, account: Account, language: Language, flowLanguage?: Language | null) => Promise<void> {
   const clockIn = deps.clockIn ?? databaseClock;
-  return async (tx, account, language) => {
+  return async (tx, account, language, flowLanguage = null) => {
     // An address the outbox would refuse must not turn a failed sign-in into an error.
     if (!isDeliverableAddress(account.email)) return;
     const { code, expiresAt } = await issueCodeUntil(tx, clockIn(tx), deps.codeLifetimes, {
@@ -31,7 +31,7 @@ export function queueUnlockMail(
     await deps.mail.queue(tx, {
       kind: 'unlock',
       to: account.email,
-      language: mailLanguage(account, language),
+      language: mailLanguage(account, language, flowLanguage),
       values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },
       expiresAt,
     });

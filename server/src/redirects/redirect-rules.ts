@@ -21,7 +21,7 @@ export function allowedRedirectOrNull(
   value: string | null | undefined,
   allowedOrigins: ReadonlySet<string>,
 ): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_REDIRECT_LENGTH) return null;
+  if (typeof value !== 'string' || value.length > MAX_REDIRECT_LENGTH) return null;
   if (hasForbiddenUrlCharacter(value)) return null;
   let url: URL;
   try {

@@ -52,6 +52,19 @@ describe('matchRoute: plain routes', () => {
   });
 });
 
+describe('matchRoute: /error/{reference}', () => {
+  it('reads the last segment as the reference of a refused request, keeping its case', () => {
+    expect(matchRoute('/error/7K2M9QXD', '')).toEqual({ screen: 'error', reference: '7K2M9QXD' });
+    expect(matchRoute('/Error/x/7k2m9qxd/', '')).toEqual({ screen: 'error', reference: '7k2m9qxd' });
+  });
+
+  it('has no reference without a segment, or after another prefix of the path string', () => {
+    expect(matchRoute('/error', '')).toEqual({ screen: 'error', reference: null });
+    expect(matchRoute('/error/', '')).toEqual({ screen: 'error', reference: null });
+    expect(matchRoute('/errorX/7K2M9QXD', '')).toEqual({ screen: 'error', reference: null });
+  });
+});
+
 describe('matchRoute: /resetPassword/{verificationType}/{code}', () => {
   it('reads the type from the second-to-last segment and the code from the last', () => {
     expect(matchRoute('/resetPassword/2/AbC-_9', '')).toEqual({

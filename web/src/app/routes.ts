@@ -1,4 +1,11 @@
-import { anyPath, prefix, root, withCode, withTypeAndCode } from '../routing/path-patterns.ts';
+import {
+  anyPath,
+  prefix,
+  prefixWithReference,
+  root,
+  withCode,
+  withTypeAndCode,
+} from '../routing/path-patterns.ts';
 import { hasReturnUrl } from '../routing/query.ts';
 import { ErrorScreen } from '../screens/error/error-screen.tsx';
 import { ExpiredLinkScreen } from '../screens/expired-link/expired-link-screen.tsx';
@@ -54,7 +61,8 @@ export const ROUTES = [
   }),
   defineRoute({
     name: 'error',
-    path: prefix('/error'),
+    // A refused sign-in request lands on /error/{reference}: the reference of its log line.
+    path: prefixWithReference('/error'),
     screen: eagerScreen(ErrorScreen),
     // SPEC §3 has no error page kind; the page uses the fallback landing page's background.
     pageKind: 'fallbackLandingPage',

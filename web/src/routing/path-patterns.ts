@@ -93,3 +93,18 @@ export function withTypeAndCode(path: string): PathPattern<TypeAndCodeValues> {
     },
   };
 }
+
+export interface ReferenceValues {
+  /** The last path segment after the prefix, null when there is none. */
+  readonly reference: string | null;
+}
+
+/** A case-insensitive prefix (SPEC §2) that may be followed by a reference segment (`/error/{reference}`). */
+export function prefixWithReference(path: string): PathPattern<ReferenceValues> {
+  const plain = prefix(path);
+  const segmentsOf = codeSegments(path);
+  return {
+    match: (pathname, search) =>
+      plain.match(pathname, search) ? { reference: segmentsOf(pathname)?.at(-1) ?? null } : null,
+  };
+}

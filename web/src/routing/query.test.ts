@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { hasReturnUrl, readLogoutId, readProduct, readRedirectUrl, readReturnUrl } from './query.ts';
+import {
+  hasReturnUrl,
+  pageLanguage,
+  readLoginHint,
+  readLogoutId,
+  readProduct,
+  readRedirectUrl,
+  readReturnUrl,
+} from './query.ts';
 
 describe('readReturnUrl (SPEC §3)', () => {
   it('accepts both spellings', () => {
@@ -70,5 +78,36 @@ describe('readProduct (SPEC §3)', () => {
     expect(readProduct('/resume', OWN)).toBe(OWN);
     expect(readProduct('/resume?product=', OWN)).toBe(OWN);
     expect(readProduct('/resume?other=1', OWN)).toBe(OWN);
+  });
+});
+
+describe('readLoginHint (the login_hint inside a ReturnUrl)', () => {
+  it('reads and trims it', () => {
+    expect(readLoginHint('/oidc/auth/u?product=P&login_hint=%20ada%40example.com')).toBe('ada@example.com');
+  });
+
+  it('is null when absent, empty, overlong or holding control characters', () => {
+    expect(readLoginHint('/oidc/auth/u?product=P')).toBeNull();
+    expect(readLoginHint('/oidc/auth/u')).toBeNull();
+    expect(readLoginHint('/oidc/auth/u?login_hint=')).toBeNull();
+    expect(readLoginHint(`/oidc/auth/u?login_hint=${'a'.repeat(321)}`)).toBeNull();
+    expect(readLoginHint('/oidc/auth/u?login_hint=ada%0A%40x.example')).toBeNull();
+  });
+});
+
+describe('pageLanguage (ui_locales inside the ReturnUrl, else the browser language)', () => {
+  const search = (inner: string) => `?ReturnUrl=${encodeURIComponent(inner)}`;
+
+  it('prefers the ReturnUrl’s supported language', () => {
+    expect(pageLanguage(search('/oidc/auth/u?product=P&ui_locales=de'), 'en-US')).toBe('de');
+    expect(pageLanguage(search('/oidc/auth/u?ui_locales=fr%20en'), 'de-DE')).toBe('en');
+  });
+
+  it('keeps the browser language otherwise', () => {
+    expect(pageLanguage(search('/oidc/auth/u?product=P'), 'de-DE')).toBe('de-DE');
+    expect(pageLanguage(search('/oidc/auth/u?ui_locales=fr'), 'de-DE')).toBe('de-DE');
+    expect(pageLanguage('', 'en-GB')).toBe('en-GB');
+    // SPEC §3's quirk: a query string with '&' has no ReturnUrl.
+    expect(pageLanguage(`${search('/oidc/auth/u?ui_locales=de')}&x=1`, 'en-US')).toBe('en-US');
   });
 });

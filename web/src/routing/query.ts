@@ -1,3 +1,5 @@
+import { firstSupportedLanguage, usableLoginHint } from '@keycard/contract';
+
 /**
  * Query readers of SPEC §3. They take `location.search` as it is ("?a=b" or "").
  * The ampersand quirk is kept exactly: when the query string holds an `&` anywhere, the
@@ -31,13 +33,35 @@ export function readLogoutId(search: string): string {
   return new URLSearchParams(search).get('logoutId') ?? '';
 }
 
+/** A parameter of the query inside a ReturnUrl (a resume path), or null when absent. */
+function returnUrlParam(returnUrl: string, name: string): string | null {
+  const queryStart = returnUrl.indexOf('?');
+  if (queryStart < 0) return null;
+  return new URLSearchParams(returnUrl.slice(queryStart + 1).split('#')[0]).get(name);
+}
+
 /**
  * SPEC §3: the `product` parameter carried inside the ReturnUrl; by default `ownName`, the product's
  * own name (the two name parts of the text resource, from SITE_FILE).
  */
 export function readProduct(returnUrl: string, ownName: string): string {
-  const queryStart = returnUrl.indexOf('?');
-  if (queryStart < 0) return ownName;
-  const product = new URLSearchParams(returnUrl.slice(queryStart + 1).split('#')[0]).get('product');
+  const product = returnUrlParam(returnUrl, 'product');
   return product?.trim() ? product : ownName;
+}
+
+/**
+ * The relying party's `login_hint`, which the service puts inside the ReturnUrl: the e-mail the
+ * sign-in page starts with. Null when absent or unusable (contract rule, checked again here because
+ * anyone can write a link).
+ */
+export function readLoginHint(returnUrl: string): string | null {
+  return usableLoginHint(returnUrlParam(returnUrl, 'login_hint'));
+}
+
+/**
+ * The language of the page: the relying party's `ui_locales` carried inside the ReturnUrl (the
+ * first supported one), else `browserLanguage` (SPEC §7). The query readers' ampersand rule applies.
+ */
+export function pageLanguage(search: string, browserLanguage: string): string {
+  return firstSupportedLanguage(returnUrlParam(readReturnUrl(search), 'ui_locales')) ?? browserLanguage;
 }

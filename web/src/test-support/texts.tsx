@@ -17,6 +17,7 @@ const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   backTo: '{product}',
   passwordLengthRequirement: '{length}',
   dataPolicyDated: '{date}',
+  errorReference: '{reference}',
 };
 
 const SITE: Partial<Record<TextKey, string>> = {

@@ -4,12 +4,15 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import { NotFoundError } from '../../errors/service-error.ts';
 import type { Mailer } from '../../mail/mail-service.ts';
+import { signingKeySettings } from '../../oidc/keys.ts';
 import type { ProvisioningDeps } from '../../provisioning/provisioning-deps.ts';
 import { provisioningMailing } from '../../provisioning/provisioning-mailing.ts';
+import type { Clock } from '../../store/clock.ts';
 import type { Db } from '../../store/database.ts';
 import { acceptJsonOnly } from '../json-only.ts';
 import { type AdminCaller, authenticateAdmin } from './admin-token.ts';
 import { clientRoutes } from './client-routes.ts';
+import { keyRoutes } from './key-routes.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { providerRoutes } from './provider-routes.ts';
 import { userRoutes } from './user-routes.ts';
@@ -21,8 +24,8 @@ export interface AdminApiDeps {
   readonly provider: Provider;
   /** The service's outbox; its nudge wakes the worker after an operation queued mail. */
   readonly mail: Pick<Mailer, 'nudge'>;
-  /** What the provider's signing keys make (oidc/signing-algorithms.ts), for client registrations. */
-  readonly signingAlgorithms: readonly string[];
+  /** The service's one clock: a rotation's times are measured on it, as the provider reads them. */
+  readonly clock: Clock;
 }
 
 /**
@@ -49,13 +52,13 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
   scope.get('/openapi.json', async () => openApi);
 
   const mailing = provisioningMailing(deps.config, () => deps.mail.nudge());
-  const signingAlgorithms = async () => deps.signingAlgorithms;
+  const signingKeys = signingKeySettings(deps.config);
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   const depsOf = (request: FastifyRequest): ProvisioningDeps => {
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');
-    return { db: deps.db, mailing, actor: caller.clientId, signingAlgorithms };
+    return { db: deps.db, clock: deps.clock, mailing, signingKeys, actor: caller.clientId };
   };
   await scope.register(async (secured) => {
     secured.addHook('onRequest', async (request) => {
@@ -64,5 +67,6 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
     userRoutes(secured, depsOf);
     clientRoutes(secured, depsOf);
     providerRoutes(secured, depsOf);
+    keyRoutes(secured, depsOf);
   });
 }

@@ -4,18 +4,25 @@ import { confirmNewEmail } from '../../recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../../recovery/forgot-password.ts';
 import { resetPassword } from '../../recovery/reset-password.ts';
 import { unlockAccount } from '../../recovery/unlock-account.ts';
+import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
 import { postCall } from '../contract-call.ts';
+import { interactionLanguage, liveInteraction } from '../live-interaction.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { RouteModule } from '../route-module.ts';
 
 /** SPEC §7 forgotpassword, CheckVerification, ResetPassword, UnlockUser, VerifyNewEmail (DESIGN §2). */
-export const recoveryRoutes: RouteModule = (api, { recovery }) => {
-  postCall(api, postCalls.forgotPassword, async (body, request) => {
+export const recoveryRoutes: RouteModule = (api, { recovery, provider }) => {
+  postCall(api, postCalls.forgotPassword, async (body, request, reply) => {
+    // Asked from a sign-in page: the mail speaks that sign-in's language. Looked up for every input,
+    // so it takes the same time whoever the address belongs to.
+    const returnUrl = localReturnPathOrNull(body.returnUrl);
+    const interaction = await liveInteraction(provider, returnUrl, request, reply);
     await requestPasswordReset(recovery, {
       email: body.email,
       locationSearch: body.locationSearch,
       ip: request.ip,
       language: requestLanguage(request),
+      flowLanguage: interactionLanguage(interaction),
     });
     // DESIGN §2: the same answer for every input; whether a mail went out is never told.
     return {};

@@ -5,7 +5,7 @@ import { ServiceError } from '../../errors/service-error.ts';
 import { upstreamProviderIdForDomain } from '../../federation/home-realm.ts';
 import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
 import { postCall } from '../contract-call.ts';
-import { finishLogin, liveInteraction } from '../live-interaction.ts';
+import { finishLogin, interactionLanguage, liveInteraction } from '../live-interaction.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { RouteModule } from '../route-module.ts';
 
@@ -35,6 +35,7 @@ export const signInRoutes: RouteModule = (api, deps) => {
       password: body.Password,
       ip: request.ip,
       language: requestLanguage(request),
+      flowLanguage: interactionLanguage(interaction),
     });
     switch (result.outcome) {
       case 'authenticated':

@@ -82,6 +82,7 @@ export const de: LanguageTexts = {
   // Errors
   errorTitle: 'Es tut uns leid!',
   somethingWentWrong: 'Etwas ist schiefgelaufen.',
+  errorReference: 'Wenn Sie sich an den Support wenden, nennen Sie bitte diese Referenz: {reference}',
   // Fallback landing page
   fallbackWelcome: 'Willkommen',
   incorrectAccess:

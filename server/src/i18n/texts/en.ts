@@ -80,6 +80,7 @@ export const en: LanguageTexts = {
   // Errors (wording fixed by SPEC §2)
   errorTitle: "We're sorry!",
   somethingWentWrong: 'Something went wrong.',
+  errorReference: 'If you contact support, please quote this reference: {reference}',
   // Fallback landing page
   fallbackWelcome: 'Welcome',
   incorrectAccess: 'The page you opened is not a valid way into this service. Here is what you can do:',

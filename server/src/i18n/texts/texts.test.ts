@@ -13,6 +13,7 @@ const DOCUMENTED_PLACEHOLDERS = [
   'phone',
   'email',
   'date',
+  'reference',
 ];
 
 /** Placeholders a key's contract comment requires, so the SPA's value actually shows up. */
@@ -29,6 +30,7 @@ const REQUIRED_PLACEHOLDERS: Partial<Record<LocalizedTextKey, readonly string[]>
   usingPhone: ['phone'],
   usingEmail: ['email'],
   imprintLegalHint: ['host'],
+  errorReference: ['reference'],
 };
 
 /** Values that are the same word in both languages. */

@@ -4,3 +4,4 @@ export * from './codes.ts';
 export * from './federation.ts';
 export * from './mail.ts';
 export * from './oidc.ts';
+export * from './signing-keys.ts';

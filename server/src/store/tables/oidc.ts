@@ -1,4 +1,14 @@
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
 /** oidc-provider's storage adapter: every model (Session, Interaction, Grant, codes, tokens) by type and id. */
@@ -46,6 +56,10 @@ export const oidcClients = pgTable('oidc_client', {
   requirePkce: boolean('require_pkce').notNull().default(false),
   /** null: the provider's default algorithm. */
   idTokenSignedResponseAlg: text('id_token_signed_response_alg'),
+  /** OpenID Connect Back-Channel Logout 1.0: where logout tokens are posted; null: none are sent. */
+  backchannelLogoutUri: text('backchannel_logout_uri'),
+  /** The client needs `sid` in logout tokens (Back-Channel Logout §2.2). */
+  backchannelLogoutSessionRequired: boolean('backchannel_logout_session_required').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -61,3 +75,29 @@ export const logoutRequests = pgTable('logout_request', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });
+
+/**
+ * Logout tokens waiting to be posted (OpenID Connect Back-Channel Logout 1.0): one row per client of
+ * an ended session, written in the transaction that ends it, delivered by a worker with back-off
+ * (oidc/backchannel-worker.ts), so a slow or absent relying party never holds up the person's logout.
+ */
+export const backchannelLogouts = pgTable(
+  'backchannel_logout',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: text('client_id').notNull(),
+    /** The logout token's `sub`. */
+    accountId: text('account_id').notNull(),
+    /** The logout token's `sid`: the session's id for this client. */
+    sid: text('sid').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    /** A worker's claim on the row, so several instances never post the same token twice at once. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (table) => [index('backchannel_logout_due_idx').on(table.deliveredAt, table.failedAt, table.nextAttemptAt)],
+);

@@ -1,7 +1,8 @@
+import { isPlausibleEmail } from '@keycard/contract';
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
-import { readReturnUrl } from '../../routing/query.ts';
+import { readLoginHint, readReturnUrl } from '../../routing/query.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
 
 export type SignInStep = 'email' | 'password';
@@ -30,8 +31,12 @@ export interface SignIn {
 export function useSignIn(): SignIn {
   const { search } = useLocation();
   const navigate = useNavigate();
+  const returnUrl = readReturnUrl(search);
+  // The relying party's login_hint (or the address of a session that must sign in again), which the
+  // service put in the ReturnUrl: the e-mail step starts with it.
+  const [hint] = useState(() => readLoginHint(returnUrl));
   const [step, setStep] = useState<SignInStep>('email');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(hint ?? '');
   const [password, setPassword] = useState('');
   const [failures, setFailures] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -40,7 +45,7 @@ export function useSignIn(): SignIn {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const [focusTarget, setFocusTarget] = useState<{ readonly field: SignInStep } | null>(null);
-  const returnUrl = readReturnUrl(search);
+  const hintTaken = useRef(false);
 
   // After the step's fields are in the DOM, before paint, so typing never lands elsewhere.
   useLayoutEffect(() => {
@@ -95,6 +100,16 @@ export function useSignIn(): SignIn {
       setFocusTarget({ field: 'password' });
       return 'stay';
     });
+
+  // A plausible hint goes on by itself, through the same CheckUsername as Next (SPEC §7): the password
+  // step, or the organisation's provider for a bound domain. The service decides, not the link;
+  // Back on the password step returns to the e-mail to change it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the hint the page opened with
+  useEffect(() => {
+    if (hintTaken.current || hint === null || !isPlausibleEmail(hint)) return;
+    hintTaken.current = true;
+    submitEmail();
+  }, []);
 
   const back = () => {
     if (inFlight.current) return;

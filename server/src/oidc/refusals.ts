@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { ERROR_REFERENCE_ALPHABET, ERROR_REFERENCE_LENGTH } from '@keycard/contract';
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+
+type Middleware = Parameters<Provider['use']>[0];
+
+/** Where refusals are written: the service's pino logger (Fastify's `app.log`). */
+export interface RefusalLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** How the person learned of the refusal: the SPA's error page, or an error sent to the client. */
+type Answer = 'error_page' | 'redirect_uri';
+
+interface Refusal {
+  readonly reference: string;
+  error: Error;
+  answer: Answer;
+}
+
+interface ProtocolError extends Error {
+  error?: string;
+  error_description?: string;
+}
+
+// One record per request: the provider may report a request twice (its error, then the unregistered
+// redirect_uri that stops it from being sent to the client); the log gets the last, once.
+const refusals = new WeakMap<KoaContextWithOIDC, Refusal>();
+
+/** A fresh reference: 40 random bits in Crockford's base32. */
+export function newReference(): string {
+  const bytes = randomBytes(5);
+  let bits = 0n;
+  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+  let reference = '';
+  for (let index = ERROR_REFERENCE_LENGTH - 1; index >= 0; index--) {
+    reference += ERROR_REFERENCE_ALPHABET[Number((bits >> BigInt(index * 5)) & 31n)];
+  }
+  return reference;
+}
+
+/**
+ * The reason an integrating developer looks for: the protocol's error code, made specific where the
+ * code alone does not say what was wrong.
+ */
+export function refusalReason(error: ProtocolError): string {
+  if (typeof error.error !== 'string') return 'server_error';
+  if (error.error === 'invalid_client') return 'unknown_client';
+  if (error.error === 'invalid_request' && /requires PKCE/.test(error.error_description ?? '')) {
+    return 'pkce_required';
+  }
+  return error.error;
+}
+
+/** Notes a refusal of this request (keeping the reference it already has) and answers its reference. */
+export function noteRefusal(ctx: KoaContextWithOIDC, error: Error, answer: Answer = 'redirect_uri'): string {
+  const known = refusals.get(ctx);
+  if (known) {
+    known.error = error;
+    if (answer === 'error_page') known.answer = answer;
+    return known.reference;
+  }
+  const reference = newReference();
+  refusals.set(ctx, { reference, error, answer });
+  return reference;
+}
+
+/** A request parameter as the client sent it, cut short: it is the client's input, not trusted. */
+function param(ctx: KoaContextWithOIDC, name: string): string | null {
+  const params = (ctx.oidc?.params ?? ctx.query) as Record<string, unknown> | undefined;
+  const value = params?.[name];
+  return typeof value === 'string' ? value.slice(0, 2048) : null;
+}
+
+/**
+ * The one log line of a refused request: its reference, the client id and redirect URI it named, the
+ * reason and where the answer went. Only those: never the request's secrets or personal data (state,
+ * nonce, code challenge, login hint, codes, tokens, client secrets).
+ */
+function refusalFields(ctx: KoaContextWithOIDC, refusal: Refusal) {
+  const error = refusal.error as ProtocolError;
+  return {
+    reference: refusal.reference,
+    endpoint: ctx.oidc?.route ?? null,
+    clientId: param(ctx, 'client_id'),
+    redirectUri: param(ctx, 'redirect_uri') ?? param(ctx, 'post_logout_redirect_uri'),
+    reason: refusalReason(error),
+    description: typeof error.error_description === 'string' ? error.error_description.slice(0, 300) : null,
+    answer: refusal.answer,
+  };
+}
+
+/** Writes the line of each refused request once the provider has answered it. */
+export function logRefusals(log: RefusalLog): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const refusal = refusals.get(ctx as KoaContextWithOIDC);
+    if (!refusal) return;
+    const fields = refusalFields(ctx as KoaContextWithOIDC, refusal);
+    if (fields.reason === 'server_error') {
+      log.error({ ...fields, error: refusal.error.message }, 'protocol request failed');
+    } else {
+      log.warn(fields, 'protocol request refused');
+    }
+  };
+}

@@ -1,0 +1,49 @@
+import { signingKeysView } from '@keycard/contract';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
+import { runAdmin } from './admin-harness.ts';
+
+const { service, api } = useAdminApi();
+
+describe('signing keys through the admin API and the CLI (keys:list, keys:rotate)', () => {
+  it('lists the generated development keys, an RSA and an EC P-256 key, both signing', async () => {
+    const response = await api('GET', '/signing-keys');
+    expect(response.statusCode).toBe(200);
+    const { keys } = signingKeysView.parse(response.json());
+    expect(keys.map((key) => [key.kty, key.state, key.origin])).toEqual([
+      ['RSA', 'current', 'base'],
+      ['EC', 'current', 'base'],
+    ]);
+    expect(keys.map((key) => key.algorithms)).toEqual([['RS256', 'PS256'], ['ES256']]);
+    expect(response.body).not.toContain('"d"');
+  });
+
+  it('rotates: a new key of each type, published now and signing after the grace; a second rotation waits', async () => {
+    const listed = await runAdmin(['keys:list'], { db: service().db });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/RSA RS256\/PS256 {2}current \(base\): signs/);
+
+    const response = await api('POST', '/signing-keys/rotate');
+    expect(response.statusCode).toBe(201);
+    const { keys } = signingKeysView.parse(response.json());
+    const next = keys.filter((key) => key.state === 'next');
+    expect(next.map((key) => [key.kty, key.origin])).toEqual([
+      ['RSA', 'rotation'],
+      ['EC', 'rotation'],
+    ]);
+    // OIDC_KEY_GRACE_MINUTES defaults to 60.
+    const now = Date.now();
+    const signsFrom = Date.parse(String(next[0]?.signsFrom));
+    expect(signsFrom - now).toBeGreaterThan(59 * 60_000);
+    expect(signsFrom - now).toBeLessThanOrEqual(60 * 60_000);
+
+    const [event] = await adminEvents(service().db, 'keys:rotate');
+    expect(event?.detail).toMatchObject({ actor: ADMIN_CLIENT, kids: next.map((key) => key.kid).join(',') });
+
+    const again = await runAdmin(['keys:rotate'], { db: service().db });
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('the keys of the last rotation sign from');
+    const refused = await api('POST', '/signing-keys/rotate');
+    expect(refused.statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,128 @@
+import * as jose from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/backchannel-delivery.ts';
+import { logoutTokensOf } from '../src/oidc/backchannel-repository.ts';
+import { manualClock } from '../src/store/clock.ts';
+import {
+  registerConfidentialClient,
+  relyingParty,
+  signInThrough,
+} from './support/confidential-relying-party.ts';
+import { LogoutReceiver } from './support/logout-receiver.ts';
+import { ISSUER } from './support/relying-party.ts';
+import { useTestService } from './support/test-service.ts';
+
+const receiver = new LogoutReceiver();
+const clock = manualClock();
+const service = useTestService({
+  clock,
+  setUp: async ({ db }) => {
+    const uri = await receiver.listen();
+    await registerConfidentialClient(db, 'planner', { backchannelLogoutUri: uri });
+    await registerConfidentialClient(db, 'no-listener');
+  },
+  tearDown: () => receiver.close(),
+});
+const app = () => service().app;
+
+afterEach(() => {
+  receiver.received.length = 0;
+  receiver.status = 200;
+});
+
+/** Signs a person in through `planner`, then signs out at the relying party's request (SPA /logout). */
+async function signInAndOut(clientId = 'planner') {
+  const { tokens, browser } = await signInThrough(service(), await relyingParty(app(), clientId));
+  const end = await browser.get(
+    `/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token ?? '' })}`,
+  );
+  const logoutId = new URL(String(end.headers.location), 'http://localhost:3000').searchParams.get(
+    'logoutId',
+  );
+  const logout = await browser.post('/api/Logout', { logoutId });
+  expect(logout.statusCode).toBe(200);
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new Error('no ID token');
+  return { idClaims };
+}
+
+async function verifyLogoutToken(token: string) {
+  const jwks = (await app().inject({ method: 'GET', url: '/oidc/jwks' })).json<jose.JSONWebKeySet>();
+  return jose.jwtVerify(token, jose.createLocalJWKSet(jwks), {
+    issuer: ISSUER,
+    audience: 'planner',
+    typ: 'logout+jwt',
+    maxTokenAge: '2 minutes',
+  });
+}
+
+describe('OpenID Connect Back-Channel Logout 1.0', () => {
+  it('posts a logout token naming the session and the person, after the sign-out has answered', async () => {
+    const { idClaims } = await signInAndOut();
+    // The person's sign-out answered before anything was posted: delivery is the worker's job.
+    expect(receiver.received).toEqual([]);
+
+    expect(await app().logouts.runOnce()).toBe(1);
+    const [token] = receiver.tokens();
+    const { payload, protectedHeader } = await verifyLogoutToken(token ?? '');
+    expect(protectedHeader.typ).toBe('logout+jwt');
+    expect(payload.events).toEqual({ [BACKCHANNEL_LOGOUT_EVENT]: {} });
+    expect(payload.sid).toBe(idClaims.sid);
+    expect(payload.sub).toBe(idClaims.sub);
+    expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(payload).not.toHaveProperty('nonce');
+    expect(typeof payload.iat).toBe('number');
+
+    // Delivered once: a later pass posts nothing again.
+    expect(await app().logouts.runOnce()).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('retries a failing relying party 15 s (±20 %) later, by the clock the worker reads', async () => {
+    await signInAndOut();
+    receiver.status = 503;
+    expect(await app().logouts.runOnce()).toBe(1);
+    const [row] = (await logoutTokensOf(service().db, 'planner')).filter((r) => r.deliveredAt === null);
+    expect(row).toMatchObject({ attempts: 1, failedAt: null, lastError: expect.stringContaining('503') });
+    const delay = (row?.nextAttemptAt.getTime() ?? 0) - (await clock.now()).getTime();
+    expect(delay).toBeGreaterThanOrEqual(12_000);
+    expect(delay).toBeLessThanOrEqual(18_000);
+
+    receiver.status = 204;
+    clock.advance(11_999);
+    expect(await app().logouts.runOnce()).toBe(0);
+    clock.advance(6_001);
+    expect(await app().logouts.runOnce()).toBe(1);
+    expect(receiver.received).toHaveLength(2);
+    const [retried] = (await logoutTokensOf(service().db, 'planner')).filter((r) => r.id === row?.id);
+    expect(retried?.deliveredAt).not.toBeNull();
+    // Each attempt is a fresh token (its own jti and two-minute life).
+    const [first, second] = receiver.tokens();
+    expect(jose.decodeJwt(first ?? '').jti).not.toBe(jose.decodeJwt(second ?? '').jti);
+  });
+
+  it('gives up after 10 attempts spread over about an hour, and posts nothing more', async () => {
+    await signInAndOut();
+    receiver.status = 500;
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect(await app().logouts.runOnce()).toBe(1);
+      clock.advance(18 * 60_000); // past the longest delay: 15 min + 20 %
+    }
+    expect(await app().logouts.runOnce()).toBe(0);
+    expect(receiver.received).toHaveLength(10);
+    const rows = await logoutTokensOf(service().db, 'planner');
+    expect(rows.at(-1)).toMatchObject({ attempts: 10, deliveredAt: null, failedAt: expect.any(Date) });
+  });
+
+  it('sends nothing to a client without a back-channel logout URI', async () => {
+    await signInAndOut('no-listener');
+    expect(await app().logouts.runOnce()).toBe(0);
+    expect(await logoutTokensOf(service().db, 'no-listener')).toEqual([]);
+  });
+
+  it('advertises back-channel logout with sid in the discovery document', async () => {
+    const metadata = (await relyingParty(app(), 'planner')).serverMetadata();
+    expect(metadata.backchannel_logout_supported).toBe(true);
+    expect(metadata.backchannel_logout_session_supported).toBe(true);
+  });
+});

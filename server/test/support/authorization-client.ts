@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import * as oidc from 'openid-client';
+import { CLIENT_ID, REDIRECT_URI, type TestBrowser } from './oidc-flow.ts';
+
+/** The test configuration's PUBLIC_URL; the issuer is it plus /oidc. */
+export const PUBLIC_URL = 'http://localhost:3000';
+export const ISSUER = `${PUBLIC_URL}/oidc`;
+
+/** openid-client's HTTP requests, answered by the app in process (no port, no network). */
+function fetchVia(app: FastifyInstance): oidc.CustomFetch {
+  return async (url, options) => {
+    const target = new URL(url);
+    const answer = await app.inject({
+      method: options.method as 'GET' | 'POST',
+      url: target.pathname + target.search,
+      headers: options.headers,
+      payload: typeof options.body === 'string' ? options.body : undefined,
+    });
+    return new Response(answer.rawPayload, {
+      status: answer.statusCode,
+      headers: answer.headers as Record<string, string>,
+    });
+  };
+}
+
+/**
+ * The test relying party as a real one builds its requests: openid-client v6, configured by the
+ * provider's discovery document, public client with PKCE (oidc-flow.ts registerTestClient).
+ */
+export async function relyingParty(app: FastifyInstance): Promise<oidc.Configuration> {
+  const configuration = await oidc.discovery(new URL(ISSUER), CLIENT_ID, undefined, oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+    [oidc.customFetch]: fetchVia(app),
+  });
+  configuration[oidc.customFetch] = fetchVia(app);
+  return configuration;
+}
+
+export interface RelyingPartyRequest {
+  readonly url: URL;
+  readonly verifier: string;
+  readonly state: string;
+}
+
+/** An authorization URL with PKCE S256 and state, plus whatever `extra` asks for (login_hint, prompt …). */
+export async function authorizationUrl(
+  configuration: oidc.Configuration,
+  extra: Record<string, string> = {},
+): Promise<RelyingPartyRequest> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...extra,
+  });
+  return { url, verifier, state };
+}
+
+/** The browser follows the URL to the provider; answers the provider's response. */
+export function follow(browser: TestBrowser, url: URL) {
+  return browser.get(url.pathname + url.search);
+}
+
+/** The ReturnUrl of the sign-in page the provider sent the browser to, and the parameters it carries. */
+export function signInPageOf(location: string | undefined) {
+  const page = new URL(String(location), PUBLIC_URL);
+  const returnUrl = page.searchParams.get('ReturnUrl') ?? '';
+  const carried = new URL(returnUrl, PUBLIC_URL).searchParams;
+  return { page, returnUrl, carried };
+}
