@@ -23,74 +23,92 @@ export const REQUIRED_IN_PRODUCTION = [
 
 /** The environment of DESIGN §5. Defaults are the development defaults of its table. */
 function environmentSchema(readText: ReadText) {
-  return z.object({
-    NODE_ENV: z
-      .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
-      .default('development'),
-    PORT: wholeNumber(1, 65_535).default(3000),
-    HOST: z.string().default('127.0.0.1'),
-    /** The only origin used in mail links, the OIDC issuer base and redirects (never the request's Host). */
-    PUBLIC_URL: z
-      .string()
-      .refine(isHttpOrigin, {
-        error: 'must be an http(s) origin without a path, e.g. https://login.example.com',
-      })
-      .transform((url) => new URL(url).origin)
-      .optional(),
-    DATA_DIR: z.string().default('./data'),
-    DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
-    SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
-    MAIL_FROM: z
-      .string()
-      .min(3, 'must be a sender such as "Keycard <no-reply@example.com>"')
-      .default('Keycard <no-reply@localhost>'),
-    REDIS_URL: urlWithProtocol(['redis', 'rediss'], 'a redis:// or rediss:// URL').optional(),
-    DEFAULT_REDIRECT_URL: urlWithProtocol(['http', 'https'], 'an absolute http(s) URL').optional(),
-    SITE_FILE: z
-      .string()
-      .optional()
-      .transform((file, ctx) => {
-        const result = loadSiteTexts(file, readText);
-        if (result.ok) return result.site;
-        ctx.addIssue({ code: 'custom', message: result.problem });
-        return z.NEVER;
-      }),
-    LOCKOUT_THRESHOLD: wholeNumber(1, 1000).default(5),
-    /** 0 = locked until unlocked by the e-mailed link or an admin. */
-    LOCKOUT_MINUTES: wholeNumber(0, 525_600).default(60),
-    PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
-    /** 0 = passwords never expire by age. */
-    PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
-    // DESIGN §2 Codes: code lifetimes. The upper bounds keep a typo from making a code live for weeks.
-    /** PasswordReset (1) codes: the forgot-password mail's link. */
-    PASSWORD_RESET_CODE_MINUTES: wholeNumber(1, 1440).default(60),
-    /** PasswordExpired (2) codes: answered by a sign-in with an expired password. */
-    PASSWORD_EXPIRED_CODE_MINUTES: wholeNumber(1, 1440).default(15),
-    /** Unlock (3) codes: the link of a lock's unlock mail. */
-    UNLOCK_CODE_MINUTES: wholeNumber(1, 1440).default(60),
-    /** EmailChanged (7) and ContactEmailChanged (4) codes: the link sent to a new address. */
-    EMAIL_CHANGE_CODE_HOURS: wholeNumber(1, 720).default(72),
-    /** VerifyUser (6) codes: the invitation that sets the first password. */
-    VERIFY_USER_CODE_DAYS: wholeNumber(1, 90).default(7),
-    /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
-    RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
-    TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
-    DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
-    COOKIE_SECRETS: cookieSecretsSchema.optional(),
-    OIDC_JWKS: jwksSchema.optional(),
-    /**
-     * Minutes a key made by keys:rotate is published before it signs, so relying parties' cached
-     * copies of /oidc/jwks know it by then (DESIGN §1 signing keys). 0 signs at once.
-     */
-    OIDC_KEY_GRACE_MINUTES: wholeNumber(0, 10_080).default(60),
-    /**
-     * Minutes a replaced key stays published after it stopped signing. At least the ID token
-     * lifetime (60), so every token it signed verifies until it expires; the default, a day, is a
-     * session's lifetime, so a relying party's id_token_hint at sign-out still verifies too.
-     */
-    OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
-    RESOURCE_SERVERS: resourceServersSchema.default([]),
-  });
+  return z
+    .object({
+      NODE_ENV: z
+        .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+        .default('development'),
+      PORT: wholeNumber(1, 65_535).default(3000),
+      HOST: z.string().default('127.0.0.1'),
+      /** The only origin used in mail links, the OIDC issuer base and redirects (never the request's Host). */
+      PUBLIC_URL: z
+        .string()
+        .refine(isHttpOrigin, {
+          error: 'must be an http(s) origin without a path, e.g. https://login.example.com',
+        })
+        .transform((url) => new URL(url).origin)
+        .optional(),
+      DATA_DIR: z.string().default('./data'),
+      DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
+      SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
+      MAIL_FROM: z
+        .string()
+        .min(3, 'must be a sender such as "Keycard <no-reply@example.com>"')
+        .default('Keycard <no-reply@localhost>'),
+      REDIS_URL: urlWithProtocol(['redis', 'rediss'], 'a redis:// or rediss:// URL').optional(),
+      DEFAULT_REDIRECT_URL: urlWithProtocol(['http', 'https'], 'an absolute http(s) URL').optional(),
+      SITE_FILE: z
+        .string()
+        .optional()
+        .transform((file, ctx) => {
+          const result = loadSiteTexts(file, readText);
+          if (result.ok) return result.site;
+          ctx.addIssue({ code: 'custom', message: result.problem });
+          return z.NEVER;
+        }),
+      LOCKOUT_THRESHOLD: wholeNumber(1, 1000).default(5),
+      /** 0 = locked until unlocked by the e-mailed link or an admin. */
+      LOCKOUT_MINUTES: wholeNumber(0, 525_600).default(60),
+      PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
+      /** 0 = passwords never expire by age. */
+      PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
+      // DESIGN §2 Codes: code lifetimes. The upper bounds keep a typo from making a code live for weeks.
+      /** PasswordReset (1) codes: the forgot-password mail's link. */
+      PASSWORD_RESET_CODE_MINUTES: wholeNumber(1, 1440).default(60),
+      /** PasswordExpired (2) codes: answered by a sign-in with an expired password. */
+      PASSWORD_EXPIRED_CODE_MINUTES: wholeNumber(1, 1440).default(15),
+      /** Unlock (3) codes: the link of a lock's unlock mail. */
+      UNLOCK_CODE_MINUTES: wholeNumber(1, 1440).default(60),
+      /** EmailChanged (7) and ContactEmailChanged (4) codes: the link sent to a new address. */
+      EMAIL_CHANGE_CODE_HOURS: wholeNumber(1, 720).default(72),
+      /** VerifyUser (6) codes: the invitation that sets the first password. */
+      VERIFY_USER_CODE_DAYS: wholeNumber(1, 90).default(7),
+      // Refresh tokens (offline_access): each use rotates the token and starts a new idle period; none
+      // outlives the absolute lifetime counted from the sign-in that began it.
+      /** Days a refresh token works unused. */
+      REFRESH_TOKEN_IDLE_DAYS: wholeNumber(1, 365).default(14),
+      /** Days from the sign-in after which no refresh token of it works, however often it was used. */
+      REFRESH_TOKEN_ABSOLUTE_DAYS: wholeNumber(1, 3650).default(90),
+      /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
+      RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
+      TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+      DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
+      COOKIE_SECRETS: cookieSecretsSchema.optional(),
+      OIDC_JWKS: jwksSchema.optional(),
+      /**
+       * Minutes a key made by keys:rotate is published before it signs, so relying parties' cached
+       * copies of /oidc/jwks know it by then (DESIGN §1 signing keys). 0 signs at once.
+       */
+      OIDC_KEY_GRACE_MINUTES: wholeNumber(0, 10_080).default(60),
+      /**
+       * Minutes a replaced key stays published after it stopped signing. At least the ID token
+       * lifetime (60), so every token it signed verifies until it expires; the default, a day, is a
+       * session's lifetime, so a relying party's id_token_hint at sign-out still verifies too.
+       */
+      OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
+      RESOURCE_SERVERS: resourceServersSchema.default([]),
+    })
+    .check((ctx) => {
+      const { REFRESH_TOKEN_IDLE_DAYS: idle, REFRESH_TOKEN_ABSOLUTE_DAYS: absolute } = ctx.value;
+      if (absolute < idle) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['REFRESH_TOKEN_ABSOLUTE_DAYS'],
+          message: 'must be at least REFRESH_TOKEN_IDLE_DAYS',
+          input: absolute,
+        });
+      }
+    });
 }
 
 type Environment = z.output<ReturnType<typeof environmentSchema>>;
@@ -109,6 +127,7 @@ export type CodeLifetimes = Readonly<
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
+const DAY_SECONDS = DAY_MS / 1000;
 
 function codeLifetimesOf(env: Environment): CodeLifetimes {
   return {
@@ -148,6 +167,11 @@ function toConfig(env: Environment) {
     lockoutMinutes: env.LOCKOUT_MINUTES,
     passwordHistory: env.PASSWORD_HISTORY,
     passwordMaxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
+    /** Seconds a refresh token works unused, and at most from the sign-in that began it. */
+    refreshTokenLifetimes: {
+      idleSeconds: env.REFRESH_TOKEN_IDLE_DAYS * DAY_SECONDS,
+      absoluteSeconds: env.REFRESH_TOKEN_ABSOLUTE_DAYS * DAY_SECONDS,
+    },
     /** Milliseconds a code of each verification type works (DESIGN §2 Codes). */
     codeLifetimes: codeLifetimesOf(env),
     trustProxy: env.TRUST_PROXY,

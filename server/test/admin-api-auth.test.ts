@@ -45,10 +45,10 @@ function expectRefusal(
 }
 
 describe('admin API tokens (client credentials of the own provider)', () => {
-  it('announces the client_credentials grant and the admin scope in discovery', async () => {
+  it('announces the client_credentials grant in discovery, but not the admin scope no relying party may register', async () => {
     const discovery = (await app().inject({ url: '/oidc/.well-known/openid-configuration' })).json();
     expect(discovery.grant_types_supported).toContain('client_credentials');
-    expect(discovery.scopes_supported).toContain(ADMIN_SCOPE);
+    expect(discovery.scopes_supported).not.toContain(ADMIN_SCOPE);
     expect(discovery.token_endpoint).toMatch(/\/oidc\/token$/);
   });
 

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { addClient } from '../src/provisioning/client-operations.ts';
 import type { Db } from '../src/store/database.ts';
-import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
 import { resumeToCode, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
 import { type TestServiceOptions, useTestService } from './support/test-service.ts';
 
@@ -19,16 +19,11 @@ export async function registerAdminClient(db: Db, clientId = ADMIN_CLIENT, secre
 
 /** A confidential client that may use client credentials but was never given the admin scope. */
 export async function registerMachineClient(db: Db, clientId: string, secret: string): Promise<void> {
-  await db.insert(oidcClients).values({
-    clientId,
-    productName: 'Reports',
-    clientSecret: secret,
-    redirectUris: [],
-    postLogoutRedirectUris: [],
-    grantTypes: ['client_credentials'],
-    // Only scopes the provider declares may be registered; this one carries no admin right.
-    scope: 'openid',
-  });
+  // Only scopes the provider declares may be registered; this one carries no admin right.
+  await addClient(
+    { db },
+    { id: clientId, name: 'Reports', secret, grantTypes: ['client_credentials'], scopes: ['openid'] },
+  );
 }
 
 /** POST /oidc/token with client_secret_basic and grant_type=client_credentials. */

@@ -62,8 +62,9 @@ describe('admin CLI: commands, help and usage errors', () => {
     [
       'client:add',
       'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
-        '[--post-logout-uri URI …] [--secret-stdin] [--backchannel-logout-uri URI] ' +
-        '[--backchannel-logout-session-required] [--admin] [--json]',
+        '[--post-logout-uri URI …] [--secret-stdin] [--grant-type GRANT …] [--scope SCOPE …] ' +
+        '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
+        '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] [--admin] [--json]',
     ],
     [
       'idp:add',

@@ -40,7 +40,9 @@ describe('client:add', () => {
     ]);
     expect(run).toMatchObject({
       code: 0,
-      stdout: `registered public client ${CLIENT_ID} ("Planner", PKCE) with 1 redirect URI and 1 post-logout URI\n`,
+      stdout:
+        `registered public client ${CLIENT_ID} ("Planner", PKCE) with 1 redirect URI and 1 post-logout URI;` +
+        ' grant types authorization_code; scopes openid email profile; token endpoint authentication none\n',
       stdinRead: false,
     });
     const row = await clientRow(CLIENT_ID);
@@ -49,7 +51,10 @@ describe('client:add', () => {
       clientSecret: null,
       redirectUris: [REDIRECT_URI],
       postLogoutRedirectUris: [POST_LOGOUT_URI],
-      grantTypes: [],
+      grantTypes: ['authorization_code'],
+      scope: 'openid email profile',
+      tokenEndpointAuthMethod: 'none',
+      requirePkce: true,
     });
     expect(row && clientMetadata(row).token_endpoint_auth_method).toBe('none');
 
@@ -84,6 +89,13 @@ describe('client:add', () => {
       kind: 'confidential',
       redirectUris: ['https://reports.example/cb'],
       postLogoutRedirectUris: [],
+      grantTypes: ['authorization_code'],
+      scopes: ['openid', 'email', 'profile'],
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      jwks: null,
+      jwksUri: null,
+      requirePkce: false,
+      idTokenSignedResponseAlg: null,
       backchannelLogoutUri: null,
       backchannelLogoutSessionRequired: false,
     });
@@ -94,7 +106,15 @@ describe('client:add', () => {
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
     expect(audit).toContainEqual(
       expect.objectContaining({
-        detail: { command: 'client:add', clientId: 'reports.svc', kind: 'confidential', admin: false },
+        detail: {
+          command: 'client:add',
+          clientId: 'reports.svc',
+          kind: 'confidential',
+          admin: false,
+          authentication: 'client_secret_basic',
+          grantTypes: 'authorization_code',
+          scope: 'openid email profile',
+        },
       }),
     );
     expect(JSON.stringify(audit)).not.toContain(SECRET);

@@ -2,11 +2,11 @@ import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import {
-  ISSUER,
   registerConfidentialClient,
   relyingParty,
   signInThrough,
 } from './support/confidential-relying-party.ts';
+import { ISSUER } from './support/relying-party.ts';
 import { useTestService } from './support/test-service.ts';
 
 const API = 'https://api.planner.example/';

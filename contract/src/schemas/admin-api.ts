@@ -7,9 +7,15 @@ import {
   clientSecretField,
   displayNameField,
   emailField,
+  grantTypesField,
+  idTokenSigningAlgField,
+  jwksField,
+  jwksUriField,
   passwordField,
   productNameField,
   redirectUriField,
+  scopesField,
+  tokenEndpointAuthMethodField,
   uriListField,
 } from './admin-fields.ts';
 
@@ -100,28 +106,68 @@ export type DeleteUserResult = z.output<typeof deleteUserResult>;
 
 // ---- OIDC clients ---------------------------------------------------------------------------
 
+/**
+ * A client's protocol registration, as the admin API, the admin socket and the CLI take it. Each
+ * field stands alone here; which combinations make a working client (e.g. a secret for the
+ * client_secret_* methods, redirect URIs for authorization_code) the server checks on the whole
+ * registration, for a new client and after a change alike, and refuses naming the field.
+ */
+const registrationFields = {
+  /** Where sign-in returns to; required with the authorization_code grant. */
+  redirectUris: uriListField,
+  postLogoutUris: uriListField,
+  /** Default: authorization_code. */
+  grantTypes: grantTypesField,
+  /** Default: openid email profile. */
+  scopes: scopesField,
+  /** Default: client_secret_basic with a secret, none (a public client) without. */
+  tokenEndpointAuthMethod: tokenEndpointAuthMethodField,
+  /** The client's public keys for private_key_jwt (or jwksUri). */
+  jwks: jwksField,
+  jwksUri: jwksUriField,
+  /** Confidential clients: refuse authorization requests without PKCE. Public clients always must use it. */
+  requirePkce: z.boolean({ error: 'must be true or false' }),
+  /** Default: the provider's. Must be one its signing keys can make. */
+  idTokenSignedResponseAlg: idTokenSigningAlgField,
+};
+
 /** Registering a relying party. Admin-API clients are made only by the CLI (`client:add --admin`). */
 export const registerClientBody = z.strictObject({
   id: clientIdField,
   name: productNameField,
-  redirectUris: uriListField.min(1, 'at least one redirect URI is required'),
-  postLogoutUris: uriListField.optional(),
-  /** Absent: a public client that must use PKCE. */
+  redirectUris: registrationFields.redirectUris.optional(),
+  postLogoutUris: registrationFields.postLogoutUris.optional(),
+  /** For the client_secret_* methods; absent: a public client that must use PKCE. */
   secret: clientSecretField.optional(),
+  grantTypes: registrationFields.grantTypes.optional(),
+  scopes: registrationFields.scopes.optional(),
+  tokenEndpointAuthMethod: registrationFields.tokenEndpointAuthMethod.optional(),
+  jwks: registrationFields.jwks.optional(),
+  jwksUri: registrationFields.jwksUri.optional(),
+  requirePkce: registrationFields.requirePkce.optional(),
+  idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.optional(),
   /** Where logout tokens are posted when a session ends (OpenID Connect Back-Channel Logout 1.0). */
   backchannelLogoutUri: redirectUriField.optional(),
   backchannelLogoutSessionRequired: z.boolean().optional(),
 });
 
 /**
- * Changing a client: only the fields given change. `secret: null` makes it a public client (PKCE);
- * lists replace the stored lists.
+ * Changing a client: only the fields given change; lists replace the stored lists. `null` removes a
+ * value: `secret: null` makes a client_secret_* client public (PKCE), `idTokenSignedResponseAlg:
+ * null` returns to the provider's default.
  */
 export const updateClientBody = z.strictObject({
   name: productNameField.optional(),
-  redirectUris: uriListField.min(1, 'at least one redirect URI is required').optional(),
-  postLogoutUris: uriListField.optional(),
+  redirectUris: registrationFields.redirectUris.optional(),
+  postLogoutUris: registrationFields.postLogoutUris.optional(),
   secret: clientSecretField.nullable().optional(),
+  grantTypes: registrationFields.grantTypes.optional(),
+  scopes: registrationFields.scopes.optional(),
+  tokenEndpointAuthMethod: registrationFields.tokenEndpointAuthMethod.optional(),
+  jwks: registrationFields.jwks.nullable().optional(),
+  jwksUri: registrationFields.jwksUri.nullable().optional(),
+  requirePkce: registrationFields.requirePkce.optional(),
+  idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.nullable().optional(),
   /** `null`: no more logout tokens. */
   backchannelLogoutUri: redirectUriField.nullable().optional(),
   backchannelLogoutSessionRequired: z.boolean().optional(),
@@ -129,7 +175,7 @@ export const updateClientBody = z.strictObject({
 
 export const clientIdParams = z.strictObject({ id: clientIdField });
 
-/** A client as admins see it: never its secret. */
+/** A client as admins see it: its whole registration, never its secret. */
 export const clientView = z.object({
   clientId: z.string(),
   productName: z.string(),
@@ -138,6 +184,15 @@ export const clientView = z.object({
   admin: z.boolean(),
   redirectUris: z.array(z.string()),
   postLogoutRedirectUris: z.array(z.string()),
+  grantTypes: z.array(z.string()),
+  scopes: z.array(z.string()),
+  tokenEndpointAuthMethod: z.string(),
+  jwks: jwksField.nullable(),
+  jwksUri: z.string().nullable(),
+  /** Authorization requests without PKCE are refused (always so for a public client). */
+  requirePkce: z.boolean(),
+  /** null: the provider's default algorithm. */
+  idTokenSignedResponseAlg: z.string().nullable(),
   /** Null: the client gets no logout tokens. */
   backchannelLogoutUri: z.string().nullable(),
   backchannelLogoutSessionRequired: z.boolean(),
@@ -279,10 +334,19 @@ export const adminCalls = {
     status: 201,
     errors: ['conflict'],
   },
+  readClient: {
+    method: 'GET',
+    path: '/clients/{id}',
+    summary: "Read a client's registration (never its secret)",
+    params: clientIdParams,
+    response: clientView,
+    status: 200,
+    errors: ['not_found'],
+  },
   updateClient: {
     method: 'PATCH',
     path: '/clients/{id}',
-    summary: 'Change a client: product name, redirect and post-logout URIs, secret',
+    summary: 'Change a client: any field of its registration; only the fields given change',
     params: clientIdParams,
     body: updateClientBody,
     response: clientView,

@@ -65,3 +65,88 @@ export const passwordField = z.string().max(4096, 'is too long');
 
 /** At most 20 redirect or post-logout URIs per client. */
 export const uriListField = z.array(redirectUriField).max(20, 'at most 20 URIs');
+
+// ---- a client's protocol registration (OpenID Connect Dynamic Client Registration §2 names) ----
+
+/** The grants a client may use; authorization_code needs redirect URIs, refresh_token needs offline_access. */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+export const grantTypesField = z
+  .array(z.enum(GRANT_TYPES, { error: `must each be one of ${GRANT_TYPES.join(', ')}` }))
+  .min(1, 'at least one grant type is required')
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a grant type');
+
+/**
+ * The scopes a client may ask for. offline_access brings refresh tokens; the admin API's scope is
+ * not among them: only `client:add --admin` registers a client that may ask for it.
+ */
+export const CLIENT_SCOPES = ['openid', 'email', 'profile', 'offline_access'] as const;
+export const scopesField = z
+  .array(z.enum(CLIENT_SCOPES, { error: `must each be one of ${CLIENT_SCOPES.join(', ')}` }))
+  .min(1, 'at least one scope is required')
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a scope');
+
+/**
+ * How a client authenticates at the token endpoint: with its secret (Basic header, form field, or
+ * an HS256 assertion keyed with it), with an assertion signed by its own key (jwks or jwks_uri), or
+ * not at all (a public client, which must use PKCE).
+ */
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+  'none',
+] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+export const tokenEndpointAuthMethodField = z.enum(TOKEN_ENDPOINT_AUTH_METHODS, {
+  error: `must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`,
+});
+
+/** The methods that authenticate with the client secret. */
+export const SECRET_AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+];
+
+/** JWS algorithms an ID token can be signed with; the server accepts those its signing keys can make. */
+export const ID_TOKEN_SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
+export const idTokenSigningAlgField = z.enum(ID_TOKEN_SIGNING_ALGS, {
+  error: `must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`,
+});
+
+/** Members of a private or symmetric JWK: a client registers public keys only. */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+const publicJwk = z
+  .looseObject({
+    kty: z.enum(['RSA', 'EC', 'OKP'], { error: 'each key needs kty RSA, EC or OKP' }),
+    kid: z.string().max(200, 'kid must be at most 200 characters').optional(),
+  })
+  .refine(
+    (key) => PRIVATE_MEMBERS.every((member) => !(member in key)),
+    'must hold public keys only (no "d" or other private members)',
+  );
+
+/** The client's public keys for private_key_jwt, e.g. {"keys":[{"kty":"EC","crv":"P-256",…}]}. */
+export const jwksField = z.strictObject(
+  { keys: z.array(publicJwk).min(1, 'must hold at least one key').max(10, 'at most 10 keys') },
+  { error: 'must be a JSON Web Key Set ({"keys":[…]}) of public keys' },
+);
+export type ClientJwks = z.output<typeof jwksField>;
+
+/** Where the client publishes its public keys: an absolute http(s) URL (https outside localhost). */
+export const jwksUriField = z
+  .string({ error: 'is required' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine(
+    isJwksUri,
+    'must be an https URL (http only on localhost) without a #fragment, e.g. https://app.example/jwks.json',
+  );
+
+function isJwksUri(value: string): boolean {
+  if (!isRedirectUri(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}

@@ -15,8 +15,13 @@ export async function ensureDemoClient(db: Db, publicUrl: string): Promise<void>
     clientSecret: null,
     redirectUris: [`${publicUrl}/demo/callback`],
     postLogoutRedirectUris: [`${publicUrl}/demo`],
-    grantTypes: [],
+    grantTypes: ['authorization_code'],
     scope: 'openid email profile',
+    tokenEndpointAuthMethod: 'none',
+    jwks: null,
+    jwksUri: null,
+    requirePkce: true,
+    idTokenSignedResponseAlg: null,
   };
   await saveClient(db, DEMO_CLIENT_ID, row);
 }

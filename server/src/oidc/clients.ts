@@ -1,23 +1,29 @@
-import type { AdapterPayload } from 'oidc-provider';
+import type { AdapterPayload, ClientAuthMethod, SigningAlgorithmWithNone } from 'oidc-provider';
 import type { Db } from '../store/database.ts';
 import { type ClientRow, clientRedirectUris, findClient } from './oidc-repository.ts';
 
 /**
- * Client metadata as oidc-provider expects it. A client without a secret is public: it authenticates
- * with nothing and must use PKCE (which the provider requires of every client anyway).
+ * Client metadata as oidc-provider expects it (OpenID Connect Dynamic Client Registration §2), from
+ * the registration provisioning checked (provisioning/client-rules.ts). `require_pkce` is Keycard's
+ * own: a confidential client that opted into PKCE (a public one always needs it, provider.ts).
  */
 export function clientMetadata(row: ClientRow): AdapterPayload {
-  const grantTypes = new Set(['authorization_code', 'refresh_token', ...row.grantTypes]);
-  const interactive = row.redirectUris.length > 0;
+  const interactive = row.grantTypes.includes('authorization_code');
   return {
     client_id: row.clientId,
     ...(row.clientSecret ? { client_secret: row.clientSecret } : {}),
-    token_endpoint_auth_method: row.clientSecret ? 'client_secret_basic' : 'none',
+    token_endpoint_auth_method: row.tokenEndpointAuthMethod as ClientAuthMethod,
+    ...(row.jwks ? { jwks: row.jwks } : {}),
+    ...(row.jwksUri ? { jwks_uri: row.jwksUri } : {}),
     redirect_uris: row.redirectUris,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
-    grant_types: interactive ? [...grantTypes] : row.grantTypes,
+    grant_types: row.grantTypes,
     response_types: interactive ? ['code'] : [],
     scope: row.scope,
+    ...(row.idTokenSignedResponseAlg
+      ? { id_token_signed_response_alg: row.idTokenSignedResponseAlg as SigningAlgorithmWithNone }
+      : {}),
+    require_pkce: row.requirePkce,
     product_name: row.productName,
     ...(row.backchannelLogoutUri === null
       ? {}

@@ -5,11 +5,14 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { honestDiscovery } from './discovery.ts';
 import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
+import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
 import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
@@ -104,6 +107,7 @@ const revokeOwnTokens: TokenPolicy = (_ctx, client, token) => {
 
 export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
+  const { absoluteSeconds } = config.refreshTokenLifetimes;
   return {
     adapter: databaseAdapter(db, clock),
     ...signingConfiguration(keys.schedule),
@@ -136,10 +140,18 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       profile: ['name', 'given_name'],
     },
     conformIdTokenClaims: false,
-    extraClientMetadata: { properties: ['product_name'] },
-    interactions: { url: interactionUrl(config, db) },
+    extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
+    interactions: { url: interactionUrl(config, db), policy: firstPartyPolicy() },
     loadExistingGrant: loadFirstPartyGrant(config),
-    pkce: { required: () => true },
+    // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
+    // confidential client's is checked when it sends one, and required when it registered so.
+    pkce: {
+      required: (_ctx, client) =>
+        client.clientAuthMethod === 'none' || client.metadata().require_pkce === true,
+    },
+    // Every use of a refresh token replaces it; a replaced one used again revokes its whole grant
+    // (oidc-provider's reuse detection, RFC 9700 §4.14.2).
+    rotateRefreshToken: true,
     responseTypes: ['code'],
     clientBasedCORS: () => false,
     // The admin API's scope is declared so the token endpoint refuses it (invalid_scope) to every
@@ -172,13 +184,14 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     ttl: {
       Session: 24 * 60 * 60,
       Interaction: 60 * 60,
-      Grant: 14 * 24 * 60 * 60,
+      // A grant lives as long as the longest refresh token issued under it may.
+      Grant: Math.max(14 * 24 * 60 * 60, absoluteSeconds),
       // A token for a registered resource lives that resource's TTL (RESOURCE_SERVERS).
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 10 * 60,
       IdToken: 60 * 60,
       AuthorizationCode: 60,
-      RefreshToken: 14 * 24 * 60 * 60,
+      RefreshToken: refreshTokenTtl(config.refreshTokenLifetimes),
     },
     // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON;
     // the page shows the reference of the request's log line (refusals.ts).
@@ -200,6 +213,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
   provider.use(dropUnregisteredPostLogoutUri(provider));
+  provider.use(honestDiscovery);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
     await next();

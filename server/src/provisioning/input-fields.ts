@@ -10,7 +10,6 @@ export {
   clientIdField,
   displayNameField,
   emailField,
-  uriListField,
 } from '@keycard/contract';
 
 /** Shown when an address passes emailField but the outbox could not send to it (mail-request.ts). */

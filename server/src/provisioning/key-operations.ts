@@ -68,6 +68,17 @@ async function readSchedule(deps: ProvisioningDeps) {
   return { settings, now, scheduleOf };
 }
 
+/**
+ * The ID-token algorithms the keys signing now make (oidc/keys.ts, the first the default): what a
+ * client may register as id_token_signed_response_alg, as the provider offers it. Read outside any
+ * transaction, like the schedule.
+ */
+export async function signingAlgorithmsNow(deps: ProvisioningDeps): Promise<readonly string[]> {
+  const { scheduleOf } = await readSchedule(deps);
+  const schedule = scheduleOf(generationsOf(await listSigningKeys(deps.db)));
+  return signingAlgorithmsOf(schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk));
+}
+
 /** keys:list: the published signing keys and their times, never a private part. */
 export async function listKeys(
   deps: ProvisioningDeps,

@@ -10,7 +10,10 @@ export interface ProvisioningDeps {
   readonly clock?: Clock;
   /** Needed by the commands that queue mail (provisioning-mailing.ts builds it); they fail without it. */
   readonly mailing?: ProvisioningMailing;
-  /** Needed by the signing key commands (keys:list, keys:rotate); they fail without it. */
+  /**
+   * Needed by the signing key commands (keys:list, keys:rotate) and by a client registration that
+   * names an ID-token algorithm (checked against the keys signing now); they fail without it.
+   */
   readonly signingKeys?: SigningKeySettings;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;

@@ -3,36 +3,15 @@ import * as oidc from 'openid-client';
 import type { Db } from '../../src/store/database.ts';
 import { oidcClients } from '../../src/store/tables/index.ts';
 import { createAccount, REDIRECT_URI, TestBrowser } from './oidc-flow.ts';
+import { fetchVia, ISSUER } from './relying-party.ts';
 
 /**
  * A confidential relying party (client_secret_basic) built on openid-client 6, the library real Node
  * relying parties use, talking to the app through `inject` (its customFetch), so what it accepts is
- * what a real one would. The public test client, over https behind a proxy, is relying-party.ts.
+ * what a real one would; its fetch and issuer are relying-party.ts's.
  */
 
-export const ISSUER = 'http://localhost:3000/oidc';
 export const CLIENT_SECRET = 'relying-party-secret-0123456789abcdef';
-
-/** openid-client's fetch, answered by the app in-process. */
-function injectFetch(app: FastifyInstance): oidc.CustomFetch {
-  return async (url, options) => {
-    const target = new URL(url);
-    const response = await app.inject({
-      method: options.method as 'GET' | 'POST',
-      url: target.pathname + target.search,
-      headers: Object.fromEntries(new Headers(options.headers).entries()),
-      ...(options.body === undefined || options.body === null ? {} : { payload: String(options.body) }),
-    });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
-    }
-    return new Response(response.statusCode === 204 ? null : response.rawPayload, {
-      status: response.statusCode,
-      headers,
-    });
-  };
-}
 
 /** A confidential client (client_secret_basic) registered as the admin doors would. */
 export async function registerConfidentialClient(
@@ -46,7 +25,8 @@ export async function registerConfidentialClient(
     clientSecret: CLIENT_SECRET,
     redirectUris: [REDIRECT_URI],
     postLogoutRedirectUris: [],
-    grantTypes: [],
+    grantTypes: ['authorization_code'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
     ...extra,
   });
 }
@@ -55,7 +35,7 @@ export async function registerConfidentialClient(
 export function relyingParty(app: FastifyInstance, clientId: string): Promise<oidc.Configuration> {
   return oidc.discovery(new URL(ISSUER), clientId, undefined, oidc.ClientSecretBasic(CLIENT_SECRET), {
     execute: [oidc.allowInsecureRequests],
-    [oidc.customFetch]: injectFetch(app),
+    [oidc.customFetch]: fetchVia(app),
   });
 }
 

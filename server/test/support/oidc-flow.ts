@@ -19,7 +19,9 @@ export async function registerTestClient(db: Db): Promise<void> {
       productName: 'Planner',
       redirectUris: [REDIRECT_URI],
       postLogoutRedirectUris: [POST_LOGOUT_URI],
-      grantTypes: [],
+      grantTypes: ['authorization_code'],
+      tokenEndpointAuthMethod: 'none',
+      requirePkce: true,
     })
     .onConflictDoNothing();
 }

@@ -33,18 +33,29 @@ export const oidcPayloads = pgTable(
 );
 
 /**
- * Registered relying parties; each is one of the provider's own products (no consent screen).
- * A client without a secret is public and must use PKCE.
+ * Registered relying parties; each is one of the provider's own products (no consent screen). The
+ * columns are the client's registration as oidc-provider reads it (oidc/clients.ts); which
+ * combinations are allowed is checked by provisioning/client-rules.ts before a row is written.
  */
 export const oidcClients = pgTable('oidc_client', {
   clientId: text('client_id').primaryKey(),
   productName: text('product_name').notNull(),
+  /** For the client_secret_* methods; compared (and, for client_secret_jwt, used as HMAC key) by oidc-provider. */
   clientSecret: text('client_secret'),
   redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
   postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull(),
-  /** Extra grant types, e.g. client_credentials for the admin API. */
+  /** Every grant the client may use: authorization_code, refresh_token, client_credentials. */
   grantTypes: jsonb('grant_types').$type<string[]>().notNull(),
+  /** Space-separated scopes the client may ask for (keycard:admin only for admin clients). */
   scope: text('scope').notNull().default('openid email profile'),
+  tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull().default('none'),
+  /** Public keys of a private_key_jwt client, or where it publishes them. */
+  jwks: jsonb('jwks').$type<{ keys: Record<string, unknown>[] }>(),
+  jwksUri: text('jwks_uri'),
+  /** A confidential client opted into PKCE for every authorization request (public clients always use it). */
+  requirePkce: boolean('require_pkce').notNull().default(false),
+  /** null: the provider's default algorithm. */
+  idTokenSignedResponseAlg: text('id_token_signed_response_alg'),
   /** OpenID Connect Back-Channel Logout 1.0: where logout tokens are posted; null: none are sent. */
   backchannelLogoutUri: text('backchannel_logout_uri'),
   /** The client needs `sid` in logout tokens (Back-Channel Logout §2.2). */

@@ -1,0 +1,47 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+
+/** The relying party's back-channel logout endpoint: a real HTTP server that records what it is sent. */
+export class LogoutReceiver {
+  readonly received: string[] = [];
+  /** What it answers next; a relying party that is down or failing answers 5xx. */
+  status = 200;
+  private readonly server: Server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      this.received.push(
+        `${request.method} ${request.headers['content-type']} ${new URLSearchParams(body).get('logout_token')}`,
+      );
+      response.writeHead(this.status, { 'cache-control': 'no-store' }).end();
+    });
+  });
+
+  /** Starts listening (once) and answers the endpoint's URL. */
+  async listen(): Promise<string> {
+    if (!this.server.listening) {
+      this.server.listen(0, '127.0.0.1');
+      await once(this.server, 'listening');
+    }
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/backchannel-logout`;
+  }
+
+  /** The logout tokens received, in order. */
+  tokens(): string[] {
+    return this.received.map((line) => {
+      const [method, type, token] = line.split(' ');
+      expect(method).toBe('POST');
+      expect(type).toBe('application/x-www-form-urlencoded');
+      return token ?? '';
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
