@@ -13,6 +13,7 @@ Pages:
   /callback  exchanges the code, verifies the ID token (signature against the issuer's JWKS, iss,
              aud, nonce, expiry) and reads the userinfo endpoint
   /refresh   uses the refresh token, when one was issued, and shows the new token's claims
+  /reuse     presents the refresh token the last refresh replaced, and shows the error answered
   /logout    RP-initiated logout at the issuer's end_session_endpoint, back to /signed-out
   POST /backchannel-logout
              OpenID Connect Back-Channel Logout 1.0: verifies the logout token and records it
@@ -30,6 +31,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
+from authlib.common.errors import AuthlibBaseError as OAuthError
 from authlib.common.security import generate_token
 from authlib.integrations.requests_client import OAuth2Session
 from authlib.jose import JsonWebKey, jwt
@@ -38,6 +40,8 @@ ISSUER = os.environ["KEYCARD_ISSUER"]
 CLIENT_ID = os.environ["RP_CLIENT_ID"]
 CLIENT_SECRET = os.environ.get("RP_CLIENT_SECRET") or None
 SCOPE = os.environ.get("RP_SCOPE", "openid email profile")
+# offline_access is granted on a request with prompt=consent (OpenID Connect Core §11).
+PROMPT = os.environ.get("RP_PROMPT") or None
 
 DISCOVERY = requests.get(f"{ISSUER}/.well-known/openid-configuration", timeout=10).json()
 if DISCOVERY["issuer"] != ISSUER:
@@ -164,6 +168,7 @@ class Handler(BaseHTTPRequestHandler):
                 "/login": self.login,
                 "/callback": self.callback,
                 "/refresh": self.refresh,
+                "/reuse": self.reuse,
                 "/logout": self.logout,
                 "/signed-out": self.signed_out,
                 "/backchannel-logouts": self.backchannel_logouts,
@@ -172,6 +177,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.page("<h1>Not found</h1>", 404)
             else:
                 handler(urllib.parse.parse_qs(url.query))
+        except OAuthError as error:  # a refusal by the provider, shown to the journey
+            self.page(f'<h1>Refused</h1><p role="alert" data-error="{html.escape(str(error.error))}">{html.escape(repr(error))}</p>', 400)
         except Exception as error:  # shown to the journey, which fails on it
             self.page(f'<h1>Relying party error</h1><p role="alert">{html.escape(repr(error))}</p>', 500)
 
@@ -191,7 +198,10 @@ class Handler(BaseHTTPRequestHandler):
         verifier = generate_token(64)
         nonce = secrets.token_urlsafe(16)
         uri, state = session(self.base_url()).create_authorization_url(
-            DISCOVERY["authorization_endpoint"], code_verifier=verifier, nonce=nonce
+            DISCOVERY["authorization_endpoint"],
+            code_verifier=verifier,
+            nonce=nonce,
+            **({"prompt": PROMPT} if PROMPT else {}),
         )
         STATE.clear()
         STATE.update(verifier=verifier, nonce=nonce, state=state)
@@ -229,6 +239,16 @@ class Handler(BaseHTTPRequestHandler):
             STATE["id_claims"] = verified_id_token(renewed["id_token"], None)
         STATE["userinfo"] = session(self.base_url(), renewed).get(DISCOVERY["userinfo_endpoint"]).json()
         self.redirect("/")
+
+    def reuse(self, _query):
+        try:
+            session(self.base_url()).refresh_token(
+                DISCOVERY["token_endpoint"], refresh_token=STATE["previous_refresh_token"]
+            )
+        except OAuthError as error:
+            self.page(f'<h1>Refused</h1><p role="alert" data-error="{html.escape(error.error)}">{html.escape(error.error)}</p>', 400)
+            return
+        self.page("<h1>Accepted</h1>")
 
     def logout(self, _query):
         id_token = STATE["token"]["id_token"]

@@ -9,7 +9,8 @@ import { type PythonRelyingParty, startPythonRelyingParty } from '../support/pyt
  * A relying party written outside Node, with Python's Authlib as the planning product's sibling
  * apps might use it (issue: real client libraries must work against Keycard unchanged): discovery,
  * the authorization code flow with PKCE (S256), state and nonce, the ID token verified against the
- * published keys, the userinfo endpoint, RP-initiated logout back to the application, and the logout
+ * published keys, the userinfo endpoint, refresh tokens (rotated on every use; the replaced one,
+ * presented again, is refused and ends the grant), RP-initiated logout back to the application, and the logout
  * token the application receives on its back channel (Back-Channel Logout 1.0), verified by Authlib.
  */
 
@@ -32,6 +33,8 @@ async function registerAndStart(
     issuer: `${baseURL}/oidc`,
     clientId,
     ...(secret ? { clientSecret: secret } : {}),
+    scope: 'openid email profile offline_access',
+    prompt: 'consent',
   });
   await adminApi('POST', '/clients', {
     id: clientId,
@@ -39,6 +42,8 @@ async function registerAndStart(
     redirectUris: [`${started.url}/callback`],
     postLogoutUris: [`${started.url}/signed-out`],
     backchannelLogoutUri: `${started.url}/backchannel-logout`,
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'email', 'profile', 'offline_access'],
     ...(secret ? { secret } : {}),
   });
   return started;
@@ -53,7 +58,7 @@ async function signInThrough(page: Page, url: string) {
 }
 
 for (const kind of ['public', 'confidential'] as const) {
-  test(`a ${kind} Python client signs in with PKCE, reads userinfo, signs out and gets the back-channel logout`, async ({
+  test(`a ${kind} Python client signs in with PKCE, reads userinfo, refreshes, signs out and gets the back-channel logout`, async ({
     page,
     texts,
     newAccount,
@@ -77,6 +82,21 @@ for (const kind of ['public', 'confidential'] as const) {
     await expect(userinfo.locator('[data-claim="sub"]')).toHaveText(subject);
     const session = (await idToken.locator('[data-claim="sid"]').textContent()) ?? '';
     expect(session).not.toBe('');
+
+    // Refresh: a new refresh token each time, the ID token of the same person.
+    await page.getByRole('link', { name: 'Refresh' }).click();
+    await expect(page.locator('[data-refreshes]')).toHaveAttribute('data-refreshes', '1');
+    await page.getByRole('link', { name: 'Refresh' }).click();
+    await expect(page.locator('[data-refreshes]')).toHaveAttribute('data-refreshes', '2');
+    await expect(idToken.locator('[data-claim="sub"]')).toHaveText(subject);
+    await expect(userinfo.locator('[data-claim="email"]')).toHaveText(newAccount.email);
+
+    // The refresh token the last refresh replaced is refused, and its whole grant ends with it.
+    await page.goto(`${rp.url}/reuse`);
+    await expect(page.getByRole('alert')).toHaveAttribute('data-error', 'invalid_grant');
+    await page.goto(`${rp.url}/refresh`);
+    await expect(page.getByRole('alert')).toHaveAttribute('data-error', 'invalid_grant');
+    await page.goto(rp.url);
 
     await page.getByRole('link', { name: 'Sign out' }).click();
     const logout = new LogoutPage(page);

@@ -23,6 +23,8 @@ export interface PythonRelyingPartyOptions {
   /** Absent: a public client (token endpoint authentication `none`, PKCE). */
   readonly clientSecret?: string;
   readonly scope?: string;
+  /** `consent` asks for offline_access (OpenID Connect Core §11). */
+  readonly prompt?: string;
 }
 
 function stopped(child: ChildProcess): Promise<void> {
@@ -45,6 +47,7 @@ export function startPythonRelyingParty(options: PythonRelyingPartyOptions): Pro
       RP_CLIENT_ID: options.clientId,
       RP_CLIENT_SECRET: options.clientSecret ?? '',
       ...(options.scope ? { RP_SCOPE: options.scope } : {}),
+      ...(options.prompt ? { RP_PROMPT: options.prompt } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
