@@ -1,8 +1,13 @@
+import { VerificationType } from '@keycard/contract';
 import * as jose from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { issueCode } from '../src/codes/codes.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/backchannel-delivery.ts';
 import { logoutTokensOf } from '../src/oidc/backchannel-repository.ts';
+import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
+import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
+import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 import {
   registerConfidentialClient,
   relyingParty,
@@ -118,6 +123,54 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
     await signInAndOut('no-listener');
     expect(await app().logouts.runOnce()).toBe(0);
     expect(await logoutTokensOf(service().db, 'no-listener')).toEqual([]);
+  });
+
+  describe('when the service ends every session of an account', () => {
+    /** Signs in through `planner`, then lets `end` end the account's sessions; answers the ID token's claims. */
+    async function signInThenEnd(end: (accountId: string) => Promise<void>) {
+      const { tokens } = await signInThrough(service(), await relyingParty(app(), 'planner'));
+      const idClaims = tokens.claims();
+      if (!idClaims) throw new Error('no ID token');
+      await end(idClaims.sub);
+      expect(await app().logouts.runOnce()).toBe(1);
+      const [token] = receiver.tokens();
+      const { payload } = await verifyLogoutToken(token ?? '');
+      expect(payload).toMatchObject({ sub: idClaims.sub, sid: idClaims.sid });
+    }
+
+    it('an admin disable tells the relying party', async () => {
+      await signInThenEnd(async (id) => {
+        await disableUser({ db: service().db, clock }, { id });
+      });
+    });
+
+    it('an admin delete tells the relying party', async () => {
+      await signInThenEnd(async (id) => {
+        await deleteUser({ db: service().db, clock }, { id });
+      });
+    });
+
+    it('a password reset tells the relying party', async () => {
+      await signInThenEnd(async (accountId) => {
+        const code = await issueCode(service().db, clock, testConfig().codeLifetimes, {
+          accountId,
+          type: VerificationType.PasswordReset,
+        });
+        const session = await fetchCsrf(app());
+        const response = await app().inject({
+          method: 'POST',
+          url: '/api/ResetPassword',
+          headers: csrfHeaders(session),
+          payload: {
+            verificationCode: code,
+            verificationType: VerificationType.PasswordReset,
+            newPassword: 'A-new-Passphrase-77',
+            redirectUrl: null,
+          },
+        });
+        expect(response.json()).toMatchObject({ success: true });
+      });
+    });
   });
 
   it('advertises back-channel logout with sid in the discovery document', async () => {

@@ -10,6 +10,8 @@ import {
   consumeLogoutRequest,
   deleteGrant,
   deleteSession,
+  endAccountSessions,
+  findAccountSessionPayloads,
   findLiveLogoutRequest,
   findSessionPayload,
   insertLogoutRequest,
@@ -137,6 +139,21 @@ function clientSessionsOf(authorizations: Authorizations): ClientSession[] {
   return Object.entries(authorizations).flatMap(([clientId, { sid }]) =>
     typeof sid === 'string' ? [{ clientId, sid }] : [],
   );
+}
+
+/**
+ * Ends every session and grant of an account (a password reset, an admin disable or delete) and queues
+ * a logout token for each client of each session, as a sign-out does: relying parties learn that the
+ * person is signed out there too. Runs inside the caller's transaction, with a clock that does not
+ * query outside it; answers how many tokens were queued (the worker finds them at its next poll).
+ */
+export async function endAccountSessionsWithLogout(db: Db, clock: Clock, accountId: string): Promise<number> {
+  const sessions = await findAccountSessionPayloads(db, accountId);
+  await endAccountSessions(db, accountId);
+  const clientSessions = sessions.flatMap((payload) =>
+    clientSessionsOf((payload.authorizations ?? {}) as Authorizations),
+  );
+  return queueLogoutTokens(db, clock, accountId, clientSessions);
 }
 
 /** Ends the session and queues a logout token for each of its clients; answers how many were queued. */

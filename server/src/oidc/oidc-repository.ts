@@ -166,6 +166,18 @@ export async function findSessionPayload(
   return row?.payload;
 }
 
+/** The stored payloads of every session of an account (expired or not). */
+export async function findAccountSessionPayloads(
+  db: Db,
+  accountId: string,
+): Promise<Record<string, unknown>[]> {
+  const rows = await db
+    .select({ payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`));
+  return rows.map((row) => row.payload);
+}
+
 /** Deletes a grant and everything issued under it. */
 export async function deleteGrant(db: Db, grantId: string): Promise<void> {
   await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));

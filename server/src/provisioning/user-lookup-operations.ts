@@ -1,10 +1,11 @@
 import { clearFailures, deleteAccount } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
 import { parseInput } from '../errors/parse-input.ts';
-import { endAccountSessions } from '../oidc/oidc-repository.ts';
+import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
+import { fixedClock } from '../recovery/fixed-clock.ts';
 import { noTarget, requireTarget, summarize, viewOf } from './account-target.ts';
 import { auditAdmin } from './provisioning-audit.ts';
-import type { ProvisioningDeps } from './provisioning-deps.ts';
+import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 import { type AccountInput, accountInput, type DeleteUserResult, type UserView } from './user-schemas.ts';
 
 /** Reading and removing accounts (DESIGN §1 Provisioning), for the admin API. */
@@ -22,10 +23,11 @@ export async function readUser(deps: ProvisioningDeps, input: AccountInput): Pro
 export async function deleteUser(deps: ProvisioningDeps, input: AccountInput): Promise<DeleteUserResult> {
   const ref = parseInput(accountInput, input);
   const account = await requireTarget(deps.db, ref);
+  const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
     // Deleted meanwhile by another request: report what this one found, as the other one did.
     if (!(await deleteAccount(tx, account.id))) throw noTarget(ref);
-    await endAccountSessions(tx, account.id);
+    await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     await clearFailures(tx, identifierHash(account.email));
     await auditAdmin(tx, deps, 'user:delete', account.id);
     return { account: summarize(account) };

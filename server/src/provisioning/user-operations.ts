@@ -12,7 +12,8 @@ import { hashPassword } from '../accounts/password-hash.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from '../oidc/oidc-repository.ts';
+import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
+import { fixedClock } from '../recovery/fixed-clock.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { requireTarget, summarize } from './account-target.ts';
 import { auditAdmin } from './provisioning-audit.ts';
@@ -118,9 +119,10 @@ async function changeDisabled(
 ): Promise<AccountChangeResult> {
   const account = await requireTarget(deps.db, parseInput(accountInput, input));
   if ((account.disabledAt !== null) === disabled) return { account: summarize(account), changed: false };
+  const now = await clockOf(deps).now();
   await deps.db.transaction(async (tx) => {
     await setDisabled(tx, account.id, disabled);
-    if (disabled) await endAccountSessions(tx, account.id);
+    if (disabled) await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
   });
   return { account: summarize(account), changed: true };

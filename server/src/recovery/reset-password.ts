@@ -11,7 +11,7 @@ import { meetsPasswordPolicy } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { consumeCode, findLiveCode } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
-import { endAccountSessions } from '../oidc/oidc-repository.ts';
+import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { RESET_TYPES, spendResetCodes } from './code-states.ts';
 import { fixedClock } from './fixed-clock.ts';
@@ -63,7 +63,7 @@ async function applyReset(
     await storePassword(tx, account.id, passwordHash, now);
     await spendResetCodes(tx, account.id, now);
     await clearFailures(tx, identifierHash(account.email));
-    await endAccountSessions(tx, account.id);
+    await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     // An address the outbox would refuse must not cost the person their new password.
     if (isDeliverableAddress(account.email)) {
       await deps.mail.queue(tx, {
