@@ -1,27 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import * as oidc from 'openid-client';
 import { CLIENT_ID, REDIRECT_URI, type TestBrowser } from './oidc-flow.ts';
+import { fetchVia } from './relying-party.ts';
 
 /** The test configuration's PUBLIC_URL; the issuer is it plus /oidc. */
 export const PUBLIC_URL = 'http://localhost:3000';
 export const ISSUER = `${PUBLIC_URL}/oidc`;
-
-/** openid-client's HTTP requests, answered by the app in process (no port, no network). */
-function fetchVia(app: FastifyInstance): oidc.CustomFetch {
-  return async (url, options) => {
-    const target = new URL(url);
-    const answer = await app.inject({
-      method: options.method as 'GET' | 'POST',
-      url: target.pathname + target.search,
-      headers: options.headers,
-      payload: typeof options.body === 'string' ? options.body : undefined,
-    });
-    return new Response(answer.rawPayload, {
-      status: answer.statusCode,
-      headers: answer.headers as Record<string, string>,
-    });
-  };
-}
 
 /**
  * The test relying party as a real one builds its requests: openid-client v6, configured by the
