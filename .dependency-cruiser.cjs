@@ -6,7 +6,8 @@ const SERVER = {
   entry: '^server/src/(main\\.ts|admin/cli\\.ts)$',
   adapters: '^server/src/(http|admin|demo|mail/dev-mailbox)/',
   provisioning: '^server/src/provisioning/',
-  domain: '^server/src/((accounts|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
+  domain:
+    '^server/src/((accounts|backchannel|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
   infrastructure:
     '^server/src/((store|housekeeping|i18n|site|errors)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
   /** Where queries may be written: the store itself and each domain's repository module. */

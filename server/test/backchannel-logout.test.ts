@@ -1,9 +1,9 @@
 import { VerificationType } from '@keycard/contract';
 import * as jose from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKCHANNEL_LOGOUT_EVENT } from '../src/backchannel/backchannel-delivery.ts';
+import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
 import { issueCode } from '../src/codes/codes.ts';
-import { BACKCHANNEL_LOGOUT_EVENT } from '../src/oidc/backchannel-delivery.ts';
-import { logoutTokensOf } from '../src/oidc/backchannel-repository.ts';
 import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';

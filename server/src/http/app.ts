@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createLoginDeps } from '../accounts/login.ts';
+import { createLogoutWorker, type LogoutWorker } from '../backchannel/backchannel-worker.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
@@ -8,7 +9,6 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
-import { createLogoutWorker, type LogoutWorker } from '../oidc/backchannel-worker.ts';
 import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
 import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';

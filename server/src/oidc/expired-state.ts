@@ -1,6 +1,6 @@
+import { deleteFinishedLogouts } from '../backchannel/backchannel-repository.ts';
 import { type JobLog, type PeriodicJob, startPeriodicJob } from '../housekeeping/periodic-job.ts';
 import type { Db } from '../store/database.ts';
-import { deleteFinishedLogouts } from './backchannel-repository.ts';
 import { deleteExpiredLogoutRequests, deleteExpiredPayloads } from './oidc-repository.ts';
 
 /** How often protocol state whose time is up is deleted. */

@@ -3,9 +3,9 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { type ClientSession, queueLogoutTokens } from '../backchannel/backchannel-repository.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { type ClientSession, queueLogoutTokens } from './backchannel-repository.ts';
 import {
   consumeLogoutRequest,
   deleteGrant,

@@ -1,12 +1,12 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { logoutRequests, oidcClients, oidcPayloads } from '../store/tables/index.ts';
+import { logoutRequests, oidcClients, oidcPayloads, oidcSigningKeys } from '../store/tables/index.ts';
 
 /**
  * SQL of the provider's state (STYLE §6): registered clients, the payloads of its storage adapter
- * (sessions, grants, codes, tokens, interactions) and pending sign-outs.
+ * (sessions, grants, codes, tokens, interactions), pending sign-outs and the rotated signing keys.
  */
 
 // Clients
@@ -257,4 +257,32 @@ export async function deleteExpiredLogoutRequests(db: Db): Promise<number> {
     .where(lte(logoutRequests.expiresAt, sql`now()`))
     .returning({ idHash: logoutRequests.idHash });
   return logouts.length;
+}
+
+// Signing keys (what their rows mean is key-schedule.ts's)
+
+export type SigningKeyRow = typeof oidcSigningKeys.$inferSelect;
+
+/** Every stored key, the earliest to sign first. */
+export function listSigningKeys(db: Db): Promise<SigningKeyRow[]> {
+  return db
+    .select()
+    .from(oidcSigningKeys)
+    .orderBy(asc(oidcSigningKeys.activatesAt), asc(oidcSigningKeys.kid));
+}
+
+/**
+ * Holds off every other rotation until the transaction `db` ends, so two rotations started together
+ * cannot both find nothing pending and both add keys.
+ */
+export async function lockSigningKeys(db: Db): Promise<void> {
+  await db.execute(sql`lock table ${oidcSigningKeys} in exclusive mode`);
+}
+
+export async function insertSigningKeys(db: Db, rows: readonly SigningKeyRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(oidcSigningKeys).values([...rows]);
+}
+
+export async function deleteSigningKeys(db: Db, kids: readonly string[]): Promise<void> {
+  if (kids.length > 0) await db.delete(oidcSigningKeys).where(inArray(oidcSigningKeys.kid, [...kids]));
 }

@@ -2,8 +2,8 @@ import type Provider from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
 import { generationsOf, type KeySchedule, keyScheduleAt } from './key-schedule.ts';
 import type { SigningJwk } from './keys.ts';
+import { listSigningKeys } from './oidc-repository.ts';
 import { createProvider, type ProviderDeps } from './provider.ts';
-import { listSigningKeys } from './signing-key-repository.ts';
 
 /**
  * How long an instance goes without reading the stored keys: another instance's rotation is

@@ -164,7 +164,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       clientCredentials: { enabled: true },
       devInteractions: { enabled: false },
       // Back-Channel Logout 1.0: the metadata and discovery; the tokens are queued when a session ends
-      // (logout.ts) and posted by oidc/backchannel-worker.ts, never during the person's sign-out.
+      // (logout.ts) and posted by backchannel/backchannel-worker.ts, never during the person's sign-out.
       backchannelLogout: { enabled: true },
       // RFC 7662 and RFC 7009, for registered clients authenticating as registered (their token
       // endpoint method), each about its own tokens. JWT access tokens are not stored: a resource

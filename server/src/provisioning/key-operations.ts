@@ -21,7 +21,7 @@ import {
   insertSigningKeys,
   listSigningKeys,
   lockSigningKeys,
-} from '../oidc/signing-key-repository.ts';
+} from '../oidc/oidc-repository.ts';
 import {
   type ListSigningKeysInput,
   listSigningKeysInput,

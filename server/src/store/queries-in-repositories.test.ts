@@ -34,6 +34,15 @@ describe('queries only in the store and the repository modules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('each domain folder has at most one repository module', () => {
+    const repositories = sourceFiles(SOURCE)
+      .map((file) => path.relative(SOURCE, file).split(path.sep).join('/'))
+      .filter((relative) => /^[^/]+\/[^/]+-repository\.ts$/.test(relative));
+    const folders = repositories.map((relative) => relative.split('/')[0]);
+    expect(repositories.length).toBeGreaterThan(0);
+    expect(folders.filter((folder, index) => folders.indexOf(folder) !== index)).toEqual([]);
+  });
+
   it('recognises a raw query where it is not allowed, and allows it in a repository', () => {
     expect(RAW_QUERY.test("await db.execute('select 1')")).toBe(true);
     expect(RAW_QUERY.test('await client.query (`select 1`)')).toBe(true);

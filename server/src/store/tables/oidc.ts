@@ -79,7 +79,7 @@ export const logoutRequests = pgTable('logout_request', {
 /**
  * Logout tokens waiting to be posted (OpenID Connect Back-Channel Logout 1.0): one row per client of
  * an ended session, written in the transaction that ends it, delivered by a worker with back-off
- * (oidc/backchannel-worker.ts), so a slow or absent relying party never holds up the person's logout.
+ * (backchannel/backchannel-worker.ts), so a slow or absent relying party never holds up the person's logout.
  */
 export const backchannelLogouts = pgTable(
   'backchannel_logout',
