@@ -66,20 +66,25 @@ def session(base_url, token=None):
     )
 
 
-def verified_id_token(id_token, nonce):
+def verified_jwt(token, **required):
+    """A JWT of this issuer for this client, its signature checked against the issuer's JWKS."""
     keys = JsonWebKey.import_key_set(requests.get(DISCOVERY["jwks_uri"], timeout=10).json())
     claims = jwt.decode(
-        id_token,
+        token,
         keys,
         claims_options={
             "iss": {"essential": True, "value": ISSUER},
             "aud": {"essential": True, "value": CLIENT_ID},
-            "exp": {"essential": True},
-            **({"nonce": {"essential": True, "value": nonce}} if nonce else {}),
+            **required,
         },
     )
     claims.validate(leeway=5)
     return dict(claims)
+
+
+def verified_id_token(id_token, nonce):
+    nonce_rule = {"nonce": {"essential": True, "value": nonce}} if nonce else {}
+    return verified_jwt(id_token, exp={"essential": True}, **nonce_rule)
 
 
 def verified_logout_token(logout_token):
@@ -89,24 +94,14 @@ def verified_logout_token(logout_token):
     )
     if header.get("typ") != "logout+jwt":
         raise ValueError(f"logout token typ is {header.get('typ')!r}")
-    keys = JsonWebKey.import_key_set(requests.get(DISCOVERY["jwks_uri"], timeout=10).json())
-    claims = jwt.decode(
-        logout_token,
-        keys,
-        claims_options={
-            "iss": {"essential": True, "value": ISSUER},
-            "aud": {"essential": True, "value": CLIENT_ID},
-            "iat": {"essential": True},
-        },
-    )
-    claims.validate(leeway=5)
+    claims = verified_jwt(logout_token, iat={"essential": True})
     if BACKCHANNEL_EVENT not in (claims.get("events") or {}):
         raise ValueError("the logout token carries no back-channel logout event")
     if "nonce" in claims:
         raise ValueError("a logout token must not carry a nonce")
     if not claims.get("sub") and not claims.get("sid"):
         raise ValueError("a logout token names a sub or a sid")
-    return dict(claims)
+    return claims
 
 
 def claims_table(title, claims):
