@@ -4,6 +4,7 @@ import {
   authorizationUrl,
   follow,
   ISSUER,
+  refusedToRedirectUri,
   relyingParty,
   signInPageOf,
 } from './support/authorization-client.ts';
@@ -164,20 +165,8 @@ describe('prompt=none', () => {
   it('answers login_required to the redirect URI, with iss (RFC 9207), without a screen', async () => {
     const configuration = await relyingParty(app());
     const { url, verifier, state } = await authorizationUrl(configuration, { prompt: 'none' });
-    const response = await follow(new TestBrowser(app()), url);
-    const location = String(response.headers.location);
-    expect(response.statusCode).toBe(303);
-    expect(location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
-    const answer = new URL(location);
-    expect(answer.searchParams.get('iss')).toBe(ISSUER);
-    expect(answer.searchParams.get('state')).toBe(state);
-
     // The relying party's library checks iss and state, then reports the error.
-    const grant = oidc.authorizationCodeGrant(configuration, answer, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
-    await expect(grant).rejects.toBeInstanceOf(oidc.AuthorizationResponseError);
+    const { answer, grant } = await refusedToRedirectUri(app(), configuration, { url, verifier, state });
     await expect(grant).rejects.toMatchObject({ error: 'login_required' });
 
     const forged = new URL(answer);

@@ -1,7 +1,13 @@
 import { ADMIN_SCOPE, isErrorReference } from '@keycard/contract';
 import * as oidc from 'openid-client';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authorizationUrl, follow, ISSUER, relyingParty } from './support/authorization-client.ts';
+import {
+  authorizationUrl,
+  follow,
+  ISSUER,
+  refusedToRedirectUri,
+  relyingParty,
+} from './support/authorization-client.ts';
 import { CLIENT_ID, REDIRECT_URI, registerTestClient, TestBrowser } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 
@@ -115,19 +121,8 @@ describe('a refusal sent to the registered redirect URI (RFC 6749 §4.1.2.1, RFC
     const configuration = await relyingParty(app());
     const { url, verifier, state } = await authorizationUrl(configuration, extra);
     for (const name of drop) url.searchParams.delete(name);
-    const response = await follow(new TestBrowser(app()), url);
-    expect(response.statusCode).toBe(303);
-    const answer = new URL(String(response.headers.location));
-    expect(answer.origin + answer.pathname).toBe(REDIRECT_URI);
-    expect(answer.searchParams.get('iss')).toBe(ISSUER);
-    expect(answer.searchParams.get('state')).toBe(state);
     // The relying party's library accepts the response as the provider's and reports its error.
-    const grant = oidc.authorizationCodeGrant(configuration, answer, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
-    await expect(grant).rejects.toBeInstanceOf(oidc.AuthorizationResponseError);
-    return { error: answer.searchParams.get('error'), grant };
+    return refusedToRedirectUri(app(), configuration, { url, verifier, state });
   }
 
   it('a scope the client may not ask for: invalid_scope, logged with the client and URI', async () => {

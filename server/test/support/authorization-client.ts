@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as oidc from 'openid-client';
-import { CLIENT_ID, REDIRECT_URI, type TestBrowser } from './oidc-flow.ts';
+import { expect } from 'vitest';
+import { CLIENT_ID, REDIRECT_URI, TestBrowser } from './oidc-flow.ts';
 import { fetchVia } from './relying-party.ts';
 
 /** The test configuration's PUBLIC_URL; the issuer is it plus /oidc. */
@@ -55,4 +56,28 @@ export function signInPageOf(location: string | undefined) {
   const returnUrl = page.searchParams.get('ReturnUrl') ?? '';
   const carried = new URL(returnUrl, PUBLIC_URL).searchParams;
   return { page, returnUrl, carried };
+}
+
+/**
+ * Sends a browser to an authorization URL the provider refuses to the client: the answer must reach
+ * the registered redirect URI with `iss` (RFC 9207) and the request's state, and openid-client must
+ * accept it as the provider's and report its error. Answers the error code and the rejected grant.
+ */
+export async function refusedToRedirectUri(
+  app: FastifyInstance,
+  configuration: oidc.Configuration,
+  { url, verifier, state }: { url: URL; verifier: string; state: string },
+) {
+  const response = await follow(new TestBrowser(app), url);
+  expect(response.statusCode).toBe(303);
+  const answer = new URL(String(response.headers.location));
+  expect(answer.origin + answer.pathname).toBe(REDIRECT_URI);
+  expect(answer.searchParams.get('iss')).toBe(ISSUER);
+  expect(answer.searchParams.get('state')).toBe(state);
+  const grant = oidc.authorizationCodeGrant(configuration, answer, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
+  await expect(grant).rejects.toBeInstanceOf(oidc.AuthorizationResponseError);
+  return { answer, error: answer.searchParams.get('error'), grant };
 }
