@@ -11,7 +11,7 @@ import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
-import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { screenEndSessionRequest, startLogout } from './logout.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
@@ -212,7 +212,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.on('authorization.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
-  provider.use(dropUnregisteredPostLogoutUri(provider));
+  provider.use(screenEndSessionRequest(provider));
   provider.use(honestDiscovery);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
