@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ERROR_REFERENCE_ALPHABET, ERROR_REFERENCE_LENGTH } from '@keycard/contract';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { isDatabaseUnavailable } from '../store/unavailable.ts';
 
 type Middleware = Parameters<Provider['use']>[0];
 
@@ -46,6 +47,7 @@ export function newReference(): string {
  * code alone does not say what was wrong.
  */
 export function refusalReason(error: ProtocolError): string {
+  if (isDatabaseUnavailable(error)) return 'temporarily_unavailable';
   if (typeof error.error !== 'string') return 'server_error';
   if (error.error === 'invalid_client') return 'unknown_client';
   if (error.error === 'invalid_request' && /requires PKCE/.test(error.error_description ?? '')) {
