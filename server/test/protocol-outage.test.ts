@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { type Clock, clockReading, databaseClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
 import { openDatabase } from '../src/store/open-database.ts';
+import { outbox } from '../src/store/tables/mail.ts';
+import { eventually } from './mail-kit.ts';
+import { deadPort } from './mail-sink.ts';
 import { buildTestApp } from './support/app.ts';
-import { createTestDatabase, openMigratedPglite } from './support/database.ts';
+import { createTestDatabase, openMigratedPglite, useTestDatabase } from './support/database.ts';
 import { databaseSwitch } from './support/database-switch.ts';
 import {
   authorizationRequest,
@@ -200,4 +203,32 @@ describe.each(CLOCKS)('protocol routes in a database outage, with %s', (_name, c
       }
     });
   }
+});
+
+describe('protocol routes while SMTP is down', () => {
+  const testDb = useTestDatabase();
+
+  it('sign in and serve tokens as usual: mail waits in the outbox, never in a protocol request', async () => {
+    const db = testDb().db;
+    const app = await buildTestApp(db, { env: { SMTP_URL: `smtp://127.0.0.1:${await deadPort()}` } });
+    try {
+      app.mail.start();
+      await createAccount(db, 'grace@example.com', PASSWORD, 'Grace Hopper');
+      const someone = new TestBrowser(app);
+      await someone.loadSpa();
+      await someone.post('/api/forgotpassword', { email: 'grace@example.com' });
+      // The worker has met the refused connection: SMTP is down for everything below.
+      await eventually(async () => (await db.select().from(outbox)).some((row) => row.attempts > 0));
+      expect((await db.select().from(outbox)).every((row) => row.sentAt === null)).toBe(true);
+
+      const flow = await signedIn(app, db);
+      const all = routes(app, flow);
+      expect((await all.client.userinfo()).statusCode).toBe(200);
+      expect((await all.client.token()).statusCode).toBe(200);
+      const authorization = await all.person.authorization();
+      expect(String(authorization.headers.location)).toMatch(new RegExp(`^${REDIRECT_URI}\\?code=`));
+    } finally {
+      await app.close();
+    }
+  });
 });
