@@ -32,6 +32,22 @@ async function openFromOtherSite(page: Page, baseURL: string, params: Record<str
   await page.getByRole('link', { name: 'Win a prize' }).click();
 }
 
+/** The same as a form the other site's page posts, submitted by a click: a cross-site POST. */
+async function postFromOtherSite(page: Page, baseURL: string, params: Record<string, string>) {
+  const endSession = new URL('/oidc/session/end', baseURL);
+  const fields = Object.entries(params)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+    .join('');
+  await page.route(`${OTHER_SITE}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Elsewhere</title><form method="post" action="${endSession.href}">${fields}<button>Win a prize</button></form>`,
+    }),
+  );
+  await page.goto(`${OTHER_SITE}/prize`);
+  await page.getByRole('button', { name: 'Win a prize' }).click();
+}
+
 /** Whether the provider's session lives: the demo's sign-in passes straight through to it. */
 async function expectProviderSession(page: Page, alive: boolean): Promise<void> {
   await page.goto(DEMO_LOGIN_PATH);
@@ -89,5 +105,23 @@ test.describe('a sign-out started by another site asks first (issue 15, RP-Initi
       LOGOUT_REDIRECT_DELAY_MS - EVENT_DELIVERY_MARGIN_MS,
     );
     await expectProviderSession(page, false);
+  });
+
+  test('a form another site posts to end-session signs nobody out', async ({
+    page,
+    baseURL,
+    texts,
+    demoAccount,
+  }) => {
+    await expectSignedIn(page, texts, demoAccount, demoAccount.password);
+    const answered = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' && new URL(response.url()).pathname === '/oidc/session/end',
+    );
+    await postFromOtherSite(page, baseURL ?? '', { client_id: DEMO_CLIENT_ID });
+    // oidc-provider serves end-session by GET only (enableHttpPostMethods stays off): a SameSite=Lax
+    // session cookie does not travel on a cross-site POST, so it could not tell whose session to end.
+    expect((await answered).status()).toBe(404);
+    await expectProviderSession(page, true);
   });
 });
