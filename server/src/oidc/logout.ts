@@ -59,7 +59,8 @@ async function isValidHint(provider: Provider, hint: string, client: Client): Pr
 export function screenEndSessionRequest(provider: Provider) {
   return async (ctx: { method: string; path: string; querystring: string }, next: () => Promise<void>) => {
     if (ctx.method === 'GET' && ctx.path === '/session/end') {
-      const query = new URLSearchParams(ctx.querystring);
+      const asked = new URLSearchParams(ctx.querystring);
+      const query = new URLSearchParams(asked);
       const hint = query.get('id_token_hint');
       const audience = hint === null ? undefined : audienceOf(hint);
       const hinted = audience === undefined ? undefined : await provider.Client.find(audience);
@@ -73,7 +74,7 @@ export function screenEndSessionRequest(provider: Provider) {
         query.delete('post_logout_redirect_uri');
         query.delete('state');
       }
-      ctx.querystring = query.toString();
+      if (query.toString() !== asked.toString()) ctx.querystring = query.toString();
     }
     await next();
   };

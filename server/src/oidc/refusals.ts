@@ -101,7 +101,9 @@ export function logRefusals(log: RefusalLog): Middleware {
     const refusal = refusals.get(ctx as KoaContextWithOIDC);
     if (!refusal) return;
     const fields = refusalFields(ctx as KoaContextWithOIDC, refusal);
-    if (fields.reason === 'server_error') {
+    // A failure of the service (a bug, or an outage of its database) is an error; a refused request
+    // is the client's mistake, a warning.
+    if (fields.reason === 'server_error' || fields.reason === 'temporarily_unavailable') {
       log.error({ ...fields, error: refusal.error.message }, 'protocol request failed');
     } else {
       log.warn(fields, 'protocol request refused');
