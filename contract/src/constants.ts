@@ -22,3 +22,9 @@ export const DATA_POLICY_DATE = '29.05.2018';
 export const MAX_BODY_BYTES = 16 * 1024;
 /** Header carrying the anti-forgery token (SPEC §7). */
 export const CSRF_HEADER = 'X-CSRF-TOKEN';
+/**
+ * The query parameter of the /error page that says why it was reached, and its one value: the service
+ * is temporarily unavailable (a database outage during a sign-in or sign-out).
+ */
+export const ERROR_REASON_PARAM = 'reason';
+export const UNAVAILABLE_REASON = 'unavailable';

@@ -15,6 +15,11 @@ export const ERROR_STATUS = {
   /** The sign-in's OIDC interaction is gone (expired, or not this browser's); the relying party must start again. */
   interaction_expired: 409,
   conflict: 409,
+  /**
+   * A sign-out the relying party asked for without a valid id_token_hint: nothing ends until the person
+   * confirms it (OpenID Connect RP-Initiated Logout 1.0 §2).
+   */
+  confirmation_required: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

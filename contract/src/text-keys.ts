@@ -32,6 +32,11 @@ export const LOCALIZED_TEXT_KEYS = [
   // Sign-out
   'logoff', // heading of the sign-out page
   'logoffGreeting', // caption with {userName}
+  'logoutConfirmTitle', // heading of the question asked before a sign-out no valid ID token vouches for
+  'logoutConfirmText', // why the question is asked and what each answer does
+  'logoutConfirmLabel', // button: sign out
+  'logoutDeclineLabel', // button: stay signed in
+  'logoutDeclined', // caption after the person chose to stay signed in
   // Forgot / reset password
   'forgotPassword', // heading of the forgot-password page
   'forgotPasswordIntro', // what the form does
@@ -71,6 +76,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'errorTitle', // "We're sorry!"
   'somethingWentWrong', // "Something went wrong."
   'errorReference', // the reference of a refused request's log line, with {reference}
+  'temporarilyUnavailable', // the error page's line when the service is down for a while (try again later)
   // Fallback landing page
   'fallbackWelcome',
   'incorrectAccess',

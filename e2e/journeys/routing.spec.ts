@@ -103,6 +103,19 @@ test.describe('pages complete in this release', () => {
     await expect(error.message(texts)).toBeVisible();
   });
 
+  test('the error page an outage sends a person to says the service is temporarily unavailable', async ({
+    page,
+    texts,
+  }) => {
+    const error = new ErrorPage(page, '/error/7K2M9QXD?reason=unavailable');
+    await error.open();
+    await expect(error.heading).toHaveText(texts.errorTitle);
+    await expect(error.message(texts)).toBeVisible();
+    await expect(error.unavailable(texts)).toBeVisible();
+    await new ErrorPage(page, '/error/7K2M9QXD').open();
+    await expect(error.unavailable(texts)).toHaveCount(0);
+  });
+
   test.describe('in English', () => {
     test.use({ locale: 'en-US' });
 

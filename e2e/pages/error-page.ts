@@ -17,4 +17,9 @@ export class ErrorPage extends PageFrame {
   message(texts: TextResource): Locator {
     return this.page.getByRole('main').getByText(texts.somethingWentWrong, { exact: true });
   }
+
+  /** The line the page adds when the service sent the person here for an outage (?reason=unavailable). */
+  unavailable(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.temporarilyUnavailable, { exact: true });
+  }
 }

@@ -36,4 +36,13 @@ export class LogoutPage extends PageFrame {
       .getByRole('main')
       .getByText(fillText(texts.logoffGreeting, { userName }), { exact: true });
   }
+
+  /** The question asked before a sign-out no valid ID token vouched for ("Sign out of Keycard?"). */
+  confirmButton(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByRole('button', { name: texts.logoutConfirmLabel, exact: true });
+  }
+
+  declineButton(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByRole('button', { name: texts.logoutDeclineLabel, exact: true });
+  }
 }

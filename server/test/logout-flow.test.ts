@@ -75,7 +75,8 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     const { browser } = await signedInBrowser();
     const plain = await browser.get(`/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID })}`);
     const logoutId = new URL(String(plain.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
-    expect((await browser.post('/api/Logout', { logoutId })).json()).toEqual({
+    // No hint: the person confirms first (logout-confirmation.test.ts).
+    expect((await browser.post('/api/Logout', { logoutId, confirmed: true })).json()).toEqual({
       username: 'Grace Hopper',
       postLogoutRedirectUri: null,
     });
@@ -96,7 +97,7 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
       const location = new URL(String(evil.headers.location), 'http://localhost:3000');
       expect(location.pathname).toBe('/logout');
       const logoutId = location.searchParams.get('logoutId') ?? '';
-      const logout = await browser.post('/api/Logout', { logoutId });
+      const logout = await browser.post('/api/Logout', { logoutId, confirmed: true });
       expect(logoutResponse.parse(logout.json())).toEqual({
         username: 'Grace Hopper',
         postLogoutRedirectUri: null,

@@ -21,7 +21,11 @@ export const getResourceQuery = z.object({
   requestedLanguageCode: z.string().max(64, 'too long').optional(),
 });
 
-export const logoutRequest = z.strictObject({ logoutId: z.string().min(1, 'required').max(512, 'too long') });
+export const logoutRequest = z.strictObject({
+  logoutId: z.string().min(1, 'required').max(512, 'too long'),
+  /** The person's answer to "Sign out of Keycard?", asked when the request carried no valid id_token_hint. */
+  confirmed: z.boolean().optional(),
+});
 export const logoutResponse = z.object({
   username: z.string(),
   postLogoutRedirectUri: z.string().nullable(),
@@ -109,7 +113,12 @@ export const redirectToExternalIdentityProviderQuery = z.object({
  */
 export const postCalls = {
   /** not_found: the sign-out request is unknown or has expired. */
-  logout: { path: '/api/Logout', request: logoutRequest, response: logoutResponse, errors: ['not_found'] },
+  logout: {
+    path: '/api/Logout',
+    request: logoutRequest,
+    response: logoutResponse,
+    errors: ['not_found', 'confirmation_required'],
+  },
   forgotPassword: {
     path: '/api/forgotpassword',
     request: forgotPasswordRequest,

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@keycard/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors/service-error.ts';
-import { isDatabaseUnavailable } from '../store/unavailable.ts';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
 import { isAdminApiPath } from './paths.ts';
 
 declare module 'fastify' {
@@ -96,7 +96,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (answer.statusCode >= 500) {
       const reason = undeclared === undefined ? 'request failed' : `undeclared error code ${undeclared}`;
       request.log.error({ err: error }, reason);
-      if (answer.code === 'service_unavailable') reply.header('retry-after', '5');
+      if (answer.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     } else if (!(error instanceof ServiceError)) {
       request.log.info({ code: answer.code, reason: asFastifyError(error).message }, 'request refused');
     }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { type ClientSession, queueLogoutTokens } from '../backchannel/backchannel-repository.ts';
@@ -35,35 +35,70 @@ function audienceOf(idToken: string): string | undefined {
   }
 }
 
+/** Whether the hint is an ID token this provider issued to `client` (signature, issuer, audience). */
+async function isValidHint(provider: Provider, hint: string, client: Client): Promise<boolean> {
+  try {
+    await provider.IdToken.validate(hint, client);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Provider middleware for the end-session endpoint (GET, as relying parties redirect there): a
- * post_logout_redirect_uri that is not registered for the request's client is dropped before the
- * provider sees it, so the person is still signed out and only the redirect back is withheld (issue:
- * "answers the post-logout URI only if registered"). Nothing is ever added or trusted here: a
- * request whose client cannot be told (bad hint, mismatch, unknown client) goes on unchanged and the
- * provider refuses it as before.
+ * Provider middleware for the end-session endpoint (GET, as relying parties redirect there), before the
+ * provider sees the request:
+ * - an id_token_hint of a known client that fails validation vouches for nothing: it is dropped with
+ *   the post_logout_redirect_uri and state, so the person is asked (startLogout) and not sent back
+ *   (RP-Initiated Logout 1.0 §2: no redirection after a failed validation);
+ * - a post_logout_redirect_uri that is not registered for the request's client is dropped, so the
+ *   person can still sign out and only the redirect back is withheld.
+ * Nothing is ever added or trusted here: a request whose client cannot be told (a hint that does not
+ * decode, an unknown audience, a client_id mismatch) goes on unchanged and the provider refuses it.
  */
-export function dropUnregisteredPostLogoutUri(provider: Provider) {
+export function screenEndSessionRequest(provider: Provider) {
   return async (ctx: { method: string; path: string; querystring: string }, next: () => Promise<void>) => {
     if (ctx.method === 'GET' && ctx.path === '/session/end') {
-      const query = new URLSearchParams(ctx.querystring);
-      const uri = query.get('post_logout_redirect_uri');
+      const asked = new URLSearchParams(ctx.querystring);
+      const query = new URLSearchParams(asked);
       const hint = query.get('id_token_hint');
-      const clientId = (hint === null ? undefined : audienceOf(hint)) ?? query.get('client_id') ?? undefined;
+      const audience = hint === null ? undefined : audienceOf(hint);
+      const hinted = audience === undefined ? undefined : await provider.Client.find(audience);
+      if (hint !== null && hinted && !(await isValidHint(provider, hint, hinted))) {
+        for (const name of ['id_token_hint', 'post_logout_redirect_uri', 'state']) query.delete(name);
+      }
+      const uri = query.get('post_logout_redirect_uri');
+      const clientId = query.has('id_token_hint') ? audience : (query.get('client_id') ?? undefined);
       const client = clientId === undefined ? undefined : await provider.Client.find(clientId);
       if (uri !== null && client && !client.postLogoutRedirectUriAllowed(uri)) {
         query.delete('post_logout_redirect_uri');
         query.delete('state');
-        ctx.querystring = query.toString();
       }
+      if (query.toString() !== asked.toString()) ctx.querystring = query.toString();
     }
     await next();
   };
 }
 
 /**
- * The provider's end-session endpoint ends here (RP-initiated logout): the validated request is stored
- * under a random logoutId and the browser goes to the SPA's /logout page, which calls /api/Logout.
+ * RP-Initiated Logout 1.0 §2: the OP must ask the person unless the request carries an ID token that
+ * belongs to the current session and its account. The provider has validated a hint it got (it refuses
+ * the request otherwise); here it must also be this account's, from this very session: an ID token of
+ * another account, or one issued in an earlier session, does not vouch for ending this one.
+ */
+function hintVouches(ctx: KoaContextWithOIDC): boolean {
+  const { session, client, entities } = ctx.oidc;
+  const payload = entities.IdTokenHint?.payload;
+  if (!payload || !client || !session?.accountId) return false;
+  if (payload.sub !== session.accountId) return false;
+  return payload.sid === undefined || payload.sid === session.sidFor(client.clientId);
+}
+
+/**
+ * The provider's end-session endpoint ends here (RP-initiated logout) for a browser with a signed-in
+ * session: the validated request is stored under a random logoutId, with whether a valid hint vouches
+ * for it, and the browser goes to the SPA's /logout page, which calls /api/Logout (asking first when no
+ * hint vouched). Nothing ends here: a page on any site can send a browser to this endpoint.
  */
 export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void> {
   const { session, params, client } = ctx.oidc;
@@ -75,10 +110,11 @@ export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void
     sessionId: session?.jti ?? '',
     accountId: session?.accountId ?? null,
     clientId: client?.clientId ?? null,
-    // Registered for this client: an unregistered one was dropped (dropUnregisteredPostLogoutUri), and
+    // Registered for this client: an unregistered one was dropped (screenEndSessionRequest), and
     // the provider refuses one it cannot match to a client.
     postLogoutRedirectUri,
     state: typeof params?.state === 'string' ? params.state : null,
+    hintVerified: hintVouches(ctx),
     expiresAt: new Date(Date.now() + LOGOUT_REQUEST_TTL_MS),
   });
   ctx.status = 303;
@@ -107,18 +143,27 @@ function withState(uri: string | null, state: string | null): string | null {
   return url.href;
 }
 
+/** What /api/Logout asks to do: the stored request, and whether the person confirmed the sign-out. */
+export interface LogoutAnswer {
+  logoutId: string;
+  confirmed?: boolean | undefined;
+}
+
 /**
  * Ends the session of a stored logout request: the session and every grant it holds are deleted, so
- * no token of it can be refreshed. Idempotent while the request lives (a reload shows the same page).
+ * no token of it can be refreshed. A request no valid hint vouched for ends nothing until the person
+ * confirms (`unconfirmed`; RP-Initiated Logout 1.0 §2). Idempotent while the request lives (a reload
+ * shows the same page, without asking again once it is done).
  */
 export async function finishLogout(
   db: Db,
-  logoutId: string,
+  { logoutId, confirmed }: LogoutAnswer,
   ip: string | null,
   queue: LogoutQueue,
-): Promise<LogoutOutcome | null> {
+): Promise<LogoutOutcome | 'unknown' | 'unconfirmed'> {
   const request = await findLiveLogoutRequest(db, hashOf(logoutId));
-  if (!request) return null;
+  if (!request) return 'unknown';
+  if (!request.hintVerified && request.consumedAt === null && confirmed !== true) return 'unconfirmed';
 
   if (await consumeLogoutRequest(db, request.idHash)) {
     // Queued with the session's end, posted later: a relying party never holds up this answer.

@@ -11,7 +11,8 @@ import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
-import { dropUnregisteredPostLogoutUri, startLogout } from './logout.ts';
+import { screenEndSessionRequest, startLogout } from './logout.ts';
+import { answerOutages, errorPageFor, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
@@ -194,11 +195,12 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       RefreshToken: refreshTokenTtl(config.refreshTokenLifetimes),
     },
     // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON;
-    // the page shows the reference of the request's log line (refusals.ts).
+    // the page shows the reference of the request's log line (refusals.ts), and says when the service
+    // is temporarily unavailable (outage.ts).
     async renderError(ctx, _out, error) {
       const reference = noteRefusal(ctx, error, 'error_page');
       ctx.status = 303;
-      ctx.redirect(`/error/${reference}`);
+      ctx.redirect(errorPageFor(reference, error));
     },
   };
 }
@@ -209,10 +211,12 @@ export function createProvider(deps: ProviderDeps): Provider {
   // Refusals the provider sends to the client's redirect_uri (RFC 6749 §4.1.2.1, with RFC 9207 iss)
   // are logged like those shown on the error page, so the integrating developer finds the reason.
   provider.use(logRefusals(deps.log));
+  provider.use(answerOutages());
+  provider.on('server_error', noteOutage);
   provider.on('authorization.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
-  provider.use(dropUnregisteredPostLogoutUri(provider));
+  provider.use(screenEndSessionRequest(provider));
   provider.use(honestDiscovery);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {

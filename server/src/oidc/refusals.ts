@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ERROR_REFERENCE_ALPHABET, ERROR_REFERENCE_LENGTH } from '@keycard/contract';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { isDatabaseUnavailable } from '../store/unavailable.ts';
 
 type Middleware = Parameters<Provider['use']>[0];
 
@@ -46,6 +47,7 @@ export function newReference(): string {
  * code alone does not say what was wrong.
  */
 export function refusalReason(error: ProtocolError): string {
+  if (isDatabaseUnavailable(error)) return 'temporarily_unavailable';
   if (typeof error.error !== 'string') return 'server_error';
   if (error.error === 'invalid_client') return 'unknown_client';
   if (error.error === 'invalid_request' && /requires PKCE/.test(error.error_description ?? '')) {
@@ -99,7 +101,9 @@ export function logRefusals(log: RefusalLog): Middleware {
     const refusal = refusals.get(ctx as KoaContextWithOIDC);
     if (!refusal) return;
     const fields = refusalFields(ctx as KoaContextWithOIDC, refusal);
-    if (fields.reason === 'server_error') {
+    // A failure of the service (a bug, or an outage of its database) is an error; a refused request
+    // is the client's mistake, a warning.
+    if (fields.reason === 'server_error' || fields.reason === 'temporarily_unavailable') {
       log.error({ ...fields, error: refusal.error.message }, 'protocol request failed');
     } else {
       log.warn(fields, 'protocol request refused');

@@ -3,6 +3,9 @@
  * answer 503 (DESIGN §2) so clients retry later, and never authenticate anyone.
  */
 
+/** What an outage's 503 asks a client to wait before trying again (Retry-After, RFC 9110 §10.2.3). */
+export const RETRY_AFTER_SECONDS = 5;
+
 /** Socket-level failures of node-postgres talking to the server. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

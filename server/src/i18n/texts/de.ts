@@ -33,6 +33,12 @@ export const de: LanguageTexts = {
   // Sign-out
   logoff: 'Abgemeldet',
   logoffGreeting: 'Auf Wiedersehen, {userName}. Sie wurden erfolgreich abgemeldet.',
+  logoutConfirmTitle: 'Von Keycard abmelden?',
+  logoutConfirmText:
+    'Eine Website möchte Sie abmelden. Sie bleiben angemeldet, solange Sie die Abmeldung nicht bestätigen.',
+  logoutConfirmLabel: 'Abmelden',
+  logoutDeclineLabel: 'Angemeldet bleiben',
+  logoutDeclined: 'Sie sind weiterhin angemeldet.',
   // Forgot / reset password
   forgotPassword: 'Passwort vergessen?',
   forgotPasswordIntro:
@@ -83,6 +89,8 @@ export const de: LanguageTexts = {
   errorTitle: 'Es tut uns leid!',
   somethingWentWrong: 'Etwas ist schiefgelaufen.',
   errorReference: 'Wenn Sie sich an den Support wenden, nennen Sie bitte diese Referenz: {reference}',
+  temporarilyUnavailable:
+    'Keycard ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.',
   // Fallback landing page
   fallbackWelcome: 'Willkommen',
   incorrectAccess:

@@ -32,6 +32,12 @@ export const en: LanguageTexts = {
   // Sign-out
   logoff: 'Signed out',
   logoffGreeting: 'Goodbye, {userName}. You have been signed out successfully.',
+  logoutConfirmTitle: 'Sign out of Keycard?',
+  logoutConfirmText:
+    'A website asked to sign you out. You stay signed in unless you confirm that you want to sign out.',
+  logoutConfirmLabel: 'Sign out',
+  logoutDeclineLabel: 'Stay signed in',
+  logoutDeclined: 'You are still signed in.',
   // Forgot / reset password
   forgotPassword: 'Forgot your password?',
   forgotPasswordIntro:
@@ -81,6 +87,7 @@ export const en: LanguageTexts = {
   errorTitle: "We're sorry!",
   somethingWentWrong: 'Something went wrong.',
   errorReference: 'If you contact support, please quote this reference: {reference}',
+  temporarilyUnavailable: 'Keycard is temporarily unavailable. Please try again in a few minutes.',
   // Fallback landing page
   fallbackWelcome: 'Welcome',
   incorrectAccess: 'The page you opened is not a valid way into this service. Here is what you can do:',

@@ -72,6 +72,11 @@ export const logoutRequests = pgTable('logout_request', {
   clientId: text('client_id'),
   postLogoutRedirectUri: text('post_logout_redirect_uri'),
   state: text('state'),
+  /**
+   * The request carried a valid id_token_hint of this session's account: it signs out without asking.
+   * False by default, so a request not known to be vouched for asks (RP-Initiated Logout 1.0 §2).
+   */
+  hintVerified: boolean('hint_verified').notNull().default(false),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });

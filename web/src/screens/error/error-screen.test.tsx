@@ -29,4 +29,16 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
       expect(screen.getByRole('main').textContent).toBe('errorTitlesomethingWentWrong');
     },
   );
+
+  it('says the service is temporarily unavailable when sent for an outage, with the reference', () => {
+    renderWithTexts(<ErrorScreen reference="7K2M9QXD" />, '/error/7K2M9QXD?reason=unavailable');
+    expect(screen.getByRole('main').textContent).toBe(
+      'errorTitlesomethingWentWrongtemporarilyUnavailableerrorReference 7K2M9QXD',
+    );
+  });
+
+  it('says nothing of an outage for any other reason', () => {
+    renderWithTexts(<ErrorScreen reference={null} />, '/error?reason=other');
+    expect(screen.queryByText('temporarilyUnavailable')).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import '../../test-support/dom.ts';
 import { LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
@@ -12,14 +13,15 @@ function json(body: unknown, status = 200): Response {
 }
 
 /** Stubs the network edge (the client reads globalThis.fetch late) and records request bodies. */
-function stubLogout(answer: () => Response) {
+function stubLogout(answer: (body: { logoutId: string; confirmed?: boolean }) => Response) {
   const bodies: unknown[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       expect(new URL(String(input), 'http://spa.test').pathname).toBe('/api/Logout');
-      bodies.push(JSON.parse(String(init.body)));
-      return answer();
+      const body = JSON.parse(String(init.body));
+      bodies.push(body);
+      return answer(body);
     }),
   );
   const assign = vi.fn<(url: string | URL) => void>();
@@ -108,5 +110,74 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     renderLogout('/logout');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
     expect(bodies).toEqual([]);
+  });
+});
+
+/** The service's answers to a sign-out no valid ID token vouched for: the question, then the goodbye. */
+function askFirst(body: { confirmed?: boolean }): Response {
+  if (body.confirmed !== true) return json({ code: 'confirmation_required', message: 'confirm' }, 409);
+  return json({ username: 'Ada Lovelace', postLogoutRedirectUri: 'https://planner.example/bye' });
+}
+
+describe('LogoutScreen asking first (RP-Initiated Logout 1.0 §2)', () => {
+  it('asks "Sign out of Keycard?" with the heading focused, and signs out only on the confirmation', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { bodies, assign } = stubLogout(askFirst);
+    renderLogout('/logout?logoutId=L-7');
+    await settled(() =>
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('logoutConfirmTitle'),
+    );
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    expect(screen.getByText('logoutConfirmText')).toBeTruthy();
+    expect(screen.queryByText(/logoffGreeting/)).toBeNull();
+    expect(bodies).toEqual([{ logoutId: 'L-7' }]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'logoutConfirmLabel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'logoutConfirmLabel' }));
+    await settled(() => expect(screen.getByText('logoffGreeting Ada Lovelace')).toBeTruthy());
+    expect(bodies).toEqual([{ logoutId: 'L-7' }, { logoutId: 'L-7', confirmed: true }]);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'logoff' }));
+    expect(screen.getByRole('status').textContent).toBe('redirecting');
+
+    // The delay of SPEC §9 holds after the question too.
+    await act(() => {
+      vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS - 1);
+    });
+    expect(assign).not.toHaveBeenCalled();
+    await act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/bye');
+  });
+
+  it('keeps the session when the person declines from the keyboard, and goes nowhere', async () => {
+    const { bodies, assign } = stubLogout(askFirst);
+    renderLogout('/logout?logoutId=L-8');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'logoutDeclineLabel' })).toBeTruthy());
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'logoutConfirmLabel' }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'logoutDeclineLabel' }));
+    await user.keyboard('{Enter}');
+
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('logoutDeclined');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    expect(screen.queryByRole('button', { name: 'logoutConfirmLabel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'logoutDeclineLabel' })).toBeNull();
+    expect(bodies).toEqual([{ logoutId: 'L-8' }]);
+    expect(assign).not.toHaveBeenCalled();
+    expect(screen.getByTestId('location').textContent).toBe('/logout');
+  });
+
+  it('goes to /Error when the confirmed sign-out fails', async () => {
+    stubLogout((body) =>
+      body.confirmed === true
+        ? json({ code: 'not_found', message: 'expired' }, 404)
+        : json({ code: 'confirmation_required', message: 'confirm' }, 409),
+    );
+    renderLogout('/logout?logoutId=L-9');
+    fireEvent.click(await screen.findByRole('button', { name: 'logoutConfirmLabel' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
   });
 });

@@ -1,60 +1,110 @@
 import { type CallResponse, LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api/api.ts';
+import { ApiError } from '../../api/api-error.ts';
 import { safeTarget } from '../../routing/link-targets.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLogoutId } from '../../routing/query.ts';
 
 export type LogoutState =
   | { readonly status: 'pending' }
+  /**
+   * The service asks before ending a session no valid ID token vouched for (a page of any site can
+   * start a sign-out): "Sign out of Keycard?". `sending` while the confirmation is on its way.
+   */
+  | { readonly status: 'asking'; readonly sending: boolean }
+  /** The person chose to stay signed in: nothing was ended. */
+  | { readonly status: 'declined' }
   /** Signed out; `redirecting` when the post-logout redirect is scheduled. */
   | { readonly status: 'done'; readonly userName: string; readonly redirecting: boolean };
 
-interface LogoutRequest {
-  readonly logoutId: string;
-  readonly answer: Promise<CallResponse<'logout'>>;
+export interface Logout {
+  readonly state: LogoutState;
+  /** The person's "Sign out": the one request that ends a session the service asked about. */
+  readonly confirm: () => void;
+  /** The person's "Stay signed in". */
+  readonly decline: () => void;
 }
 
-function requestLogout(logoutId: string): Promise<CallResponse<'logout'>> {
+type LogoutAnswer = Promise<CallResponse<'logout'>>;
+
+interface LogoutRequest {
+  readonly logoutId: string;
+  readonly answer: LogoutAnswer;
+}
+
+function requestLogout(logoutId: string): LogoutAnswer {
   return logoutId === '' ? Promise.reject(new Error('no logoutId')) : api.post('logout', { logoutId });
+}
+
+function isQuestion(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'confirmation_required';
 }
 
 /**
  * SPEC §4 logout: signs out the session of the query's logoutId once, then greets the user and
  * follows the post-logout redirect after LOGOUT_REDIRECT_DELAY_MS (SPEC §9); a failure goes to /Error.
+ * When the service answers confirmation_required, nothing has ended: the page asks, and only the
+ * person's confirmation (a same-origin POST with the anti-forgery token) signs out.
  */
-export function useLogout(): LogoutState {
+export function useLogout(): Logout {
   const { search } = useLocation();
   const navigate = useNavigate();
   const [state, setState] = useState<LogoutState>({ status: 'pending' });
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
+  const live = useRef(true);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const logoutId = readLogoutId(search);
 
+  const follow = useCallback(
+    (answer: LogoutAnswer, onQuestion: () => void) => {
+      answer.then(
+        (signedOut) => {
+          if (!live.current) return;
+          // Only an http(s) URL or a local path is followed, never a script URL.
+          const target = safeTarget(signedOut.postLogoutRedirectUri ?? '');
+          setState({ status: 'done', userName: signedOut.username, redirecting: target !== '' });
+          if (target) {
+            timer.current = setTimeout(() => window.location.assign(target), LOGOUT_REDIRECT_DELAY_MS);
+          }
+        },
+        (error: unknown) => {
+          if (!live.current) return;
+          // Replace, so Back does not return to a sign-out that cannot succeed again.
+          if (isQuestion(error)) onQuestion();
+          else navigate('/Error', { replace: true });
+        },
+      );
+    },
+    [navigate],
+  );
+
   useEffect(() => {
-    let current = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    live.current = true;
     if (request.current?.logoutId !== logoutId) {
       request.current = { logoutId, answer: requestLogout(logoutId) };
     }
-    request.current.answer.then(
-      (answer) => {
-        if (!current) return;
-        // Only an http(s) URL or a local path is followed, never a script URL.
-        const target = safeTarget(answer.postLogoutRedirectUri ?? '');
-        setState({ status: 'done', userName: answer.username, redirecting: target !== '' });
-        if (target) timer = setTimeout(() => window.location.assign(target), LOGOUT_REDIRECT_DELAY_MS);
-      },
-      () => {
-        // Replace, so Back does not return to a sign-out that cannot succeed again.
-        if (current) navigate('/Error', { replace: true });
-      },
-    );
+    follow(request.current.answer, () => setState({ status: 'asking', sending: false }));
     return () => {
-      current = false;
-      clearTimeout(timer);
+      live.current = false;
+      clearTimeout(timer.current);
     };
-  }, [logoutId, navigate]);
+  }, [logoutId, follow]);
 
-  return state;
+  // One confirmation per visit: a double click must not send a second one.
+  const confirming = useRef(false);
+  const confirm = useCallback(() => {
+    if (confirming.current) return;
+    confirming.current = true;
+    setState({ status: 'asking', sending: true });
+    // A second question cannot come back for a confirmed request: treat it as the failure it is.
+    follow(api.post('logout', { logoutId, confirmed: true }), () => navigate('/Error', { replace: true }));
+  }, [follow, logoutId, navigate]);
+
+  const decline = useCallback(() => {
+    if (!confirming.current) setState({ status: 'declined' });
+  }, []);
+
+  return { state, confirm, decline };
 }

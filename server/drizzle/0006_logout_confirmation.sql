@@ -1,0 +1,1 @@
+ALTER TABLE "logout_request" ADD COLUMN "hint_verified" boolean DEFAULT false NOT NULL;
