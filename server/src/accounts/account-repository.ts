@@ -187,9 +187,9 @@ export interface LoginFactsKeys {
 
 /**
  * The clock, the account and the domain's upstream binding in one statement (see login-facts.ts for
- * why one; the failure counter is claimed by the attempt itself, claimAttemptSlot). It reads federation's domain bindings too: a second
- * statement would cost the round trip it exists to save. Each join matches at most one row (primary
- * or unique keys), so it answers exactly one row.
+ * why one; the failure counter is the attempt's own statement, claimAttemptSlot). It reads
+ * federation's domain bindings too: a second statement would cost the round trip it exists to save.
+ * Each join matches at most one row (primary or unique keys), so it answers exactly one row.
  */
 export async function selectLoginFacts(db: Db, clock: Clock, keys: LoginFactsKeys) {
   const [row] = await db
@@ -237,7 +237,8 @@ export async function claimAttemptSlot(
   const at = now.toISOString();
   const until = rule.lockedUntil?.toISOString() ?? null;
   const row = loginFailures;
-  const expired = sql`(${row.lockedAt} is not null and ${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}::timestamptz)`;
+  const ended = sql`${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}::timestamptz`;
+  const expired = sql`(${row.lockedAt} is not null and ${ended})`;
   const count = sql`(case when ${expired} then 1 else ${row.failureCount} + 1 end)`;
   const reaches = sql`${count} >= ${rule.threshold}::integer`;
   const first = rule.threshold <= 1;
