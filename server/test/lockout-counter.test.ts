@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimUnlockMail, clearFailures, failureCount } from '../src/accounts/account-repository.ts';
-import { lockState, lockStateOf, recordFailure } from '../src/accounts/lockout.ts';
+import { claimAttempt, lockState, lockStateOf, recordFailure } from '../src/accounts/lockout.ts';
 import { useTestDatabase } from './support/database.ts';
 
 /**
@@ -54,7 +54,8 @@ describe('counting failures', () => {
     expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: false, lockedNow: false });
     expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
     expect(await recordFailure(db, id, at(1), POLICY)).toEqual({ locked: true, lockedNow: false });
-    expect(await failureCount(db, id)).toBe(4);
+    // A failure while locked is refused before its password is looked at: nothing more to count.
+    expect(await failureCount(db, id)).toBe(3);
   });
 
   it('of two failures racing past the threshold, exactly one reports the new lock', async () => {
@@ -87,6 +88,44 @@ describe('counting failures', () => {
     await lockAt(id, T0, { threshold: 3, minutes: 0 });
     expect(await lockState(db, id, at(60 * 24 * 30))).toEqual({ locked: true, hasFailures: true });
     expect(await failureCount(db, id)).toBe(3);
+  });
+});
+
+describe('claiming attempts before their passwords are checked', () => {
+  it('of 20 parallel attempts admits exactly 3, and exactly one of them takes the lock', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimAttempt(db, id, T0, POLICY)));
+    expect(claims.filter((claim) => claim.admitted)).toHaveLength(3);
+    expect(claims.filter((claim) => claim.admitted && claim.locks)).toHaveLength(1);
+    expect(await failureCount(db, id)).toBe(3);
+    expect(await lockState(db, id, at(59, 59))).toEqual({ locked: true, hasFailures: true });
+  });
+
+  it('admits nothing while locked and starts afresh once the lock has ended, for parallel attempts too', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0);
+    expect(await claimUnlockMail(db, id, T0)).toBe(true);
+    expect(await claimAttempt(db, id, at(59, 59), POLICY)).toEqual({ admitted: false });
+    const claims = await Promise.all(Array.from({ length: 20 }, () => claimAttempt(db, id, at(60), POLICY)));
+    expect(claims.filter((claim) => claim.admitted)).toHaveLength(3);
+    expect(claims.filter((claim) => claim.admitted && claim.locks)).toHaveLength(1);
+    // The new lock runs 60 minutes from its own start and may queue its own unlock mail.
+    expect(await lockState(db, id, at(119, 59))).toEqual({ locked: true, hasFailures: true });
+    expect(await claimUnlockMail(db, id, at(60))).toBe(true);
+  });
+
+  it('with a threshold of 1 the first attempt takes the lock, and with LOCKOUT_MINUTES 0 it holds', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    expect(await claimAttempt(db, id, T0, { threshold: 1, minutes: 0 })).toEqual({
+      admitted: true,
+      locks: true,
+    });
+    expect(await claimAttempt(db, id, at(60 * 24 * 365), { threshold: 1, minutes: 0 })).toEqual({
+      admitted: false,
+    });
   });
 });
 

@@ -1,14 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { readLoginFacts } from '../src/accounts/login-facts.ts';
 import { databaseClock, manualClock } from '../src/store/clock.ts';
-import { loginFailures, upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
+import { upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
-const MINUTE = 60_000;
 
 async function bindDomain(domain: string): Promise<string> {
   const db = testDb().db;
@@ -27,41 +25,26 @@ async function bindDomain(domain: string): Promise<string> {
   return provider.id;
 }
 
-async function counterRow(email: string) {
-  const [row] = await testDb()
-    .db.select()
-    .from(loginFailures)
-    .where(eq(loginFailures.identifierHash, identifierHash(email)));
-  return row ?? null;
-}
-
 describe('readLoginFacts: one statement for what a sign-in is decided on', () => {
-  it('answers an unknown address with no account, no failures, no binding and the clock’s time', async () => {
+  it('answers an unknown address with no account, no binding and the clock’s time', async () => {
     const clock = manualClock();
     const facts = await readLoginFacts(testDb().db, clock, 'Nobody@Facts.Example');
     expect(facts).toEqual({
       now: await clock.now(),
       identifierHash: identifierHash('nobody@facts.example'),
-      lock: { locked: false, hasFailures: false },
       account: null,
       upstreamProviderId: null,
     });
   });
 
-  it('reads the account by its normalised address, its failures and the domain’s binding together', async () => {
+  it('reads the account by its normalised address and the domain’s binding together', async () => {
     const db = testDb().db;
     const account = await createAccount(db, 'ada@bound-facts.example', 'Correct-Horse-42');
     const providerId = await bindDomain('bound-facts.example');
-    const clock = manualClock();
-    await db.insert(loginFailures).values({
-      identifierHash: identifierHash('ada@bound-facts.example'),
-      failureCount: 2,
-      updatedAt: await clock.now(),
-    });
-    const facts = await readLoginFacts(db, clock, '  ADA@Bound-Facts.Example ');
+    const facts = await readLoginFacts(db, manualClock(), '  ADA@Bound-Facts.Example ');
+    expect(facts.identifierHash).toBe(identifierHash('ada@bound-facts.example'));
     expect(facts.account?.id).toBe(account.id);
     expect(facts.account?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(facts.lock).toEqual({ locked: false, hasFailures: true });
     expect(facts.upstreamProviderId).toBe(providerId);
   });
 
@@ -72,31 +55,6 @@ describe('readLoginFacts: one statement for what a sign-in is decided on', () =>
       providerId,
     );
     expect((await readLoginFacts(testDb().db, clock, 'no-domain')).upstreamProviderId).toBeNull();
-  });
-
-  it('reports a lock in force, and clears a lock whose time is up on the way', async () => {
-    const db = testDb().db;
-    const clock = manualClock();
-    const lockedAt = await clock.now();
-    await db.insert(loginFailures).values({
-      identifierHash: identifierHash('locked@facts.example'),
-      failureCount: 5,
-      lockedAt,
-      lockedUntil: new Date(lockedAt.getTime() + 60 * MINUTE),
-      updatedAt: lockedAt,
-    });
-    expect((await readLoginFacts(db, clock, 'locked@facts.example')).lock).toEqual({
-      locked: true,
-      hasFailures: true,
-    });
-    expect(await counterRow('locked@facts.example')).not.toBeNull();
-
-    clock.advance(61 * MINUTE);
-    expect((await readLoginFacts(db, clock, 'locked@facts.example')).lock).toEqual({
-      locked: false,
-      hasFailures: false,
-    });
-    expect(await counterRow('locked@facts.example')).toBeNull();
   });
 
   it('takes the time from the database clock in the same statement', async () => {

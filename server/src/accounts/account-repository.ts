@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNotNull, isNull, lte, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { accounts, loginFailures, passwordHistory, upstreamDomains } from '../store/tables/index.ts';
@@ -178,32 +178,27 @@ export async function bindExternalIdentity(
     .where(eq(accounts.id, accountId));
 }
 
-/** What a sign-in attempt looks up: the identifier's counter, the address and its domain. */
+/** What a sign-in attempt looks up: the address and its domain. */
 export interface LoginFactsKeys {
-  readonly identifierHash: string;
   readonly emailNormalized: string;
   /** The domain's binding key; null: the domain cannot be bound, so nothing is looked up. */
   readonly domain: string | null;
 }
 
 /**
- * The clock, the identifier's failure counter, the account and the domain's upstream binding in one
- * statement (see login-facts.ts for why one). It reads federation's domain bindings too: a second
- * statement would cost the round trip it exists to save. Each join matches at most one row (primary
- * or unique keys), so it answers exactly one row.
+ * The clock, the account and the domain's upstream binding in one statement (see login-facts.ts for
+ * why one; the failure counter is the attempt's own statement, claimAttemptSlot). It reads
+ * federation's domain bindings too: a second statement would cost the round trip it exists to save.
+ * Each join matches at most one row (primary or unique keys), so it answers exactly one row.
  */
 export async function selectLoginFacts(db: Db, clock: Clock, keys: LoginFactsKeys) {
   const [row] = await db
     .select({
       nowMs: clock.nowSql(),
-      lockedAt: loginFailures.lockedAt,
-      lockedUntil: loginFailures.lockedUntil,
-      failureCount: loginFailures.failureCount,
       account: getTableColumns(accounts),
       upstreamProviderId: upstreamDomains.providerId,
     })
     .from(sql`(select 1) as one`)
-    .leftJoin(loginFailures, eq(loginFailures.identifierHash, keys.identifierHash))
     .leftJoin(accounts, eq(accounts.emailNormalized, keys.emailNormalized))
     .leftJoin(upstreamDomains, keys.domain === null ? sql`false` : eq(upstreamDomains.domain, keys.domain));
   return row;
@@ -217,35 +212,58 @@ export async function findLoginFailures(db: Db, identifierHash: string): Promise
   return row ?? null;
 }
 
-/**
- * Counts one failure in a single upsert, so parallel failures lose no count; answers the count and
- * whether a lock is already in place.
- */
-export async function countFailure(db: Db, identifierHash: string, now: Date) {
-  const [counted] = await db
-    .insert(loginFailures)
-    .values({ identifierHash, failureCount: 1, updatedAt: now })
-    .onConflictDoUpdate({
-      target: loginFailures.identifierHash,
-      set: { failureCount: sql`${loginFailures.failureCount} + 1`, updatedAt: now },
-    })
-    .returning({ failureCount: loginFailures.failureCount, lockedAt: loginFailures.lockedAt });
-  return counted;
+/** The part of an identifier's counter an admitted attempt answers with. */
+export interface ClaimedAttempt {
+  /** The attempt's place in the count, itself included. */
+  readonly failureCount: number;
+  /** Set when this very attempt reached the threshold and so locked the identifier. */
+  readonly lockedAt: Date | null;
 }
 
-/** Locks the identifier unless it is locked already; true for exactly one of concurrent callers. */
-export async function lockIdentifier(
+/**
+ * Counts one sign-in attempt before its password is checked, in a single upsert, so no number of
+ * parallel attempts gets past the threshold (DESIGN §2 Login). The attempt that reaches `threshold`
+ * locks the identifier in the same statement (until `lockedUntil`, null: until unlocked). While a lock
+ * is in force nothing is counted and no row is answered: the attempt is not admitted. A lock whose time
+ * is up counts as no lock: the count starts afresh at this attempt, and the next lock may queue its own
+ * unlock mail.
+ */
+export async function claimAttemptSlot(
   db: Db,
   identifierHash: string,
   now: Date,
-  lockedUntil: Date | null,
-): Promise<boolean> {
-  const locked = await db
-    .update(loginFailures)
-    .set({ lockedAt: now, lockedUntil })
-    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.lockedAt)))
-    .returning({ identifierHash: loginFailures.identifierHash });
-  return locked.length === 1;
+  rule: { readonly threshold: number; readonly lockedUntil: Date | null },
+): Promise<ClaimedAttempt | null> {
+  const at = now.toISOString();
+  const until = rule.lockedUntil?.toISOString() ?? null;
+  const row = loginFailures;
+  const ended = sql`${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}::timestamptz`;
+  const expired = sql`(${row.lockedAt} is not null and ${ended})`;
+  const count = sql`(case when ${expired} then 1 else ${row.failureCount} + 1 end)`;
+  const reaches = sql`${count} >= ${rule.threshold}::integer`;
+  const first = rule.threshold <= 1;
+  const [claimed] = await db
+    .insert(row)
+    .values({
+      identifierHash,
+      failureCount: 1,
+      lockedAt: first ? now : null,
+      lockedUntil: first ? rule.lockedUntil : null,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: row.identifierHash,
+      set: {
+        failureCount: count,
+        lockedAt: sql`(case when ${reaches} then ${at}::timestamptz end)`,
+        lockedUntil: sql`(case when ${reaches} then ${until}::timestamptz end)`,
+        unlockMailQueuedAt: sql`(case when ${expired} then null else ${row.unlockMailQueuedAt} end)`,
+        updatedAt: now,
+      },
+      setWhere: sql`${row.lockedAt} is null or ${expired}`,
+    })
+    .returning({ failureCount: row.failureCount, lockedAt: row.lockedAt });
+  return claimed ?? null;
 }
 
 /** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
@@ -256,6 +274,22 @@ export async function claimUnlockMail(db: Db, identifierHash: string, now: Date)
     .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.unlockMailQueuedAt)))
     .returning({ identifierHash: loginFailures.identifierHash });
   return claimed.length === 1;
+}
+
+/**
+ * Deletes the identifier's counter if its lock has ended at `now`; a count that started afresh
+ * meanwhile (claimAttemptSlot) is kept.
+ */
+export async function clearEndedLock(db: Db, identifierHash: string, now: Date): Promise<void> {
+  await db
+    .delete(loginFailures)
+    .where(
+      and(
+        eq(loginFailures.identifierHash, identifierHash),
+        isNotNull(loginFailures.lockedAt),
+        lte(loginFailures.lockedUntil, now),
+      ),
+    );
 }
 
 /** A success, an unlock or a password reset starts the count afresh. */

@@ -1,10 +1,9 @@
 import type { Db } from '../store/database.ts';
 import {
-  clearFailures,
-  countFailure,
+  claimAttemptSlot,
+  clearEndedLock,
   findLoginFailures,
   type LoginFailureRow,
-  lockIdentifier,
 } from './account-repository.ts';
 
 /** Account rules of DESIGN §2 / §5. */
@@ -40,12 +39,43 @@ export function lockStateOf(row: LockRow | null, now: Date): LockState & { expir
 /** Reads the identifier's counter once; a lock whose time is up is cleared on the way. */
 export async function lockState(db: Db, identifierHash: string, now: Date): Promise<LockState> {
   const { expired, ...state } = lockStateOf(await findLoginFailures(db, identifierHash), now);
-  if (expired) await clearFailures(db, identifierHash);
+  if (expired) await clearEndedLock(db, identifierHash, now);
   return state;
 }
 
 export async function isLocked(db: Db, identifierHash: string, now: Date): Promise<boolean> {
   return (await lockState(db, identifierHash, now)).locked;
+}
+
+/** A sign-in attempt's place in its identifier's count, taken before its password is checked. */
+export type AttemptClaim =
+  /** The identifier is locked: the attempt is refused whatever its password, which is not checked. */
+  | { readonly admitted: false }
+  /**
+   * The attempt is counted as a failure until its password proves right (a success clears the count).
+   * `locks`: it reached the threshold and locked the identifier; should its password be wrong, the
+   * lock stands and this attempt, exactly one of any number in parallel, queues the unlock mail.
+   */
+  | { readonly admitted: true; readonly locks: boolean };
+
+/**
+ * Claims one attempt (DESIGN §2 Login). Counting comes first and the lock is taken in the same single
+ * statement, so parallel attempts can check no more passwords than the threshold allows: the one that
+ * reaches it locks, and none after it is admitted.
+ */
+export async function claimAttempt(
+  db: Db,
+  identifierHash: string,
+  now: Date,
+  policy: LockoutPolicy,
+): Promise<AttemptClaim> {
+  const lockedUntil = policy.minutes > 0 ? new Date(now.getTime() + policy.minutes * 60_000) : null;
+  const claimed = await claimAttemptSlot(db, identifierHash, now, {
+    threshold: policy.threshold,
+    lockedUntil,
+  });
+  if (!claimed) return { admitted: false };
+  return { admitted: true, locks: claimed.lockedAt !== null };
 }
 
 export interface FailureOutcome {
@@ -55,22 +85,14 @@ export interface FailureOutcome {
   lockedNow: boolean;
 }
 
-/**
- * Counts one failure. The increment is a single upsert and the lock a conditional update, so parallel
- * failures neither lose counts nor lock twice.
- */
+/** Counts one attempt whose password is known to be wrong, as a sign-in counts it (claimAttempt). */
 export async function recordFailure(
   db: Db,
   identifierHash: string,
   now: Date,
   policy: LockoutPolicy,
 ): Promise<FailureOutcome> {
-  const counted = await countFailure(db, identifierHash, now);
-  // Stryker disable next-line all: an upsert with `returning` always answers its row; the guard is for the type
-  if (!counted) throw new Error('failure counter was not written');
-  // Stryker disable next-line ConditionalExpression: equivalent, the conditional lock below locks no locked row and answers lockedNow false; this only saves its statement
-  if (counted.lockedAt) return { locked: true, lockedNow: false };
-  if (counted.failureCount < policy.threshold) return { locked: false, lockedNow: false };
-  const lockedUntil = policy.minutes > 0 ? new Date(now.getTime() + policy.minutes * 60_000) : null;
-  return { locked: true, lockedNow: await lockIdentifier(db, identifierHash, now, lockedUntil) };
+  const claim = await claimAttempt(db, identifierHash, now, policy);
+  if (!claim.admitted) return { locked: true, lockedNow: false };
+  return { locked: claim.locks, lockedNow: claim.locks };
 }

@@ -5,7 +5,7 @@ import type { CodeLifetimes, Config } from '../config.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { type Account, claimUnlockMail, clearFailures, replaceHash } from './account-repository.ts';
-import { type LockoutPolicy, recordFailure } from './lockout.ts';
+import { claimAttempt, type LockoutPolicy } from './lockout.ts';
 import { readLoginFacts } from './login-facts.ts';
 import {
   type HashVerifier,
@@ -62,28 +62,31 @@ function passwordExpired(account: Account, now: Date, maxAgeDays: number): boole
 }
 
 /**
- * DESIGN §2 Login. Every path verifies exactly one argon2 hash (the dummy for unknown, password-less,
- * disabled-with-lock or locked identifiers) so the answer's timing does not tell accounts apart.
+ * DESIGN §2 Login. The attempt is counted before its password is looked at, and the same statement
+ * decides the lock (claimAttempt), so no number of parallel attempts checks more passwords than
+ * LOCKOUT_THRESHOLD allows; a success clears the count. Every path verifies exactly one argon2 hash
+ * (the dummy for unknown, password-less, federated or locked identifiers) so the answer's timing does
+ * not tell accounts apart.
  */
 export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Promise<LoginResult> {
   const { db, clock, rules } = deps;
   const {
     now,
     identifierHash: id,
-    lock: { locked, hasFailures },
     account,
     upstreamProviderId: upstreamId,
   } = await readLoginFacts(db, clock, attempt.email);
+  const claim = await claimAttempt(db, id, now, rules.lockout);
   // An address that signs in upstream (linked, or of a bound domain) has no usable local password:
   // its organisation decides who may sign in, so a password kept from before cannot outlive an
   // offboarding there (DESIGN §1 Federation). The dummy hash keeps the timing the same.
   const federated = account?.externalIdpId != null || upstreamId !== null;
-  const usableHash = locked || federated ? null : (account?.passwordHash ?? null);
+  const usableHash = !claim.admitted || federated ? null : (account?.passwordHash ?? null);
   // While locked even the right password is not checked against the account: no password oracle.
   const matches = await verifyPassword(usableHash, attempt.password, deps.verifyHash);
   const accountId = account?.id ?? null;
 
-  if (locked) {
+  if (!claim.admitted) {
     await recordAudit(db, {
       event: 'login',
       outcome: 'refused',
@@ -95,8 +98,8 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   }
 
   if (matches && account?.passwordHash && account.disabledAt === null) {
-    // Nothing to clear in the common case: the success path then writes no more than a failure does.
-    if (hasFailures) await clearFailures(db, id);
+    // The attempt was counted like every other: the success clears the count (and a lock it took).
+    await clearFailures(db, id);
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
@@ -117,18 +120,17 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     return { outcome: 'authenticated', account };
   }
 
-  const failure = await recordFailure(db, id, now, rules.lockout);
+  // The failure is on record already: the claim counted it.
   await recordAudit(db, { event: 'login', outcome: 'failure', accountId, ip: attempt.ip });
-  if (failure.lockedNow) {
-    await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
-    if (account && account.disabledAt === null) {
-      await db.transaction(async (tx) => {
-        if (await claimUnlockMail(tx, id, now))
-          await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
-      });
-    }
+  if (!claim.locks) return { outcome: 'failed' };
+  await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
+  if (account && account.disabledAt === null) {
+    await db.transaction(async (tx) => {
+      if (await claimUnlockMail(tx, id, now))
+        await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
+    });
   }
-  return failure.locked ? { outcome: 'locked' } : { outcome: 'failed' };
+  return { outcome: 'locked' };
 }
 
 type LoginConfig = Pick<
@@ -145,10 +147,15 @@ function loginRulesOf(config: LoginConfig): LoginRules {
   };
 }
 
-/** The sign-in's dependencies in the service: the configured rules and argon2 itself. */
+/** The sign-in's dependencies in the service: the configured rules and argon2 itself unless given. */
 export function createLoginDeps(
   config: LoginConfig,
-  parts: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'>,
+  {
+    verifyHash = verifyArgon2,
+    ...parts
+  }: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'> & {
+    verifyHash?: HashVerifier | undefined;
+  },
 ): LoginDeps {
-  return { ...parts, rules: loginRulesOf(config), verifyHash: verifyArgon2 };
+  return { ...parts, rules: loginRulesOf(config), verifyHash };
 }

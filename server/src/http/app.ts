@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES } from '@keycard/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createLoginDeps } from '../accounts/login.ts';
+import type { HashVerifier } from '../accounts/password-hash.ts';
 import { createLogoutWorker, type LogoutWorker } from '../backchannel/backchannel-worker.ts';
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
@@ -52,6 +53,8 @@ export interface AppOptions {
    * defaults to the database's, which every instance shares.
    */
   readonly clock?: Clock;
+  /** The argon2 verification of a sign-in's password (DESIGN §2 Login); defaults to argon2 itself. */
+  readonly verifyHash?: HashVerifier;
 }
 
 /** Name of the stored development cookie secret (used only when COOKIE_SECRETS is unset). */
@@ -132,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     login: createLoginDeps(config, {
       db,
       clock,
+      verifyHash: options.verifyHash,
       // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
       onLocked: queueUnlockMail(recovery),
     }),

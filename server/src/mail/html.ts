@@ -3,8 +3,12 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** http(s) URLs inside plain text; ends before whitespace, angle brackets and quotes. */
-const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
+/**
+ * http(s) URLs inside plain text; ends before whitespace, angle brackets and quotes. In escaped HTML
+ * it matches a URL whole too (escapeHtml writes `&` as `&#38;`). PostgreSQL's regular expressions read
+ * its source alike (outbox-repository.ts removes links with it).
+ */
+export const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/g;
 
 /** Every http(s) URL of a plain text, in order. */
 export function linksIn(text: string): string[] {

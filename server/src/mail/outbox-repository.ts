@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'dri
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
 import { outbox } from '../store/tables/mail.ts';
+import { URL_IN_TEXT } from './html.ts';
 
 /** SQL of the mail outbox (STYLE §6: the same statements on PGlite and PostgreSQL ≥ 15). */
 
@@ -67,10 +68,31 @@ export async function claimNextDue(db: Db, now: Date, leaseUntil: Date): Promise
   };
 }
 
-export async function markSent(db: Db, id: string, now: Date): Promise<void> {
+/** What a link in a stored body is replaced with once the message no longer needs it. */
+export const REMOVED_LINK = '[link removed]';
+
+/**
+ * Both bodies with every http(s) link replaced by REMOVED_LINK. A link is the only place a message
+ * carries a code (mail-kinds.ts), and the code table keeps only hashes, so a body without links holds
+ * nothing that opens an account.
+ */
+function withoutLinks() {
+  const pattern = URL_IN_TEXT.source;
+  return {
+    textBody: sql<string>`regexp_replace(${outbox.textBody}, ${pattern}, ${REMOVED_LINK}, 'g')`,
+    htmlBody: sql<string>`regexp_replace(${outbox.htmlBody}, ${pattern}, ${REMOVED_LINK}, 'g')`,
+  };
+}
+
+/**
+ * Marks a message sent. Its links are removed in the same statement: once delivered, the stored copy
+ * has no use for a live code. `keepLinks` is for the development mailbox, where the row is the
+ * delivered message itself (it loses them when they expire, removeExpiredLinks).
+ */
+export async function markSent(db: Db, id: string, now: Date, keepLinks = false): Promise<void> {
   await db
     .update(outbox)
-    .set({ sentAt: now, lockedUntil: null, lastError: null })
+    .set({ sentAt: now, lockedUntil: null, lastError: null, ...(keepLinks ? {} : withoutLinks()) })
     .where(and(eq(outbox.id, id), isNull(outbox.sentAt)));
 }
 
@@ -101,12 +123,13 @@ export const EXPIRED_ERROR = 'expired: the link it carries stopped working befor
 
 /**
  * Fails every unsent message whose link has expired (a long SMTP outage), so nobody receives a dead
- * link and mail:failed shows why. A message being sent right now (an unexpired lease) is left alone.
+ * link and mail:failed shows why; the link goes with it. A message being sent right now (an unexpired
+ * lease) is left alone.
  */
 export async function failExpired(db: Db, now: Date): Promise<number> {
   const failed = await db
     .update(outbox)
-    .set({ failedAt: now, lastError: EXPIRED_ERROR, lockedUntil: null })
+    .set({ failedAt: now, lastError: EXPIRED_ERROR, lockedUntil: null, ...withoutLinks() })
     .where(
       and(
         isNull(outbox.sentAt),
@@ -117,6 +140,26 @@ export async function failExpired(db: Db, now: Date): Promise<number> {
     )
     .returning({ id: outbox.id });
   return failed.length;
+}
+
+/**
+ * Removes the links of finished messages whose code has expired: a failed message kept them so that
+ * mail:failed --retry could still send them while they worked, and the development mailbox shows them
+ * until then. Answers how many messages lost their links.
+ */
+export async function removeExpiredLinks(db: Db, now: Date): Promise<number> {
+  const cleared = await db
+    .update(outbox)
+    .set(withoutLinks())
+    .where(
+      and(
+        or(isNotNull(outbox.sentAt), isNotNull(outbox.failedAt)),
+        lte(outbox.expiresAt, now),
+        sql`(${outbox.textBody} ~ ${URL_IN_TEXT.source} or ${outbox.htmlBody} ~ ${URL_IN_TEXT.source})`,
+      ),
+    )
+    .returning({ id: outbox.id });
+  return cleared.length;
 }
 
 /** Gives a claimed message back unsent and uncounted (the worker is stopping), so it is due at once. */

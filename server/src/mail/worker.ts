@@ -7,6 +7,7 @@ import {
   markSent,
   recordFailedAttempt,
   releaseClaim,
+  removeExpiredLinks,
 } from './outbox-repository.ts';
 import { describeError, isPermanentRejection, MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.ts';
 import type { MailLog, MailTransport } from './transport.ts';
@@ -88,8 +89,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       return;
     }
     // Should this update fail, the claim lapses and the message is sent again: at least once, with
-    // the same Message-ID, rather than lost.
-    await markSent(db, mail.id, await clock.now());
+    // the same Message-ID, rather than lost. It removes the message's links (codes) from the outbox,
+    // except in the development mailbox, whose rows are the delivered messages.
+    await markSent(db, mail.id, await clock.now(), transport.kind === 'dev-mailbox');
   }
 
   async function drain(): Promise<number> {
@@ -97,6 +99,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     try {
       const expired = await failExpired(db, await clock.now());
       if (expired > 0) log.warn({ messages: expired }, 'Mail expired undelivered; its links no longer work');
+      await removeExpiredLinks(db, await clock.now());
       while (stopping === undefined) {
         const now = await clock.now();
         const mail = await claimNextDue(db, now, new Date(now.getTime() + timing.leaseMs));
