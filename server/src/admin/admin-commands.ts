@@ -8,6 +8,18 @@ import { failedMailInput } from '../provisioning/mail-schemas.ts';
 import { addUpstreamProvider } from '../provisioning/provider-operations.ts';
 import { addUpstreamProviderInput } from '../provisioning/provider-schemas.ts';
 import type { ProvisioningDeps } from '../provisioning/provisioning-deps.ts';
+import {
+  addResourceServer,
+  listResourceServers,
+  removeResourceServer,
+  updateResourceServer,
+} from '../provisioning/resource-operations.ts';
+import {
+  addResourceServerInput,
+  listResourceServersInput,
+  resourceServerInput,
+  updateResourceServerInput,
+} from '../provisioning/resource-schemas.ts';
 import { changeEmail, inviteAccount } from '../provisioning/user-mail-operations.ts';
 import {
   addUser,
@@ -36,6 +48,10 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
   z.strictObject({ command: z.literal('keys:list'), input: listSigningKeysInput }),
   z.strictObject({ command: z.literal('keys:rotate'), input: rotateSigningKeysInput }),
+  z.strictObject({ command: z.literal('resource:add'), input: addResourceServerInput }),
+  z.strictObject({ command: z.literal('resource:list'), input: listResourceServersInput }),
+  z.strictObject({ command: z.literal('resource:update'), input: updateResourceServerInput }),
+  z.strictObject({ command: z.literal('resource:remove'), input: resourceServerInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
 
@@ -81,5 +97,13 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return listKeys(deps, request.input);
     case 'keys:rotate':
       return rotateKeys(deps, request.input);
+    case 'resource:add':
+      return addResourceServer(deps, request.input);
+    case 'resource:list':
+      return listResourceServers(deps, request.input);
+    case 'resource:update':
+      return updateResourceServer(deps, request.input);
+    case 'resource:remove':
+      return removeResourceServer(deps, request.input);
   }
 }

@@ -10,6 +10,7 @@ import { DataDirBusyError, type Execution, executeAdminRequest } from './execute
 import { IDP_COMMANDS } from './idp-commands.ts';
 import { KEY_COMMANDS } from './key-commands.ts';
 import { MAIL_COMMANDS } from './mail-commands.ts';
+import { RESOURCE_COMMANDS } from './resource-commands.ts';
 import { describeFailure } from './socket-protocol.ts';
 import { SecretInputError } from './stdin-secret.ts';
 import { USER_COMMANDS } from './user-commands.ts';
@@ -22,6 +23,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...IDP_COMMANDS,
   ...MAIL_COMMANDS,
   ...KEY_COMMANDS,
+  ...RESOURCE_COMMANDS,
 ];
 
 export interface Output {
