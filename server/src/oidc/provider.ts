@@ -136,7 +136,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       profile: ['name', 'given_name'],
     },
     conformIdTokenClaims: false,
-    extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
+    extraClientMetadata: { properties: ['product_name', 'require_pkce', 'access_token_format'] },
     interactions: { url: interactionUrl(config, db), policy: firstPartyPolicy() },
     loadExistingGrant: loadFirstPartyGrant(config, db),
     // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
