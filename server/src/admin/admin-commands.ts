@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { failedLogouts } from '../provisioning/backchannel-operations.ts';
+import { failedLogoutsInput } from '../provisioning/backchannel-schemas.ts';
 import { addClient } from '../provisioning/client-operations.ts';
 import { addClientInput } from '../provisioning/client-schemas.ts';
 import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
@@ -45,6 +47,7 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
   z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
+  z.strictObject({ command: z.literal('backchannel:failed'), input: failedLogoutsInput }),
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
   z.strictObject({ command: z.literal('keys:list'), input: listSigningKeysInput }),
   z.strictObject({ command: z.literal('keys:rotate'), input: rotateSigningKeysInput }),
@@ -91,6 +94,8 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return addClient(deps, request.input);
     case 'mail:failed':
       return failedMail(deps, request.input);
+    case 'backchannel:failed':
+      return failedLogouts(deps, request.input);
     case 'idp:add':
       return addUpstreamProvider(deps, request.input);
     case 'keys:list':

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../store/unavailable.ts';
 import { type AdminRequest, adminRequestSchema } from './admin-commands.ts';
 import { parseFlags } from './cli-args.ts';
 import { type CliCommand, commandHelp, HELP_FLAG, JSON_FLAG } from './cli-command.ts';
+import { BACKCHANNEL_COMMANDS } from './backchannel-commands.ts';
 import { CLIENT_COMMANDS } from './client-commands.ts';
 import { DataDirBusyError, type Execution, executeAdminRequest } from './execute-request.ts';
 import { IDP_COMMANDS } from './idp-commands.ts';
@@ -22,6 +23,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...CLIENT_COMMANDS,
   ...IDP_COMMANDS,
   ...MAIL_COMMANDS,
+  ...BACKCHANNEL_COMMANDS,
   ...KEY_COMMANDS,
   ...RESOURCE_COMMANDS,
 ];
