@@ -3,11 +3,7 @@ import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { useAdminApi } from './admin-api-kit.ts';
-import {
-  CLIENT_SECRET,
-  relyingParty,
-  signInThrough,
-} from './support/confidential-relying-party.ts';
+import { CLIENT_SECRET, relyingParty, signInThrough } from './support/confidential-relying-party.ts';
 import { REDIRECT_URI } from './support/oidc-flow.ts';
 import { ISSUER } from './support/relying-party.ts';
 
@@ -36,7 +32,8 @@ const { service, api } = useAdminApi();
 
 async function register(path: string, body: Record<string, unknown>) {
   const response = await api('POST', path, body);
-  if (response.statusCode !== 201) throw new Error(`${path} answered ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`${path} answered ${response.statusCode} ${response.body}`);
   return response.json();
 }
 
@@ -86,7 +83,9 @@ describe('access-token format per client', () => {
     const plain = await signInFor('jwt-app', {});
     expect(plain.access_token.split('.')).toHaveLength(1);
     // A JWT is for the API to verify: the introspection endpoint does not take it (unsupported_token_type).
-    await expect(oidc.tokenIntrospection(await rp('planning-api'), forApi.access_token)).rejects.toMatchObject({
+    await expect(
+      oidc.tokenIntrospection(await rp('planning-api'), forApi.access_token),
+    ).rejects.toMatchObject({
       error: 'unsupported_token_type',
     });
   });
@@ -113,10 +112,12 @@ describe('access-token format per client', () => {
     });
   });
 
-  it("tells no other client, and no other API, about a token for the API", async () => {
+  it('tells no other client, and no other API, about a token for the API', async () => {
     const tokens = await signInFor('opaque-app', { resource: PLANNING, scope: 'openid planning:read' });
     for (const clientId of ['reporting', 'billing-api', 'batch']) {
-      expect(await oidc.tokenIntrospection(await rp(clientId), tokens.access_token)).toEqual({ active: false });
+      expect(await oidc.tokenIntrospection(await rp(clientId), tokens.access_token)).toEqual({
+        active: false,
+      });
     }
   });
 

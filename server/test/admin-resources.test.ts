@@ -51,7 +51,9 @@ describe('resource:add, resource:list, resource:update, resource:remove', () => 
 
     const list = await admin(['resource:list']);
     expect(list.stdout).toContain(`${API}\n  scopes               planning:read planning:write`);
-    expect(list.stdout).toContain('https://reports.example/  (RESOURCE_SERVERS)\n  scopes               reports:read');
+    expect(list.stdout).toContain(
+      'https://reports.example/  (RESOURCE_SERVERS)\n  scopes               reports:read',
+    );
 
     const changed = await admin([
       'resource:update',
@@ -92,7 +94,18 @@ describe('resource:add, resource:list, resource:update, resource:remove', () => 
 describe('client:add --access-token-format', () => {
   it('registers a client whose tokens for resource servers are opaque', async () => {
     const run = await admin(
-      ['client:add', '--id', 'opaque-app', '--name', 'Opaque', '--redirect-uri', 'https://opaque.example/cb', '--secret-stdin', '--access-token-format', 'opaque'],
+      [
+        'client:add',
+        '--id',
+        'opaque-app',
+        '--name',
+        'Opaque',
+        '--redirect-uri',
+        'https://opaque.example/cb',
+        '--secret-stdin',
+        '--access-token-format',
+        'opaque',
+      ],
       SECRET,
     );
     expect(run.code).toBe(0);
@@ -100,14 +113,32 @@ describe('client:add --access-token-format', () => {
   });
 
   it('refuses an unknown format, and any but opaque for an admin client, naming the flag', async () => {
-    const unknown = await admin(
-      ['client:add', '--id', 'saml-app', '--name', 'S', '--redirect-uri', 'https://s.example/cb', '--access-token-format', 'saml'],
-    );
+    const unknown = await admin([
+      'client:add',
+      '--id',
+      'saml-app',
+      '--name',
+      'S',
+      '--redirect-uri',
+      'https://s.example/cb',
+      '--access-token-format',
+      'saml',
+    ]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('--access-token-format');
     expect(unknown.stderr).toContain('must be one of jwt, opaque');
     const adminJwt = await admin(
-      ['client:add', '--id', 'ops', '--name', 'Ops', '--admin', '--secret-stdin', '--access-token-format', 'jwt'],
+      [
+        'client:add',
+        '--id',
+        'ops',
+        '--name',
+        'Ops',
+        '--admin',
+        '--secret-stdin',
+        '--access-token-format',
+        'jwt',
+      ],
       SECRET,
     );
     expect(adminJwt.code).not.toBe(0);

@@ -54,7 +54,10 @@ async function signInAndOut() {
 }
 
 async function setListener(uri: string | null) {
-  await service().db.update(oidcClients).set({ backchannelLogoutUri: uri }).where(eq(oidcClients.clientId, 'planner'));
+  await service()
+    .db.update(oidcClients)
+    .set({ backchannelLogoutUri: uri })
+    .where(eq(oidcClients.clientId, 'planner'));
 }
 
 /** Two sign-outs whose logout tokens the worker gives up on: the client stopped listening meanwhile. */

@@ -77,7 +77,11 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
       typ: 'at+jwt',
     });
     expect(protectedHeader.alg).toBe('ES256');
-    expect(payload).toMatchObject({ client_id: 'planner', scope: 'planning:read', sub: tokens.claims()?.sub });
+    expect(payload).toMatchObject({
+      client_id: 'planner',
+      scope: 'planning:read',
+      sub: tokens.claims()?.sub,
+    });
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(240);
     expect(tokens.expires_in).toBe(240);
   });
@@ -89,7 +93,9 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
 
     const token = await machineToken(PLANNING, 'planning:write');
     expect(token.expires_in).toBe(90);
-    const { protectedHeader } = await jose.jwtVerify(token.access_token, await jwks(), { audience: PLANNING });
+    const { protectedHeader } = await jose.jwtVerify(token.access_token, await jwks(), {
+      audience: PLANNING,
+    });
     // The provider's default: RS256, as the development keys hold an RSA key.
     expect(protectedHeader.alg).toBe('RS256');
 
@@ -113,7 +119,10 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
       error_description: 'this client may not ask for tokens for the requested resource',
     });
     const rp = await relyingParty(service().app, 'planner');
-    const { tokens } = await signInThrough(service(), rp, { resource: identifier, scope: 'openid billing:read' });
+    const { tokens } = await signInThrough(service(), rp, {
+      resource: identifier,
+      scope: 'openid billing:read',
+    });
     expect(jose.decodeJwt(tokens.access_token)).toMatchObject({ aud: identifier, scope: 'billing:read' });
     // Every client again once the list is cleared.
     await api('PATCH', encoded(identifier), { clientIds: null });
@@ -137,10 +146,15 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
     expect((await machineToken(CALENDAR, 'calendar:write')).expires_in).toBe(300);
 
     const list = resourceServersView.parse((await api('GET', '/resource-servers')).json());
-    const origins = Object.fromEntries(list.resourceServers.map((server) => [server.identifier, server.origin]));
+    const origins = Object.fromEntries(
+      list.resourceServers.map((server) => [server.identifier, server.origin]),
+    );
     expect(origins).toMatchObject({ [CALENDAR]: 'registered', [REPORTS]: 'environment' });
     expect(list.resourceServers.filter((server) => server.identifier === CALENDAR)).toHaveLength(1);
-    expect((await api('GET', encoded(REPORTS))).json()).toMatchObject({ origin: 'environment', accessTokenTtl: 120 });
+    expect((await api('GET', encoded(REPORTS))).json()).toMatchObject({
+      origin: 'environment',
+      accessTokenTtl: 120,
+    });
 
     // An entry of the environment is changed there, and the answer says so.
     const refused = await api('PATCH', encoded(REPORTS), { accessTokenTtl: 60 });

@@ -1,12 +1,12 @@
-import type { FlagSpec, ParsedFlags } from './cli-args.ts';
-import type { AdminRequest } from './admin-commands.ts';
-import { cliCommand } from './cli-command.ts';
 import {
   type ResourceServersView,
   type ResourceServerView,
   resourceServersView,
   resourceServerView,
 } from '../provisioning/resource-schemas.ts';
+import type { AdminRequest } from './admin-commands.ts';
+import type { FlagSpec, ParsedFlags } from './cli-args.ts';
+import { cliCommand } from './cli-command.ts';
 
 function describe(server: ResourceServerView): string {
   return [

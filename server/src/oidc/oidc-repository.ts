@@ -146,7 +146,10 @@ export async function updateResourceServerRow(
 }
 
 /** Removes a resource server; answers it as it was, or undefined when there was none. */
-export async function deleteResourceServer(db: Db, identifier: string): Promise<ResourceServerRow | undefined> {
+export async function deleteResourceServer(
+  db: Db,
+  identifier: string,
+): Promise<ResourceServerRow | undefined> {
   const [deleted] = await db
     .delete(oidcResourceServers)
     .where(eq(oidcResourceServers.identifier, identifier))

@@ -102,7 +102,8 @@ export function resourceServerInfo({ db, configured, algorithms }: ResourceDeps)
     }
     // An algorithm the keys no longer make (the key set changed since registration) falls back to the
     // default: the API verifies either against the published keys.
-    const alg = server.signingAlg !== null && algorithms.includes(server.signingAlg) ? server.signingAlg : null;
+    const alg =
+      server.signingAlg !== null && algorithms.includes(server.signingAlg) ? server.signingAlg : null;
     return {
       scope: server.scopes.join(' '),
       ...(server.audience === undefined ? {} : { audience: server.audience }),

@@ -150,9 +150,7 @@ export async function listResourceServers(
   parseInput(listResourceServersInput, input);
   const rows = await listResourceServerRows(deps.db);
   const registered = new Set(rows.map((row) => row.identifier));
-  const configured = (deps.configuredResources ?? []).filter(
-    (server) => !registered.has(server.identifier),
-  );
+  const configured = (deps.configuredResources ?? []).filter((server) => !registered.has(server.identifier));
   return { resourceServers: [...rows.map(registeredView), ...configured.map(configuredEntry).map(viewOf)] };
 }
 
