@@ -33,7 +33,7 @@ afterEach(() => {
 function admin(argv: string[]) {
   return runAdmin(argv, {
     execute: async (_config, request: AdminRequest) => ({
-      via: 'socket',
+      via: 'service',
       response: await runAdminRequest({ db: service().db, clock }, request),
     }),
   });
