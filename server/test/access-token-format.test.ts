@@ -49,6 +49,14 @@ function registerAll(): Promise<void> {
     await register('/clients', webApp('jwt-app'));
     await register('/clients', webApp('opaque-app', { accessTokenFormat: 'opaque' }));
     await register('/clients', webApp('reporting'));
+    await register(
+      '/clients',
+      webApp('offline-app', {
+        accessTokenFormat: 'opaque',
+        grantTypes: ['authorization_code', 'refresh_token'],
+        scopes: ['openid', 'offline_access'],
+      }),
+    );
     await register('/clients', machine('batch', { accessTokenFormat: 'opaque' }));
     await register('/clients', machine('planning-api'));
     await register('/clients', machine('billing-api'));
@@ -147,6 +155,31 @@ describe('access-token format per client', () => {
     });
     await oidc.tokenRevocation(batch, token.access_token);
     expect(await oidc.tokenIntrospection(planningApi, token.access_token)).toEqual({ active: false });
+  });
+
+  it('issues a fresh token for the API at every refresh, each introspected by the API', async () => {
+    const tokens = await signInFor('offline-app', {
+      resource: PLANNING,
+      scope: 'openid offline_access planning:read',
+      prompt: 'consent',
+    });
+    const refreshToken = tokens.refresh_token;
+    if (!refreshToken) throw new Error('no refresh token was issued');
+    const refreshed = await oidc.refreshTokenGrant(await rp('offline-app'), refreshToken, {
+      resource: PLANNING,
+    });
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.expires_in).toBe(300);
+    expect(await oidc.tokenIntrospection(await rp('planning-api'), refreshed.access_token)).toMatchObject({
+      active: true,
+      aud: PLANNING,
+      client_id: 'offline-app',
+      scope: 'planning:read',
+    });
+    // The refresh token is the client's own: the API is not told about it.
+    expect(await oidc.tokenIntrospection(await rp('planning-api'), refreshed.refresh_token ?? '')).toEqual({
+      active: false,
+    });
   });
 
   it('stops introspection by the API once its introspection client is taken away', async () => {

@@ -1,4 +1,5 @@
 import {
+  type AddResourceServerInput,
   type ResourceServersView,
   type ResourceServerView,
   resourceServersView,
@@ -95,7 +96,7 @@ function settingsOf(flags: ParsedFlags) {
   return {
     ...(scopes.length > 0 ? { scopes } : {}),
     ...(ttl === undefined ? {} : { accessTokenTtl: ttl }),
-    ...(alg === undefined ? {} : { signingAlg: alg as 'RS256' }),
+    ...(alg === undefined ? {} : { signingAlg: alg as AddResourceServerInput['signingAlg'] }),
     ...(clients.length > 0 ? { clientIds: clients } : {}),
     ...(introspection === undefined ? {} : { introspectionClientId: introspection }),
   };
