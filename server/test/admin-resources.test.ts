@@ -85,6 +85,13 @@ describe('resource:add, resource:list, resource:update, resource:remove', () => 
     const client = await admin(['resource:add', '--identifier', API, '--scope', 'a', '--client', 'ghost']);
     expect(client.stderr).toContain('--client');
     expect(client.stderr).toContain('no client with the id ghost');
+    const both = await admin(['resource:update', '--identifier', API, '--client', 'x-app', '--any-client']);
+    expect(both).toMatchObject({
+      code: 2,
+      stderr: 'admin: invalid --client: give it or --any-client, not both\n',
+    });
+    const algs = await admin(['resource:update', '--identifier', API, '--alg', 'ES256', '--default-alg']);
+    expect(algs.stderr).toBe('admin: invalid --alg: give it or --default-alg, not both\n');
     const environment = await admin(['resource:remove', '--identifier', 'https://reports.example/']);
     expect(environment.code).not.toBe(0);
     expect(environment.stderr).toContain('is set by RESOURCE_SERVERS: change it there');

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/input-error.ts';
 import {
   type AddResourceServerInput,
   type ResourceServersView,
@@ -102,6 +103,24 @@ function settingsOf(flags: ParsedFlags) {
   };
 }
 
+/** Switches that return a field to its default, and the flag that sets the field instead. */
+const RESETS = [
+  { reset: 'any-client', field: 'clientIds', instead: 'client' },
+  { reset: 'default-alg', field: 'signingAlg', instead: 'alg' },
+  { reset: 'no-introspection-client', field: 'introspectionClientId', instead: 'introspection-client' },
+] as const;
+
+/** The resets asked for, as null values; one given with the flag it contradicts is refused. */
+function resetsOf(flags: ParsedFlags): Record<string, null> {
+  const resets: Record<string, null> = {};
+  for (const { reset, field, instead } of RESETS) {
+    if (!flags.has(reset)) continue;
+    if (flags.has(instead)) throw new InputError(`give it or --${reset}, not both`, field);
+    resets[field] = null;
+  }
+  return resets;
+}
+
 function identifierOf(flags: ParsedFlags): string {
   return flags.value('identifier') ?? '';
 }
@@ -159,9 +178,7 @@ export const RESOURCE_COMMANDS = [
       input: {
         identifier: identifierOf(flags),
         ...settingsOf(flags),
-        ...(flags.has('any-client') ? { clientIds: null } : {}),
-        ...(flags.has('default-alg') ? { signingAlg: null } : {}),
-        ...(flags.has('no-introspection-client') ? { introspectionClientId: null } : {}),
+        ...resetsOf(flags),
       },
     }),
     result: resourceServerView,
