@@ -2,6 +2,7 @@ import { clientView } from '@keycard/contract';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
+import { manualClock } from '../src/store/clock.ts';
 import { useAdminApi } from './admin-api-kit.ts';
 import { CLIENT_SECRET, relyingParty, signInThrough } from './support/confidential-relying-party.ts';
 import { REDIRECT_URI } from './support/oidc-flow.ts';
@@ -28,7 +29,9 @@ const machine = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const { service, api } = useAdminApi();
+/** The clock the service stores and expires tokens by, moved by the lifetime test. */
+const clock = manualClock();
+const { service, api } = useAdminApi({ clock });
 
 async function register(path: string, body: Record<string, unknown>) {
   const response = await api('POST', path, body);
@@ -180,6 +183,15 @@ describe('access-token format per client', () => {
     expect(await oidc.tokenIntrospection(await rp('planning-api'), refreshed.refresh_token ?? '')).toEqual({
       active: false,
     });
+  });
+
+  it("shows the API a token for it during the resource server's 300 seconds, and not after", async () => {
+    const tokens = await signInFor('opaque-app', { resource: PLANNING, scope: 'openid planning:read' });
+    const planningApi = await rp('planning-api');
+    clock.advance(299_000);
+    expect(await oidc.tokenIntrospection(planningApi, tokens.access_token)).toMatchObject({ active: true });
+    clock.advance(2_000);
+    expect(await oidc.tokenIntrospection(planningApi, tokens.access_token)).toEqual({ active: false });
   });
 
   it('stops introspection by the API once its introspection client is taken away', async () => {
