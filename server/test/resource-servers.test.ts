@@ -18,6 +18,8 @@ const REPORTS = 'https://reports.planner.example/';
 const CALENDAR = 'https://calendar.planner.example/';
 
 const { service, api } = useAdminApi({
+  // Two instances on one database, as a scaled-out service runs.
+  instances: 2,
   env: {
     RESOURCE_SERVERS: JSON.stringify([
       { identifier: REPORTS, scopes: ['reports:read'], accessTokenTtl: 120 },
@@ -38,9 +40,10 @@ async function jwks(): Promise<jose.JWTVerifyGetKey> {
   return jose.createLocalJWKSet(response.json<jose.JSONWebKeySet>());
 }
 
-/** A client-credentials token of `batch` for `resource`, through openid-client. */
-async function machineToken(resource: string, scope: string) {
-  return oidc.clientCredentialsGrant(await relyingParty(service().app, 'batch'), { resource, scope });
+/** A client-credentials token of `batch` for `resource`, through openid-client, from instance 0 or 1. */
+async function machineToken(resource: string, scope: string, instance = 0) {
+  const rp = await relyingParty(service().instance(instance), 'batch');
+  return oidc.clientCredentialsGrant(rp, { resource, scope });
 }
 
 describe('resource servers registered through the admin API (RFC 8707)', () => {
@@ -84,6 +87,8 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
     });
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(240);
     expect(tokens.expires_in).toBe(240);
+    // The other instance, which never saw the admin call, serves it too.
+    expect((await machineToken(PLANNING, 'planning:write', 1)).expires_in).toBe(240);
   });
 
   it('applies a change with the next token request, and refuses the resource once it is removed', async () => {
@@ -102,7 +107,11 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
     const removed = await api('DELETE', encoded(PLANNING));
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ identifier: PLANNING });
-    await expect(machineToken(PLANNING, 'planning:write')).rejects.toMatchObject({ error: 'invalid_target' });
+    for (const instance of [0, 1]) {
+      await expect(machineToken(PLANNING, 'planning:write', instance)).rejects.toMatchObject({
+        error: 'invalid_target',
+      });
+    }
     expect((await api('GET', encoded(PLANNING))).statusCode).toBe(404);
   });
 
