@@ -58,16 +58,17 @@ function loadFirstPartyGrant(config: Config, db: Db) {
   };
 }
 
+/** The algorithms the keys signing now make, the default first (keys.ts). */
+function signingAlgorithmsNow(schedule: KeySchedule) {
+  return signingAlgorithmsOf(schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk));
+}
+
 /**
  * The signing algorithms follow the keys that sign now: a client registering none gets the first
  * (RS256 with an RSA key, else ES256, else EdDSA), and none can register one no key signs with.
  * oidc-provider signs with the first published key that fits, so the signing keys come first and the
  * next and retired ones after them are published for verification only.
  */
-function signingAlgorithmsNow(schedule: KeySchedule) {
-  return signingAlgorithmsOf(schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk));
-}
-
 function signingConfiguration(schedule: KeySchedule) {
   const algorithms = signingAlgorithmsNow(schedule);
   const [preferred] = algorithms;
