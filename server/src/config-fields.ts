@@ -163,7 +163,9 @@ const resourceServer = z.strictObject({
 });
 
 /**
- * RESOURCE_SERVERS: a JSON array of the APIs that accept this provider's JWT access tokens, e.g.
+ * RESOURCE_SERVERS: a JSON array of APIs that accept this provider's access tokens, served beside
+ * those registered with the admin CLI/API (a registration of the same identifier takes the entry's
+ * place: oidc/resource-servers.ts), e.g.
  * [{"identifier":"https://api.planner.example/","scopes":["planning:read"],"accessTokenTtl":600}].
  */
 export const resourceServersSchema = z

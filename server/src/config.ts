@@ -184,7 +184,7 @@ function toConfig(env: Environment) {
     keyGraceMs: env.OIDC_KEY_GRACE_MINUTES * MINUTE_MS,
     /** Milliseconds a replaced key stays published after it stopped signing. */
     keyRetainMs: env.OIDC_KEY_RETAIN_MINUTES * MINUTE_MS,
-    /** APIs a client may ask JWT access tokens for (RFC 8707 resource indicators); none by default. */
+    /** APIs a client may ask access tokens for (RFC 8707), besides the registered ones; none by default. */
     resourceServers: env.RESOURCE_SERVERS,
   };
 }

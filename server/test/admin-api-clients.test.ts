@@ -86,6 +86,7 @@ describe('POST /admin/api/clients', () => {
       productName: 'Booking',
       kind: 'public',
       admin: false,
+      accessTokenFormat: 'jwt',
       redirectUris: ['https://booking.example/cb'],
       postLogoutRedirectUris: ['https://booking.example/bye'],
       grantTypes: ['authorization_code'],

@@ -27,6 +27,8 @@ describe('GET /admin/api/openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/clients',
       '/clients/{id}',
+      '/resource-servers',
+      '/resource-servers/{identifier}',
       '/signing-keys',
       '/signing-keys/rotate',
       '/upstream-providers',

@@ -14,8 +14,13 @@ const NAMES = [
   'client:add',
   'idp:add',
   'mail:failed',
+  'backchannel:failed',
   'keys:list',
   'keys:rotate',
+  'resource:add',
+  'resource:list',
+  'resource:update',
+  'resource:remove',
 ];
 
 /** Records what would have run: nothing must, when the command line is refused. */
@@ -64,7 +69,8 @@ describe('admin CLI: commands, help and usage errors', () => {
       'Usage: npm run admin -- client:add --id ID --name "Product name" [--redirect-uri URI …] ' +
         '[--post-logout-uri URI …] [--secret-stdin] [--grant-type GRANT …] [--scope SCOPE …] ' +
         '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
-        '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] [--admin] [--json]',
+        '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] ' +
+        '[--access-token-format FORMAT] [--admin] [--json]',
     ],
     [
       'idp:add',
@@ -72,6 +78,20 @@ describe('admin CLI: commands, help and usage errors', () => {
         '--domain D [--domain D …] [--json]',
     ],
     ['mail:failed', 'Usage: npm run admin -- mail:failed [--retry] [--json]'],
+    ['backchannel:failed', 'Usage: npm run admin -- backchannel:failed [--retry] [--id ID] [--json]'],
+    [
+      'resource:add',
+      'Usage: npm run admin -- resource:add --identifier URI --scope SCOPE [--scope SCOPE …] ' +
+        '[--ttl SECONDS] [--alg ALG] [--client ID …] [--introspection-client ID] [--json]',
+    ],
+    ['resource:list', 'Usage: npm run admin -- resource:list [--json]'],
+    [
+      'resource:update',
+      'Usage: npm run admin -- resource:update --identifier URI [--scope SCOPE …] [--ttl SECONDS] ' +
+        '[--alg ALG] [--client ID …] [--introspection-client ID] [--any-client] [--default-alg] ' +
+        '[--no-introspection-client] [--json]',
+    ],
+    ['resource:remove', 'Usage: npm run admin -- resource:remove --identifier URI [--json]'],
   ])('%s --help prints its usage and flags', async (name, usage) => {
     const { execute, requests } = recorder();
     const run = await runAdmin([name, '--email', 'x', '--help'], { execute });

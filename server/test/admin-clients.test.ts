@@ -84,6 +84,7 @@ describe('client:add', () => {
     expect(run.code).toBe(0);
     expect(run.json().result).toEqual({
       admin: false,
+      accessTokenFormat: 'jwt',
       clientId: 'reports.svc',
       productName: 'Reports',
       kind: 'confidential',

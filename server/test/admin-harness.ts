@@ -46,7 +46,12 @@ export async function runAdmin(argv: readonly string[], options: AdminRunOptions
       ? async (config: Config, request: Parameters<typeof runAdminRequest>[1]): Promise<Execution> => ({
           via: 'database',
           response: await runAdminRequest(
-            { db, mailing: provisioningMailing(config), signingKeys: signingKeySettings(config) },
+            {
+              db,
+              mailing: provisioningMailing(config),
+              signingKeys: signingKeySettings(config),
+              configuredResources: config.resourceServers,
+            },
             request,
           ),
         })

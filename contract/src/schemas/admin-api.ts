@@ -2,8 +2,11 @@ import { z } from 'zod';
 import type { AdminErrorCode } from '../call-errors.ts';
 import type { ErrorCode } from '../errors.ts';
 import {
+  accessTokenFormatField,
+  accessTokenTtlField,
   accountIdField,
   clientIdField,
+  clientIdListField,
   clientSecretField,
   displayNameField,
   emailField,
@@ -14,6 +17,8 @@ import {
   passwordField,
   productNameField,
   redirectUriField,
+  resourceIdentifierField,
+  resourceScopesField,
   scopesField,
   tokenEndpointAuthMethodField,
   uriListField,
@@ -129,6 +134,8 @@ const registrationFields = {
   requirePkce: z.boolean({ error: 'must be true or false' }),
   /** Default: the provider's. Must be one its signing keys can make. */
   idTokenSignedResponseAlg: idTokenSigningAlgField,
+  /** Default jwt: the format of the client's access tokens for a registered resource server. */
+  accessTokenFormat: accessTokenFormatField,
 };
 
 /** Registering a relying party. Admin-API clients are made only by the CLI (`client:add --admin`). */
@@ -146,6 +153,7 @@ export const registerClientBody = z.strictObject({
   jwksUri: registrationFields.jwksUri.optional(),
   requirePkce: registrationFields.requirePkce.optional(),
   idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.optional(),
+  accessTokenFormat: registrationFields.accessTokenFormat.optional(),
   /** Where logout tokens are posted when a session ends (OpenID Connect Back-Channel Logout 1.0). */
   backchannelLogoutUri: redirectUriField.optional(),
   backchannelLogoutSessionRequired: z.boolean().optional(),
@@ -168,6 +176,7 @@ export const updateClientBody = z.strictObject({
   jwksUri: registrationFields.jwksUri.nullable().optional(),
   requirePkce: registrationFields.requirePkce.optional(),
   idTokenSignedResponseAlg: registrationFields.idTokenSignedResponseAlg.nullable().optional(),
+  accessTokenFormat: registrationFields.accessTokenFormat.optional(),
   /** `null`: no more logout tokens. */
   backchannelLogoutUri: redirectUriField.nullable().optional(),
   backchannelLogoutSessionRequired: z.boolean().optional(),
@@ -193,11 +202,65 @@ export const clientView = z.object({
   requirePkce: z.boolean(),
   /** null: the provider's default algorithm. */
   idTokenSignedResponseAlg: z.string().nullable(),
+  /** Its access tokens for a registered resource server: jwt (RFC 9068) or opaque (introspected). */
+  accessTokenFormat: accessTokenFormatField,
   /** Null: the client gets no logout tokens. */
   backchannelLogoutUri: z.string().nullable(),
   backchannelLogoutSessionRequired: z.boolean(),
 });
 export type ClientView = z.output<typeof clientView>;
+
+// ---- resource servers ------------------------------------------------------------------------
+
+/**
+ * Registering an API that accepts the provider's access tokens (RFC 8707 resource indicators). Which
+ * values work together (an algorithm the keys sign with, clients that exist, an introspection client
+ * that can authenticate) the server checks and refuses naming the field.
+ */
+export const registerResourceServerBody = z.strictObject({
+  identifier: resourceIdentifierField,
+  scopes: resourceScopesField,
+  /** Default 600 (ten minutes). */
+  accessTokenTtl: accessTokenTtlField.optional(),
+  /** Default: the provider's (the ID-token default). Must be one its signing keys can make. */
+  signingAlg: idTokenSigningAlgField.optional(),
+  /** Absent: every registered client may ask for it. */
+  clientIds: clientIdListField.optional(),
+  /** The confidential client the API authenticates as to introspect the opaque tokens issued for it. */
+  introspectionClientId: clientIdField.optional(),
+});
+
+/** Changing a resource server: only the fields given change; `null` returns a field to its default. */
+export const updateResourceServerBody = z.strictObject({
+  scopes: resourceScopesField.optional(),
+  accessTokenTtl: accessTokenTtlField.optional(),
+  signingAlg: idTokenSigningAlgField.nullable().optional(),
+  clientIds: clientIdListField.nullable().optional(),
+  introspectionClientId: clientIdField.nullable().optional(),
+});
+
+/** The identifier in a path, percent-encoded as one segment (e.g. https%3A%2F%2Fapi.example%2F). */
+export const resourceServerParams = z.strictObject({ identifier: resourceIdentifierField });
+
+/**
+ * A resource server as admins see it. `origin`: registered (admin CLI/API) or environment
+ * (RESOURCE_SERVERS, changed only there; a registered one of the same identifier takes its place).
+ */
+export const resourceServerView = z.object({
+  identifier: z.string(),
+  origin: z.enum(['registered', 'environment']),
+  scopes: z.array(z.string()),
+  accessTokenTtl: z.number().int(),
+  /** null: the provider's default algorithm. */
+  signingAlg: z.string().nullable(),
+  /** null: every registered client. */
+  clientIds: z.array(z.string()).nullable(),
+  introspectionClientId: z.string().nullable(),
+});
+export type ResourceServerView = z.output<typeof resourceServerView>;
+
+export const resourceServersView = z.object({ resourceServers: z.array(resourceServerView) });
+export type ResourceServersView = z.output<typeof resourceServersView>;
 
 // ---- signing keys ---------------------------------------------------------------------------
 
@@ -350,6 +413,51 @@ export const adminCalls = {
     params: clientIdParams,
     body: updateClientBody,
     response: clientView,
+    status: 200,
+    errors: ['not_found'],
+  },
+  registerResourceServer: {
+    method: 'POST',
+    path: '/resource-servers',
+    summary: 'Register a resource server (an API clients may ask access tokens for, RFC 8707)',
+    body: registerResourceServerBody,
+    response: resourceServerView,
+    status: 201,
+    errors: ['conflict'],
+  },
+  listResourceServers: {
+    method: 'GET',
+    path: '/resource-servers',
+    summary: 'List the resource servers: registered ones and those of RESOURCE_SERVERS',
+    response: resourceServersView,
+    status: 200,
+    errors: [],
+  },
+  readResourceServer: {
+    method: 'GET',
+    path: '/resource-servers/{identifier}',
+    summary: 'Read a resource server (the identifier percent-encoded as one path segment)',
+    params: resourceServerParams,
+    response: resourceServerView,
+    status: 200,
+    errors: ['not_found'],
+  },
+  updateResourceServer: {
+    method: 'PATCH',
+    path: '/resource-servers/{identifier}',
+    summary: 'Change a registered resource server; only the fields given change',
+    params: resourceServerParams,
+    body: updateResourceServerBody,
+    response: resourceServerView,
+    status: 200,
+    errors: ['not_found'],
+  },
+  removeResourceServer: {
+    method: 'DELETE',
+    path: '/resource-servers/{identifier}',
+    summary: 'Remove a registered resource server; tokens already issued for it live out their time',
+    params: resourceServerParams,
+    response: resourceServerView,
     status: 200,
     errors: ['not_found'],
   },

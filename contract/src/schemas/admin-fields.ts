@@ -150,3 +150,61 @@ function isJwksUri(value: string): boolean {
   const url = new URL(value);
   return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
+
+/**
+ * The format of a client's access tokens for a registered resource (RFC 8707): `jwt`, an RFC 9068
+ * token the API verifies with the provider's published keys; `opaque`, a reference the API looks up
+ * at the introspection endpoint (RFC 7662). Access tokens without a resource are always opaque.
+ */
+export const ACCESS_TOKEN_FORMATS = ['jwt', 'opaque'] as const;
+export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
+export const accessTokenFormatField = z.enum(ACCESS_TOKEN_FORMATS, {
+  error: `must be one of ${ACCESS_TOKEN_FORMATS.join(', ')}`,
+});
+
+// ---- a resource server (an API that accepts the provider's access tokens) ----
+
+/**
+ * A resource server's identifier: the `resource` a client asks for and the `aud` of its tokens. An
+ * absolute URI without a fragment (RFC 8707 §2), compared exactly as written.
+ */
+export const resourceIdentifierField = z
+  .string({ error: 'is required' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine(
+    (value) => !/[\s#]/u.test(value) && !CONTROL.test(value) && URL.canParse(value),
+    'must be an absolute URI without a #fragment, e.g. https://api.planner.example/',
+  );
+
+/** Scopes that belong to sign-in (and the admin API), never to a resource server. */
+const SIGN_IN_SCOPES = [...CLIENT_SCOPES, 'keycard:admin'];
+
+/** The scopes a resource server accepts: RFC 6749 scope tokens of its own. */
+export const resourceScopesField = z
+  .array(
+    z
+      .string({ error: 'must each be a scope' })
+      .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must each be one RFC 6749 scope token')
+      .refine(
+        (scope) => !SIGN_IN_SCOPES.includes(scope),
+        `must not be one of ${SIGN_IN_SCOPES.join(', ')}: those belong to sign-in`,
+      ),
+  )
+  .min(1, 'at least one scope is required')
+  .max(50, 'at most 50 scopes')
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a scope');
+
+/** Seconds an access token for a resource server lives: 1 minute to 1 day (a JWT cannot be revoked). */
+export const accessTokenTtlField = z
+  .number({ error: 'must be a number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(60, 'must be at least 60 seconds')
+  .max(86_400, 'must be at most 86400 seconds (a day)');
+
+/** The clients that may ask for a resource server. */
+export const clientIdListField = z
+  .array(clientIdField)
+  .min(1, 'at least one client id is required (leave the field out for every client)')
+  .max(100, 'at most 100 clients')
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a client id');

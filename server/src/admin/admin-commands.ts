@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { failedLogouts } from '../provisioning/backchannel-operations.ts';
+import { failedLogoutsInput } from '../provisioning/backchannel-schemas.ts';
 import { addClient } from '../provisioning/client-operations.ts';
 import { addClientInput } from '../provisioning/client-schemas.ts';
 import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
@@ -8,6 +10,18 @@ import { failedMailInput } from '../provisioning/mail-schemas.ts';
 import { addUpstreamProvider } from '../provisioning/provider-operations.ts';
 import { addUpstreamProviderInput } from '../provisioning/provider-schemas.ts';
 import type { ProvisioningDeps } from '../provisioning/provisioning-deps.ts';
+import {
+  addResourceServer,
+  listResourceServers,
+  removeResourceServer,
+  updateResourceServer,
+} from '../provisioning/resource-operations.ts';
+import {
+  addResourceServerInput,
+  listResourceServersInput,
+  resourceServerInput,
+  updateResourceServerInput,
+} from '../provisioning/resource-schemas.ts';
 import { changeEmail, inviteAccount } from '../provisioning/user-mail-operations.ts';
 import {
   addUser,
@@ -33,9 +47,14 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
   z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
+  z.strictObject({ command: z.literal('backchannel:failed'), input: failedLogoutsInput }),
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
   z.strictObject({ command: z.literal('keys:list'), input: listSigningKeysInput }),
   z.strictObject({ command: z.literal('keys:rotate'), input: rotateSigningKeysInput }),
+  z.strictObject({ command: z.literal('resource:add'), input: addResourceServerInput }),
+  z.strictObject({ command: z.literal('resource:list'), input: listResourceServersInput }),
+  z.strictObject({ command: z.literal('resource:update'), input: updateResourceServerInput }),
+  z.strictObject({ command: z.literal('resource:remove'), input: resourceServerInput }),
 ]);
 export type AdminRequest = z.input<typeof adminRequestSchema>;
 
@@ -75,11 +94,21 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return addClient(deps, request.input);
     case 'mail:failed':
       return failedMail(deps, request.input);
+    case 'backchannel:failed':
+      return failedLogouts(deps, request.input);
     case 'idp:add':
       return addUpstreamProvider(deps, request.input);
     case 'keys:list':
       return listKeys(deps, request.input);
     case 'keys:rotate':
       return rotateKeys(deps, request.input);
+    case 'resource:add':
+      return addResourceServer(deps, request.input);
+    case 'resource:list':
+      return listResourceServers(deps, request.input);
+    case 'resource:update':
+      return updateResourceServer(deps, request.input);
+    case 'resource:remove':
+      return removeResourceServer(deps, request.input);
   }
 }

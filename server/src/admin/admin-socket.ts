@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
-import type { ProvisioningMailing } from '../provisioning/provisioning-deps.ts';
+import type { ProvisioningDeps, ProvisioningMailing } from '../provisioning/provisioning-deps.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { adminRequestSchema, runAdminRequest } from './admin-commands.ts';
@@ -30,6 +30,8 @@ export interface AdminSocketOptions {
   readonly mailing: ProvisioningMailing;
   /** The service's signing key settings, for keys:list and keys:rotate. */
   readonly signingKeys?: SigningKeySettings;
+  /** RESOURCE_SERVERS of the service, listed by resource:list beside the registered ones. */
+  readonly configuredResources?: ProvisioningDeps['configuredResources'];
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -147,8 +149,8 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
-    const { db, clock, mailing, signingKeys } = options;
-    return await runAdminRequest({ db, clock, mailing, signingKeys }, request);
+    const { db, clock, mailing, signingKeys, configuredResources } = options;
+    return await runAdminRequest({ db, clock, mailing, signingKeys, configuredResources }, request);
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

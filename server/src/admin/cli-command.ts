@@ -54,7 +54,7 @@ export function commandHelp(command: CliCommand): string {
   );
   const width = Math.max(...left.map((text) => text.length)) + 2;
   return [
-    `Usage: npm run admin -- ${command.name} ${command.flags.map(usageOf).join(' ')} [--json]`,
+    ['Usage: npm run admin --', command.name, ...command.flags.map(usageOf), '[--json]'].join(' '),
     '',
     command.details,
     '',

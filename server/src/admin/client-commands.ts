@@ -37,7 +37,8 @@ function describeClient(client: ClientView): string {
     `; grant types ${client.grantTypes.join(' ')}; scopes ${client.scopes.join(' ')}` +
     `; token endpoint authentication ${client.tokenEndpointAuthMethod}` +
     (client.idTokenSignedResponseAlg ? `; ID tokens ${client.idTokenSignedResponseAlg}` : '') +
-    (client.backchannelLogoutUri ? `; back-channel logout to ${client.backchannelLogoutUri}` : '')
+    (client.backchannelLogoutUri ? `; back-channel logout to ${client.backchannelLogoutUri}` : '') +
+    (client.accessTokenFormat === 'opaque' ? '; opaque access tokens for resource servers' : '')
   );
 }
 
@@ -53,6 +54,8 @@ export const CLIENT_COMMANDS = [
       'Defaults: grant type authorization_code, scopes openid email profile, authentication\n' +
       'client_secret_basic with a secret and none without. Refresh tokens need --grant-type\n' +
       'refresh_token and --scope offline_access; private_key_jwt needs --jwks or --jwks-uri.\n' +
+      'Access tokens for a registered resource server are RFC 9068 JWTs unless --access-token-format\n' +
+      'opaque makes them references the API introspects; tokens without a resource are always opaque.\n' +
       'With --admin it is a machine client of the admin HTTP API instead: it needs --secret-stdin,\n' +
       'takes no redirect URI, and may obtain client-credentials tokens with the scope keycard:admin.',
     flags: [
@@ -130,6 +133,12 @@ export const CLIENT_COMMANDS = [
         kind: 'switch',
         description: 'the client needs sid in logout tokens',
       },
+      {
+        name: 'access-token-format',
+        kind: 'value',
+        placeholder: 'FORMAT',
+        description: 'jwt (default) or opaque: access tokens for a registered resource server',
+      },
       { name: 'admin', kind: 'switch', description: 'a client of the admin HTTP API (client credentials)' },
     ],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
@@ -146,6 +155,7 @@ export const CLIENT_COMMANDS = [
       jwksUri: '--jwks-uri',
       requirePkce: '--require-pkce',
       idTokenSignedResponseAlg: '--id-token-alg',
+      accessTokenFormat: '--access-token-format',
       admin: '--admin',
       backchannelLogoutUri: '--backchannel-logout-uri',
     },
@@ -166,6 +176,7 @@ export const CLIENT_COMMANDS = [
           jwksUri: flags.value('jwks-uri'),
           ...(flags.has('require-pkce') ? { requirePkce: true } : {}),
           idTokenSignedResponseAlg: flags.value('id-token-alg') as AddClientInput['idTokenSignedResponseAlg'],
+          accessTokenFormat: flags.value('access-token-format') as AddClientInput['accessTokenFormat'],
           ...(flags.has('admin') ? { admin: true } : {}),
           ...backchannelFlags(flags),
         },

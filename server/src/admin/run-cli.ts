@@ -3,13 +3,15 @@ import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
 import { type AdminRequest, adminRequestSchema } from './admin-commands.ts';
-import { parseFlags } from './cli-args.ts';
+import { BACKCHANNEL_COMMANDS } from './backchannel-commands.ts';
+import { type ParsedFlags, parseFlags } from './cli-args.ts';
 import { type CliCommand, commandHelp, HELP_FLAG, JSON_FLAG } from './cli-command.ts';
 import { CLIENT_COMMANDS } from './client-commands.ts';
 import { DataDirBusyError, type Execution, executeAdminRequest } from './execute-request.ts';
 import { IDP_COMMANDS } from './idp-commands.ts';
 import { KEY_COMMANDS } from './key-commands.ts';
 import { MAIL_COMMANDS } from './mail-commands.ts';
+import { RESOURCE_COMMANDS } from './resource-commands.ts';
 import { describeFailure } from './socket-protocol.ts';
 import { SecretInputError } from './stdin-secret.ts';
 import { USER_COMMANDS } from './user-commands.ts';
@@ -21,7 +23,9 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...CLIENT_COMMANDS,
   ...IDP_COMMANDS,
   ...MAIL_COMMANDS,
+  ...BACKCHANNEL_COMMANDS,
   ...KEY_COMMANDS,
+  ...RESOURCE_COMMANDS,
 ];
 
 export interface Output {
@@ -96,11 +100,11 @@ async function run(io: CliIo) {
   if (!parsed.ok)
     throw new CliFailure('usage', `${command.name}: ${parsed.message} (see ${command.name} --help)`);
   // Flags and environment are checked before a secret is asked for, so nobody types a password in vain.
-  validate(command, command.toRequest(parsed.flags, undefined));
+  validate(command, requestOf(command, parsed.flags, undefined));
   const config = readConfig(io.env);
   const secret =
     command.secret && parsed.flags.has(command.secret.flag) ? await readSecret(io, command) : undefined;
-  const request = validate(command, command.toRequest(parsed.flags, secret));
+  const request = validate(command, requestOf(command, parsed.flags, secret));
   const execution = await (io.execute ?? defaultExecute(io))(config, request);
   const { response } = execution;
   if (!response.ok) throw new CliFailure(response.error.code, messageOf(command, response.error));
@@ -116,6 +120,19 @@ function defaultExecute(io: CliIo) {
       onWait: (pid) =>
         io.stderr.write(`admin: waiting for the data directory (held by process ${pid ?? '?'})…\n`),
     });
+}
+
+/** The command's request from its flags; flags that contradict each other are told by the first one's name. */
+function requestOf(command: CliCommand, flags: ParsedFlags, secret: string | undefined): AdminRequest {
+  try {
+    return command.toRequest(flags, secret);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new CliFailure(
+      'invalid_input',
+      messageOf(command, { code: 'invalid_input', field: error.field, message: error.message }),
+    );
+  }
 }
 
 /** Validates the request as the operation will; a bad value is told by the flag it came from. */

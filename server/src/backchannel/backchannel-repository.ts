@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
@@ -127,6 +127,52 @@ export async function releaseLogoutClaim(db: Db, id: string): Promise<void> {
     .update(backchannelLogouts)
     .set({ lockedUntil: null })
     .where(and(eq(backchannelLogouts.id, id), isNull(backchannelLogouts.deliveredAt)));
+}
+
+/** A logout token the worker gave up on, without what the token says (its sub and sid). */
+export interface FailedLogoutRow {
+  readonly id: string;
+  readonly clientId: string;
+  readonly createdAt: Date;
+  readonly failedAt: Date | null;
+  readonly attempts: number;
+  readonly lastError: string | null;
+}
+
+/** Every logout token given up and not delivered since, most recent failure first. */
+export function selectFailedLogouts(db: Db): Promise<FailedLogoutRow[]> {
+  return db
+    .select({
+      id: backchannelLogouts.id,
+      clientId: backchannelLogouts.clientId,
+      createdAt: backchannelLogouts.createdAt,
+      failedAt: backchannelLogouts.failedAt,
+      attempts: backchannelLogouts.attempts,
+      lastError: backchannelLogouts.lastError,
+    })
+    .from(backchannelLogouts)
+    .where(and(isNotNull(backchannelLogouts.failedAt), isNull(backchannelLogouts.deliveredAt)))
+    .orderBy(desc(backchannelLogouts.failedAt), backchannelLogouts.id);
+}
+
+/**
+ * Makes the given failed logout tokens due at `now` with a fresh retry budget; answers the ids that
+ * were failed and are now due (the last error stays until the next attempt replaces it).
+ */
+export async function resetFailedLogouts(db: Db, ids: readonly string[], now: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .update(backchannelLogouts)
+    .set({ failedAt: null, attempts: 0, nextAttemptAt: now, lockedUntil: null })
+    .where(
+      and(
+        inArray(backchannelLogouts.id, [...ids]),
+        isNotNull(backchannelLogouts.failedAt),
+        isNull(backchannelLogouts.deliveredAt),
+      ),
+    )
+    .returning({ id: backchannelLogouts.id });
+  return rows.map((row) => row.id);
 }
 
 /** Every queued logout token of a client, oldest first (tests and diagnosis). */

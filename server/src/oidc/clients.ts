@@ -4,8 +4,9 @@ import { type ClientRow, clientRedirectUris, findClient } from './oidc-repositor
 
 /**
  * Client metadata as oidc-provider expects it (OpenID Connect Dynamic Client Registration §2), from
- * the registration provisioning checked (provisioning/client-rules.ts). `require_pkce` is Keycard's
- * own: a confidential client that opted into PKCE (a public one always needs it, provider.ts).
+ * the registration provisioning checked (provisioning/client-rules.ts). `require_pkce` and
+ * `access_token_format` are Keycard's own: a confidential client that opted into PKCE (a public one
+ * always needs it, provider.ts), and how its tokens for a registered resource look (resource-servers.ts).
  */
 export function clientMetadata(row: ClientRow): AdapterPayload {
   const interactive = row.grantTypes.includes('authorization_code');
@@ -24,6 +25,7 @@ export function clientMetadata(row: ClientRow): AdapterPayload {
       ? { id_token_signed_response_alg: row.idTokenSignedResponseAlg as SigningAlgorithmWithNone }
       : {}),
     require_pkce: row.requirePkce,
+    access_token_format: row.accessTokenFormat,
     product_name: row.productName,
     ...(row.backchannelLogoutUri === null
       ? {}

@@ -2,10 +2,16 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'driz
 import type { AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { logoutRequests, oidcClients, oidcPayloads, oidcSigningKeys } from '../store/tables/index.ts';
+import {
+  logoutRequests,
+  oidcClients,
+  oidcPayloads,
+  oidcResourceServers,
+  oidcSigningKeys,
+} from '../store/tables/index.ts';
 
 /**
- * SQL of the provider's state (STYLE §6): registered clients, the payloads of its storage adapter
+ * SQL of the provider's state (STYLE §6): registered clients and resource servers, the payloads of its storage adapter
  * (sessions, grants, codes, tokens, interactions), pending sign-outs and the rotated signing keys.
  */
 
@@ -89,6 +95,66 @@ export async function revokeClientCredentials(db: Db, clientId: string): Promise
         sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
       ),
     );
+}
+
+// Resource servers
+
+export type ResourceServerRow = typeof oidcResourceServers.$inferSelect;
+
+/** A resource server's registration without its identifier. */
+type ResourceServerFields = Omit<typeof oidcResourceServers.$inferInsert, 'identifier'>;
+
+export async function findResourceServer(db: Db, identifier: string): Promise<ResourceServerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oidcResourceServers)
+    .where(eq(oidcResourceServers.identifier, identifier))
+    .limit(1);
+  return row;
+}
+
+/** Every registered resource server, by identifier. */
+export function listResourceServerRows(db: Db): Promise<ResourceServerRow[]> {
+  return db.select().from(oidcResourceServers).orderBy(asc(oidcResourceServers.identifier));
+}
+
+/** Registers a resource server; undefined when its identifier is taken. */
+export async function insertResourceServer(
+  db: Db,
+  row: typeof oidcResourceServers.$inferInsert,
+): Promise<ResourceServerRow | undefined> {
+  const [inserted] = await db
+    .insert(oidcResourceServers)
+    .values(row)
+    .onConflictDoNothing({ target: oidcResourceServers.identifier })
+    .returning();
+  return inserted;
+}
+
+/** Changes a resource server; undefined when there is no such resource server. */
+export async function updateResourceServerRow(
+  db: Db,
+  identifier: string,
+  changes: Partial<ResourceServerFields>,
+): Promise<ResourceServerRow | undefined> {
+  const [updated] = await db
+    .update(oidcResourceServers)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(oidcResourceServers.identifier, identifier))
+    .returning();
+  return updated;
+}
+
+/** Removes a resource server; answers it as it was, or undefined when there was none. */
+export async function deleteResourceServer(
+  db: Db,
+  identifier: string,
+): Promise<ResourceServerRow | undefined> {
+  const [deleted] = await db
+    .delete(oidcResourceServers)
+    .where(eq(oidcResourceServers.identifier, identifier))
+    .returning();
+  return deleted;
 }
 
 // Payloads of the storage adapter, stamped and read against `clock` (storage-adapter.ts)

@@ -15,7 +15,7 @@ import { screenEndSessionRequest, startLogout } from './logout.ts';
 import { answerOutages, errorPageFor, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
-import { grantResourceScopes, resourceServerInfo } from './resource-servers.ts';
+import { grantResourceScopes, introspectionPolicy, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -44,7 +44,7 @@ export interface ProviderDeps {
  * Every client is one of the provider's own products, so there is no consent screen: the grant is
  * created (or widened to what is asked now) without asking (DESIGN §1).
  */
-function loadFirstPartyGrant(config: Config) {
+function loadFirstPartyGrant(config: Config, db: Db) {
   return async (ctx: KoaContextWithOIDC) => {
     const { client, session } = ctx.oidc;
     if (!client || !session?.accountId) return undefined;
@@ -53,10 +53,15 @@ function loadFirstPartyGrant(config: Config) {
     const grant =
       existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
     grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-    grantResourceScopes(config.resourceServers, ctx, grant);
+    await grantResourceScopes({ db, configured: config.resourceServers }, ctx, grant);
     await grant.save();
     return grant;
   };
+}
+
+/** The algorithms the keys signing now make, the default first (keys.ts). */
+function signingAlgorithmsNow(schedule: KeySchedule) {
+  return signingAlgorithmsOf(schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk));
 }
 
 /**
@@ -66,9 +71,7 @@ function loadFirstPartyGrant(config: Config) {
  * next and retired ones after them are published for verification only.
  */
 function signingConfiguration(schedule: KeySchedule) {
-  const algorithms = signingAlgorithmsOf(
-    schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk),
-  );
+  const algorithms = signingAlgorithmsNow(schedule);
   const [preferred] = algorithms;
   // config-fields.ts admits no key set without a key that signs: this is a wiring bug.
   if (preferred === undefined) throw new Error('no signing key signs any supported algorithm');
@@ -89,12 +92,6 @@ type TokenPolicy = (
   client: { clientId: string; clientAuthMethod?: string | undefined },
   token: { clientId?: string | undefined },
 ) => boolean;
-
-/**
- * RFC 7662 §4: a client learns about its own tokens only. Any other token answers `active: false`,
- * as an unknown one does, so a client cannot probe for tokens of other clients.
- */
-const introspectOwnTokens: TokenPolicy = (_ctx, client, token) => token.clientId === client.clientId;
 
 /**
  * RFC 7009 §2.1: only the client a token was issued to may revoke it. A confidential client is told so
@@ -141,9 +138,9 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       profile: ['name', 'given_name'],
     },
     conformIdTokenClaims: false,
-    extraClientMetadata: { properties: ['product_name', 'require_pkce'] },
+    extraClientMetadata: { properties: ['product_name', 'require_pkce', 'access_token_format'] },
     interactions: { url: interactionUrl(config, db), policy: firstPartyPolicy() },
-    loadExistingGrant: loadFirstPartyGrant(config),
+    loadExistingGrant: loadFirstPartyGrant(config, db),
     // PKCE: a public client has nothing else to prove the code is its own (RFC 9700 §2.1.1); a
     // confidential client's is checked when it sends one, and required when it registered so.
     pkce: {
@@ -168,13 +165,18 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       // (logout.ts) and posted by backchannel/backchannel-worker.ts, never during the person's sign-out.
       backchannelLogout: { enabled: true },
       // RFC 7662 and RFC 7009, for registered clients authenticating as registered (their token
-      // endpoint method), each about its own tokens. JWT access tokens are not stored: a resource
-      // server checks them itself, and they end with their short TTL.
-      introspection: { enabled: true, allowedPolicy: introspectOwnTokens },
+      // endpoint method), each about its own tokens; a registered resource server's introspection
+      // client also about the opaque tokens issued for it (resource-servers.ts). JWT access tokens
+      // are not stored: a resource server checks them itself, and they end with their short TTL.
+      introspection: { enabled: true, allowedPolicy: introspectionPolicy(db) },
       revocation: { enabled: true, allowedPolicy: revokeOwnTokens },
       resourceIndicators: {
         enabled: true,
-        getResourceServerInfo: resourceServerInfo(config.resourceServers),
+        getResourceServerInfo: resourceServerInfo({
+          db,
+          configured: config.resourceServers,
+          algorithms: signingAlgorithmsNow(keys.schedule),
+        }),
         // No resource asked for: an opaque token (userinfo). One granted at authorization is used at
         // the token endpoint even when the request there does not repeat it.
         defaultResource: (_ctx, _client, oneOf) => oneOf,
@@ -187,7 +189,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
       Interaction: 60 * 60,
       // A grant lives as long as the longest refresh token issued under it may.
       Grant: Math.max(14 * 24 * 60 * 60, absoluteSeconds),
-      // A token for a registered resource lives that resource's TTL (RESOURCE_SERVERS).
+      // A token for a resource server lives that resource's TTL (registered, or RESOURCE_SERVERS).
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 60 * 60,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 10 * 60,
       IdToken: 60 * 60,

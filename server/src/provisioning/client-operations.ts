@@ -1,4 +1,4 @@
-import { SECRET_AUTH_METHODS, type TokenEndpointAuthMethod } from '@keycard/contract';
+import { type AccessTokenFormat, SECRET_AUTH_METHODS, type TokenEndpointAuthMethod } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
@@ -50,6 +50,8 @@ function registrationOf(row: ClientRow): Registration {
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg,
     backchannelLogoutUri: row.backchannelLogoutUri,
     backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
+    // Rows of admin clients from before formats could be chosen hold the column's default.
+    accessTokenFormat: isAdminClient(row) ? 'opaque' : (row.accessTokenFormat as AccessTokenFormat),
   };
 }
 
@@ -68,6 +70,7 @@ function columnsOf(registration: Registration) {
     idTokenSignedResponseAlg: registration.idTokenSignedResponseAlg,
     backchannelLogoutUri: registration.backchannelLogoutUri,
     backchannelLogoutSessionRequired: registration.backchannelLogoutSessionRequired,
+    accessTokenFormat: registration.accessTokenFormat,
   };
 }
 
@@ -89,6 +92,7 @@ function viewOf(row: ClientRow): ClientView {
     idTokenSignedResponseAlg: row.idTokenSignedResponseAlg,
     backchannelLogoutUri: row.backchannelLogoutUri,
     backchannelLogoutSessionRequired: row.backchannelLogoutSessionRequired,
+    accessTokenFormat: registration.accessTokenFormat,
   };
 }
 
@@ -129,6 +133,8 @@ function newRegistration(input: ReturnType<typeof addClientInput.parse>): Regist
     idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
     backchannelLogoutUri: input.backchannelLogoutUri ?? null,
     backchannelLogoutSessionRequired: input.backchannelLogoutSessionRequired ?? false,
+    // An admin client's tokens are looked up by the admin API, so they stay opaque.
+    accessTokenFormat: input.accessTokenFormat ?? (admin ? 'opaque' : 'jwt'),
   };
 }
 
@@ -202,6 +208,7 @@ function changedRegistration(
       change.backchannelLogoutUri !== undefined ? change.backchannelLogoutUri : current.backchannelLogoutUri,
     backchannelLogoutSessionRequired:
       change.backchannelLogoutSessionRequired ?? current.backchannelLogoutSessionRequired,
+    accessTokenFormat: change.accessTokenFormat ?? current.accessTokenFormat,
   };
 }
 

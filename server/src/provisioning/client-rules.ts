@@ -1,4 +1,9 @@
-import { type ClientJwks, SECRET_AUTH_METHODS, type TokenEndpointAuthMethod } from '@keycard/contract';
+import {
+  type AccessTokenFormat,
+  type ClientJwks,
+  SECRET_AUTH_METHODS,
+  type TokenEndpointAuthMethod,
+} from '@keycard/contract';
 import { InputError } from '../errors/input-error.ts';
 
 /**
@@ -20,6 +25,7 @@ export interface Registration {
   readonly idTokenSignedResponseAlg: string | null;
   readonly backchannelLogoutUri: string | null;
   readonly backchannelLogoutSessionRequired: boolean;
+  readonly accessTokenFormat: AccessTokenFormat;
 }
 
 interface Problem {
@@ -126,6 +132,10 @@ const ADMIN_RULES: Rule[] = [
   (r) =>
     r.admin && (r.grantTypes.length !== 1 || !hasGrant(r, 'client_credentials'))
       ? problem('grantTypes', 'an admin client uses client_credentials only')
+      : undefined,
+  (r) =>
+    r.admin && r.accessTokenFormat !== 'opaque'
+      ? problem('accessTokenFormat', "an admin client's tokens are opaque: the admin API looks them up")
       : undefined,
   (r) =>
     r.admin && r.backchannelLogoutUri !== null

@@ -1,5 +1,6 @@
 import type { CodeLifetimes } from '../config.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
+import type { ConfiguredResource } from '../oidc/resource-servers.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -15,6 +16,11 @@ export interface ProvisioningDeps {
    * names an ID-token algorithm (checked against the keys signing now); they fail without it.
    */
   readonly signingKeys?: SigningKeySettings;
+  /**
+   * RESOURCE_SERVERS of the process that runs the command: listed beside the registered ones, and
+   * named when a command would change one of them. Absent: none.
+   */
+  readonly configuredResources?: readonly ConfiguredResource[];
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
 }

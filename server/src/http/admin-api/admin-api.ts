@@ -15,6 +15,7 @@ import { clientRoutes } from './client-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { providerRoutes } from './provider-routes.ts';
+import { resourceRoutes } from './resource-routes.ts';
 import { userRoutes } from './user-routes.ts';
 
 export interface AdminApiDeps {
@@ -58,7 +59,14 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');
-    return { db: deps.db, clock: deps.clock, mailing, signingKeys, actor: caller.clientId };
+    return {
+      db: deps.db,
+      clock: deps.clock,
+      mailing,
+      signingKeys,
+      configuredResources: deps.config.resourceServers,
+      actor: caller.clientId,
+    };
   };
   await scope.register(async (secured) => {
     secured.addHook('onRequest', async (request) => {
@@ -68,5 +76,6 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
     clientRoutes(secured, depsOf);
     providerRoutes(secured, depsOf);
     keyRoutes(secured, depsOf);
+    resourceRoutes(secured, depsOf);
   });
 }

@@ -60,6 +60,34 @@ export const oidcClients = pgTable('oidc_client', {
   backchannelLogoutUri: text('backchannel_logout_uri'),
   /** The client needs `sid` in logout tokens (Back-Channel Logout §2.2). */
   backchannelLogoutSessionRequired: boolean('backchannel_logout_session_required').notNull().default(false),
+  /**
+   * The format of the client's access tokens for a registered resource (RFC 8707): jwt, an RFC 9068
+   * token the API verifies itself; opaque, a stored token the API introspects (RFC 7662). Access
+   * tokens without a resource are always opaque (they only reach userinfo).
+   */
+  accessTokenFormat: text('access_token_format').notNull().default('jwt'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * APIs that accept this provider's access tokens (RFC 8707 resource indicators), registered by the
+ * admin CLI/API beside the RESOURCE_SERVERS of the environment; the provider reads them on every
+ * token request (oidc/resource-servers.ts), so a change takes effect without a restart.
+ */
+export const oidcResourceServers = pgTable('oidc_resource_server', {
+  /** The `resource` a client asks for, and the access token's `aud`: an absolute URI without a fragment. */
+  identifier: text('identifier').primaryKey(),
+  /** The scopes the API accepts; a token for it carries those of them the client asked for. */
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  /** Seconds an access token for it lives. */
+  accessTokenTtl: integer('access_token_ttl').notNull(),
+  /** The JWS algorithm of its JWT access tokens; null: the provider's default. */
+  signingAlg: text('signing_alg'),
+  /** The clients that may ask for it; null: every registered client. */
+  clientIds: jsonb('client_ids').$type<string[]>(),
+  /** The confidential client the API authenticates as at the introspection endpoint; null: none. */
+  introspectionClientId: text('introspection_client_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
