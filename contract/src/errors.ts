@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   interaction_expired: 409,
   conflict: 409,
   payload_too_large: 413,
+  /** The request named a host (Host header) the service is not configured under. */
+  misdirected_request: 421,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
