@@ -20,6 +20,7 @@ import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerAdminApi } from './admin-api/admin-api.ts';
 import { registerAllowedHosts } from './allowed-hosts.ts';
+import { registerAllowedMethods } from './allowed-methods.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { acceptJsonOnly } from './json-only.ts';
@@ -79,6 +80,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandler(app);
   // First of all hooks: a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
+  // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
+  registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);
   // Mail (DESIGN §2 Mail): sends outside requests; closing the app waits for a send in progress.
   const mail = options.mail ?? createMailService({ config, db, log: app.log });
