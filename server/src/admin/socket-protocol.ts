@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ServiceError } from '../errors/service-error.ts';
@@ -14,6 +15,28 @@ export const MAX_LINE_BYTES = 64 * 1024;
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET_NAME);
+}
+
+/**
+ * What the CLI says of its process in each request (`caller`), for the audit row of the command.
+ * Self-reported, like any local process's word; the socket's mode already limits who may connect.
+ */
+export const callerSchema = z.strictObject({
+  user: z.string().max(256),
+  host: z.string().max(256),
+  pid: z.number().int().nonnegative(),
+});
+
+/** This process as the audit log names the admin CLI: its operating-system user, host and pid. */
+export function thisProcess(): z.output<typeof callerSchema> {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A uid without a passwd entry (some containers): the number is what there is.
+    user = String(process.getuid?.() ?? 'unknown');
+  }
+  return { user, host: hostname(), pid: process.pid };
 }
 
 /** The ways an operation refuses (ServiceErrors it throws), answered as they are. */
