@@ -83,6 +83,8 @@ export const de: LanguageTexts = {
   errorTitle: 'Es tut uns leid!',
   somethingWentWrong: 'Etwas ist schiefgelaufen.',
   errorReference: 'Wenn Sie sich an den Support wenden, nennen Sie bitte diese Referenz: {reference}',
+  tooManyRequests:
+    'Aus Ihrem Netzwerk kamen zu viele Versuche. Bitte warten Sie {wait} und versuchen Sie es dann erneut.',
   // Fallback landing page
   fallbackWelcome: 'Willkommen',
   incorrectAccess:

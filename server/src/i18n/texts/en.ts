@@ -81,6 +81,7 @@ export const en: LanguageTexts = {
   errorTitle: "We're sorry!",
   somethingWentWrong: 'Something went wrong.',
   errorReference: 'If you contact support, please quote this reference: {reference}',
+  tooManyRequests: 'There were too many attempts from your network. Please wait {wait}, then try again.',
   // Fallback landing page
   fallbackWelcome: 'Welcome',
   incorrectAccess: 'The page you opened is not a valid way into this service. Here is what you can do:',
