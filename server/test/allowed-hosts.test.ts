@@ -75,6 +75,20 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
     }
   });
 
+  it('answers 421, not a 500, on calls whose contract entry lists their errors', async () => {
+    const app = await appWith(productionEnv());
+    for (const url of ['/api/login', '/admin/api/users']) {
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        headers: { host: 'evil.example' },
+        payload: {},
+      });
+      expect(response.statusCode, url).toBe(421);
+      expect(errorBodySchema.parse(response.json()).code).toBe('misdirected_request');
+    }
+  });
+
   it('answers 421 for a Host header that names no host', async () => {
     const app = await appWith(productionEnv());
     for (const host of ['login.example.test/path', 'user@login.example.test', 'login.example.test:99999']) {
