@@ -112,6 +112,8 @@ describe('405 Method Not Allowed with Allow (RFC 9110 §15.5.6)', () => {
       ['/api/nope', ['GET', 'OPTIONS']],
       ['/admin/api/nope', ['GET', 'TRACE', 'OPTIONS']],
       ['/oidc/nope', ['GET', 'TRACE', 'OPTIONS']],
+      // The mount is case-sensitive, as every route is: nothing is there to take any method.
+      ['/OIDC/token', ['GET', 'OPTIONS']],
     ] as const;
     for (const [url, methods] of unknown) {
       for (const method of methods) {

@@ -51,7 +51,8 @@ export function registerAllowedMethods(app: FastifyInstance): void {
   });
 
   const allowedOn = (request: FastifyRequest, path: string): readonly string[] | undefined => {
-    if (isOidcPath(path)) return protocolMethods(path.slice(OIDC_MOUNT.length) || '/');
+    // The provider is mounted case-sensitively (like every route); under it, it routes by itself.
+    if (path.startsWith(`${OIDC_MOUNT}/`)) return protocolMethods(path.slice(OIDC_MOUNT.length));
     // A route of its own takes the request; the SPA's files' wildcard (GET and HEAD of any path) is none.
     if (!request.is404 && !(request.routeOptions.url ?? '').includes('*')) return undefined;
     const registered = METHODS.filter((method) => routes.find(method, path) !== null);
