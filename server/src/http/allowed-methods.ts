@@ -6,7 +6,7 @@ import { protocolMethods } from '../oidc/protocol-routes.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
 
-/** The methods a route may be asked with here; a wildcard route (the SPA's files, the provider) is not one. */
+/** The methods a path's routes are looked up for; no route here takes TRACE or CONNECT. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 type Method = (typeof METHODS)[number];
 
@@ -35,14 +35,15 @@ class MethodNotAllowedError extends ServiceError {
 
 /**
  * RFC 9110 §15.5.6: a method the resource does not support answers 405 with `Allow` listing those it
- * does, instead of 404 (or the CSRF check's 403 for a TRACE to the API). Runs first of the request
- * hooks, so nothing else looks at such a request. Known resources: every route registered after this
+ * does, instead of 404 (or the CSRF check's 403 for a TRACE to the API). Runs right after the Host
+ * check, before every other request hook, so nothing else looks at such a request. Known resources: every route registered after this
  * call (its methods, path parameters matched as Fastify matches them), the provider's endpoints
  * (oidc/protocol-routes.ts), and the SPA's pages (GET and HEAD). An unknown path stays a 404.
  */
 export function registerAllowedMethods(app: FastifyInstance): void {
   const routes = FindMyWay();
   app.addHook('onRoute', (route) => {
+    // Wildcards (the SPA's files, the provider's mount) are handled by path below.
     if (route.url.includes('*')) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(isMethod);
     for (const method of methods) {
