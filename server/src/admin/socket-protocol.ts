@@ -5,8 +5,9 @@ import { ServiceError } from '../errors/service-error.ts';
 
 /**
  * The admin socket's wire format: over DATA_DIR/admin.sock the CLI writes one JSON line
- * `{ "version": 1, "caller": {…}, "command": …, "input": … }` (`caller`: see callerSchema) and the service answers one JSON line, an
- * AdminResponse (the operation's value or refusal), then closes the connection.
+ * `{ "version": 1, "caller": {…}, "command": …, "input": … }` (`caller`: see callerSchema) and the
+ * service answers one JSON line, an AdminResponse (the operation's value or refusal), then closes
+ * the connection.
  */
 export const ADMIN_SOCKET_NAME = 'admin.sock';
 export const PROTOCOL_VERSION = 1;
