@@ -8,8 +8,12 @@ import type { ErrorCode } from './errors.ts';
  * Zod-free, so the SPA's start-up calls can use them.
  */
 
-/** Any HTTP call: a body too large or not JSON, too many requests, a failure on the service's side. */
+/**
+ * Any HTTP call: a host name the service is not configured under, a body too large or not JSON, too
+ * many requests, a failure on the service's side.
+ */
 export const TRANSPORT_ERRORS = [
+  'misdirected_request',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

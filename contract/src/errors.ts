@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
    */
   confirmation_required: 409,
   payload_too_large: 413,
+  /** The request named a host (Host header) the service is not configured under. */
+  misdirected_request: 421,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,

@@ -1,7 +1,7 @@
 /**
  * Keys of the localised text resource (SPEC §1), defined once. Every language must provide every key
  * with a non-empty value. Placeholders in braces are filled by the SPA: {userName}, {userFirstName},
- * {host}, {length}, {product}, {phone}, {email}, {date}, {reference}.
+ * {host}, {length}, {product}, {phone}, {email}, {date}, {reference}, {wait}.
  * The comment beside each key says what the text is for, not its wording.
  */
 export const LOCALIZED_TEXT_KEYS = [
@@ -77,6 +77,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'somethingWentWrong', // "Something went wrong."
   'errorReference', // the reference of a refused request's log line, with {reference}
   'temporarilyUnavailable', // the error page's line when the service is down for a while (try again later)
+  'tooManyRequests', // after a call refused for too many requests: wait {wait} (e.g. "45 seconds"), then retry
   // Fallback landing page
   'fallbackWelcome',
   'incorrectAccess',

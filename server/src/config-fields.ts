@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Field parsers of config.ts. Messages say what a good value looks like and never echo the value. */
@@ -30,6 +31,51 @@ export function isHttpOrigin(value: string): boolean {
   const url = new URL(value);
   return url.pathname === '/' && url.username === '' && url.password === '';
 }
+
+/**
+ * Whether a listening address or host name reaches only this machine: `localhost` (and its
+ * subdomains, RFC 6761 §6.3), 127.0.0.0/8 and ::1, IPv4-mapped or bracketed alike.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const ipv4 = name.replace(/^::ffff:/, '');
+  if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
+  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === '[::1]';
+}
+
+/**
+ * The host name of a Host header value (`name`, `name:port`, `[v6]:port`): lower-case, IPs in their
+ * normal form, without a final dot; undefined when it is no host at all (a path, user info, garbage).
+ */
+export function hostNameOf(host: string): string | undefined {
+  if (host === '' || /[/?#@\\\s]/.test(host)) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname.replace(/\.$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** PUBLIC_HOST_ALIASES: comma-separated host names or IP addresses (IPv6 in brackets), no ports. */
+export const hostAliasesSchema = z.string().transform((value, ctx) => {
+  const names = value
+    .split(',')
+    .map((alias) => alias.trim())
+    .filter((alias) => alias !== '');
+  const hostNames = names.map((alias) => (/:\d*$/.test(alias) ? undefined : hostNameOf(alias)));
+  if (hostNames.some((name) => name === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be comma-separated host names or IP addresses without scheme, port or path',
+    });
+    return z.NEVER;
+  }
+  return hostNames as string[];
+});
 
 /**
  * COOKIE_SECRETS: comma-separated; the first signs new cookies, all verify (so a secret can be rotated

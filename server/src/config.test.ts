@@ -54,8 +54,73 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       demo: true,
       cookieSecrets: undefined,
       oidcJwks: undefined,
+      allowedHosts: ['localhost'],
     });
     expect(config.site).toEqual(defaultSite);
+  });
+
+  it('limits forgot-password mail to 3 per address and 20 per IP in 15 minutes unless configured', () => {
+    expect(loadConfig({}).forgotPasswordLimits).toEqual({ perAddress: 3, perIp: 20, windowMs: 15 * 60_000 });
+    const configured = loadConfig({
+      FORGOT_PASSWORD_PER_ADDRESS: '1',
+      FORGOT_PASSWORD_PER_IP: '100',
+      FORGOT_PASSWORD_WINDOW_MINUTES: '60',
+    });
+    expect(configured.forgotPasswordLimits).toEqual({ perAddress: 1, perIp: 100, windowMs: 60 * 60_000 });
+  });
+
+  it("answers for PUBLIC_URL's host name and the configured aliases, without ports", () => {
+    const config = loadConfig({
+      PUBLIC_URL: 'https://Login.Example.com',
+      PUBLIC_HOST_ALIASES: ' 10.0.0.5 , Keycard.Internal. ,[::1]',
+    });
+    expect(config.allowedHosts).toEqual(['login.example.com', '10.0.0.5', 'keycard.internal', '[::1]']);
+  });
+});
+
+describe('the development mailbox (DEV_MAILBOX)', () => {
+  it('is on without SMTP_URL while the service listens on a loopback address', () => {
+    for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) {
+      expect(loadConfig({ HOST: host }).devMailbox, host).toEqual({
+        on: true,
+        reason: `no SMTP_URL and HOST ${host} is a loopback address`,
+      });
+    }
+  });
+
+  it('is off once SMTP_URL is configured', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devMailbox).toEqual({
+      on: false,
+      reason: 'SMTP_URL is set',
+    });
+  });
+
+  it('is off when the service listens on an address others can reach', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'keycard.example.com']) {
+      expect(loadConfig({ HOST: host }).devMailbox, host).toEqual({
+        on: false,
+        reason: `HOST ${host} is not a loopback address`,
+      });
+    }
+  });
+
+  it('is on or off as DEV_MAILBOX says, outside production', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', SMTP_URL: 'smtp://mail:25', DEV_MAILBOX: '1' }).devMailbox).toEqual({
+      on: true,
+      reason: 'DEV_MAILBOX=true',
+    });
+    expect(loadConfig({ DEV_MAILBOX: 'false' }).devMailbox).toEqual({
+      on: false,
+      reason: 'DEV_MAILBOX=false',
+    });
+  });
+
+  it('is never on in production, and asking for it there stops start-up', () => {
+    expect(loadConfig(PRODUCTION).devMailbox.on).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, DEV_MAILBOX: 'false' }).devMailbox.on).toBe(false);
+    expect(problemsOf({ ...PRODUCTION, DEV_MAILBOX: 'true' })).toEqual([
+      'DEV_MAILBOX: cannot be on when NODE_ENV=production (it shows live reset links)',
+    ]);
   });
 
   it('gives every verification code the lifetime of DESIGN §2 Codes unless configured', () => {
@@ -162,6 +227,17 @@ describe('loadConfig refusals', () => {
     ['VERIFY_USER_CODE_DAYS', '91'],
     ['TRUST_PROXY', 'perhaps'],
     ['DEMO', 'sometimes'],
+    ['DEV_MAILBOX', 'maybe'],
+    ['PUBLIC_HOST_ALIASES', 'https://login.example.com'],
+    ['PUBLIC_HOST_ALIASES', 'login.example.com:443'],
+    ['PUBLIC_HOST_ALIASES', 'ok.example.com,bad/path'],
+    ['PUBLIC_HOST_ALIASES', 'user@host'],
+    ['FORGOT_PASSWORD_PER_ADDRESS', '0'],
+    ['FORGOT_PASSWORD_PER_ADDRESS', '1001'],
+    ['FORGOT_PASSWORD_PER_IP', '0'],
+    ['FORGOT_PASSWORD_PER_IP', '100001'],
+    ['FORGOT_PASSWORD_WINDOW_MINUTES', '0'],
+    ['FORGOT_PASSWORD_WINDOW_MINUTES', '1441'],
     ['COOKIE_SECRETS', 'short-secret'],
     ['OIDC_JWKS', '{not json'],
     ['OIDC_JWKS', '{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b"}]}'],

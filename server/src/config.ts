@@ -4,7 +4,9 @@ import { VerificationType } from '@keycard/contract';
 import { z } from 'zod';
 import {
   cookieSecretsSchema,
+  hostAliasesSchema,
   isHttpOrigin,
+  isLoopbackHost,
   jwksSchema,
   resourceServersSchema,
   urlWithProtocol,
@@ -38,9 +40,19 @@ function environmentSchema(readText: ReadText) {
         })
         .transform((url) => new URL(url).origin)
         .optional(),
+      /**
+       * Further names the service answers to besides PUBLIC_URL's, comma-separated, e.g. the address a
+       * load balancer probes by; any other Host is answered 421 (http/allowed-hosts.ts).
+       */
+      PUBLIC_HOST_ALIASES: hostAliasesSchema.default([]),
       DATA_DIR: z.string().default('./data'),
       DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
       SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
+      /**
+       * The development mailbox at /dev/mail: unset = on only without SMTP_URL while HOST is a loopback
+       * address; true forces it on, false off. Never in production.
+       */
+      DEV_MAILBOX: z.stringbool({ error: 'must be true or false' }).optional(),
       MAIL_FROM: z
         .string()
         .min(3, 'must be a sender such as "Keycard <no-reply@example.com>"')
@@ -81,6 +93,12 @@ function environmentSchema(readText: ReadText) {
       REFRESH_TOKEN_ABSOLUTE_DAYS: wholeNumber(1, 3650).default(90),
       /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
       RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
+      // DESIGN §2 Forgot password: mail per address and per IP is limited, in windows of this length.
+      /** Forgot-password requests one address may cause per window; more are answered alike but mail nothing. */
+      FORGOT_PASSWORD_PER_ADDRESS: wholeNumber(1, 1000).default(3),
+      /** Forgot-password requests one client IP may make per window. */
+      FORGOT_PASSWORD_PER_IP: wholeNumber(1, 100_000).default(20),
+      FORGOT_PASSWORD_WINDOW_MINUTES: wholeNumber(1, 1440).default(15),
       TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
       DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
       COOKIE_SECRETS: cookieSecretsSchema.optional(),
@@ -99,6 +117,14 @@ function environmentSchema(readText: ReadText) {
       RESOURCE_SERVERS: resourceServersSchema.default([]),
     })
     .check((ctx) => {
+      if (ctx.value.NODE_ENV === 'production' && ctx.value.DEV_MAILBOX === true) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['DEV_MAILBOX'],
+          message: 'cannot be on when NODE_ENV=production (it shows live reset links)',
+          input: ctx.value.DEV_MAILBOX,
+        });
+      }
       const { REFRESH_TOKEN_IDLE_DAYS: idle, REFRESH_TOKEN_ABSOLUTE_DAYS: absolute } = ctx.value;
       if (absolute < idle) {
         ctx.issues.push({
@@ -140,6 +166,19 @@ function codeLifetimesOf(env: Environment): CodeLifetimes {
   };
 }
 
+/**
+ * Whether /dev/mail is served, and why (the start-up log says it). Its pages show live reset links,
+ * so by default only where nobody else can reach them: mail goes nowhere else (no SMTP_URL) and the
+ * service listens on a loopback address. DEV_MAILBOX overrides that outside production.
+ */
+function devMailboxOf(env: Environment): { readonly on: boolean; readonly reason: string } {
+  if (env.NODE_ENV === 'production') return { on: false, reason: 'NODE_ENV=production' };
+  if (env.DEV_MAILBOX !== undefined) return { on: env.DEV_MAILBOX, reason: `DEV_MAILBOX=${env.DEV_MAILBOX}` };
+  if (env.SMTP_URL !== undefined) return { on: false, reason: 'SMTP_URL is set' };
+  if (!isLoopbackHost(env.HOST)) return { on: false, reason: `HOST ${env.HOST} is not a loopback address` };
+  return { on: true, reason: `no SMTP_URL and HOST ${env.HOST} is a loopback address` };
+}
+
 function toConfig(env: Environment) {
   const production = env.NODE_ENV === 'production';
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
@@ -157,10 +196,20 @@ function toConfig(env: Environment) {
     databaseUrl: env.DATABASE_URL,
     /** Unset: mail goes to the development mailbox and the log. */
     smtpUrl: env.SMTP_URL,
+    /** The development mailbox at /dev/mail (DESIGN §2 Mail), with the reason it is on or off. */
+    devMailbox: devMailboxOf(env),
     mailFrom: env.MAIL_FROM,
     /** Unset: rate-limit counters live in this process. */
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    /** DESIGN §2 Forgot password: requests per address and per client IP in one window. */
+    forgotPasswordLimits: {
+      perAddress: env.FORGOT_PASSWORD_PER_ADDRESS,
+      perIp: env.FORGOT_PASSWORD_PER_IP,
+      windowMs: env.FORGOT_PASSWORD_WINDOW_MINUTES * MINUTE_MS,
+    },
+    /** Names the service answers to (lower-case hostnames, no port): PUBLIC_URL's and its aliases. */
+    allowedHosts: [new URL(publicUrl).hostname, ...env.PUBLIC_HOST_ALIASES],
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? (demo ? `${publicUrl}/demo` : `${publicUrl}/`),
     site: env.SITE_FILE,
     lockoutThreshold: env.LOCKOUT_THRESHOLD,

@@ -16,8 +16,8 @@ import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
 
 /**
- * Where a developer goes next, printed after start-up in development. An entry is shown only once
- * its route exists, so the demo relying party and dev mailbox appear when their issues add them.
+ * Where a developer goes next, printed after start-up in development. An entry is shown only when
+ * its route is served: the demo relying party when DEMO is on, the dev mailbox when it is on.
  */
 const DEVELOPMENT_LINKS: readonly { readonly path: string; readonly label: string }[] = [
   { path: '/', label: 'Open the Keycard app' },
@@ -49,6 +49,8 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
     app.log.level = level;
   }
   app.log.info(`Keycard listening on ${config.publicUrl}`);
+  // Its pages show live reset links: say that it is on, and why, wherever it is.
+  if (config.devMailbox.on) app.log.info(`Dev mailbox on (${config.devMailbox.reason})`);
   if (config.production) return;
   for (const link of DEVELOPMENT_LINKS) {
     if (link.path === '/' || app.hasRoute({ method: 'GET', url: link.path })) {

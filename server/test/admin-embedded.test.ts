@@ -3,18 +3,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { type AdminSocket, startAdminSocket } from '../src/admin/admin-socket.ts';
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
-import { adminSocketPath } from '../src/admin/socket-protocol.ts';
+import { adminSocketPath, thisProcess } from '../src/admin/socket-protocol.ts';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from '../src/lock-file.ts';
+import { cliUserAgent } from '../src/provisioning/provisioning-deps.ts';
 import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import type { Database } from '../src/store/database.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
-import { outbox } from '../src/store/tables/index.ts';
+import { auditEvents, outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
 import { appears } from './support/appears.ts';
@@ -34,6 +35,14 @@ function cli(
     stdin,
     execute: (config, request) => executeAdminRequest(config, request, { waitMs, pollMs: 50, onWait }),
   });
+}
+
+/** Where each admin row of `command` says the command came from. */
+async function adminOrigins(database: Database, command: string) {
+  const rows = await database.db.select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
+  return rows
+    .filter((row) => row.detail?.command === command)
+    .map((row) => ({ ip: row.ip, userAgent: row.userAgent }));
 }
 
 /** A service's claim on DATA_DIR by a process that is alive and is not this one. */
@@ -69,6 +78,10 @@ describe('admin CLI on the embedded database with no service running', () => {
     try {
       const account = await findAccountByEmail(database.db, 'ada@example.com');
       expect(await verifyPassword(account?.passwordHash ?? null, PASSWORD)).toBe(true);
+      // The audit row names where the command came from: this process, on the database it opened.
+      expect(await adminOrigins(database, 'user:add')).toEqual([
+        { ip: 'local process', userAgent: cliUserAgent(thisProcess()) },
+      ]);
     } finally {
       await database.close();
     }
@@ -122,6 +135,11 @@ describe('admin CLI while the service holds the embedded database', () => {
     expect(await verifyPassword(account?.passwordHash ?? null, PASSWORD)).toBe(true);
     // The CLI never opened the data directory's database: the service's is the only one.
     expect(existsSync(pgliteDirectory(dataDir))).toBe(false);
+    // The audit row names the socket and the CLI's process user, host and pid as it reported them.
+    expect(await adminOrigins(database, 'user:add')).toContainEqual({
+      ip: 'local socket',
+      userAgent: cliUserAgent(thisProcess()),
+    });
 
     const duplicate = await cli(['user:add', '--email', 'GRACE@example.com', '--name', 'Grace H'], dataDir);
     expect(duplicate).toMatchObject({
@@ -230,6 +248,11 @@ describe('admin socket: only valid requests run', () => {
     ],
     ['an extra key', `${JSON.stringify({ version: 1, ...add, as: 'root' })}\n`, /Unrecognized key/],
     ['an oversized line', `${'x'.repeat(70_000)}\n`, 'request too large'],
+    [
+      'a malformed caller',
+      `${JSON.stringify({ version: 1, caller: { user: 7, host: 'h', pid: 1 }, ...add })}\n`,
+      /expected string, received number/,
+    ],
   ])('refuses %s', async (_name, payload, message) => {
     const answer = await exchange(payload);
     expect(answer).toMatchObject({

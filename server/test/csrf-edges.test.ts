@@ -9,20 +9,19 @@ const service = useTestService();
 describe('cross-site rule at its edges (DESIGN §2 CSRF)', () => {
   const app = () => service().app;
 
-  it('exempts the upstream callback for GET only: a cross-site POST to it is the cross-site refusal', async () => {
+  it('exempts the upstream callback for GET only: a cross-site POST to it is refused', async () => {
     const session = await fetchCsrf(app());
     const response = await app().inject({
       method: 'POST',
       url: UPSTREAM_CALLBACK_PATH,
       payload: {},
-      // A valid token too, so only the cross-site rule can refuse it.
+      // A valid token too, so only the cross-site rule or the method can refuse it.
       headers: { ...csrfHeaders(session), 'sec-fetch-site': 'cross-site' },
     });
-    expect(response.statusCode).toBe(403);
-    expect(errorBodySchema.parse(response.json())).toEqual({
-      code: 'cross_site_rejected',
-      message: 'Cross-site requests are not accepted.',
-    });
+    // The route takes no POST at all, which is answered before the cross-site rule is asked.
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(errorBodySchema.parse(response.json()).code).toBe('method_not_allowed');
   });
 
   it('exempts the callback path exactly, not another API path under the same method', async () => {

@@ -142,6 +142,30 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
     expect(page.body).toContain('<td>sent</td>');
   });
 
+  it('is not served in development once SMTP_URL is configured, unless DEV_MAILBOX forces it', async () => {
+    const smtpUrl = `smtp://127.0.0.1:${await deadPort()}`;
+    const withSmtp = await appWith({ env: { PUBLIC_URL, SMTP_URL: smtpUrl } });
+    await withSmtp.mail.queue(testDb().db, resetRequest('erin@example.test'));
+    for (const url of ['/dev/mail', '/dev/mail.json']) {
+      const response = await withSmtp.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('erin@example.test');
+    }
+    const forced = await appWith({ env: { PUBLIC_URL, SMTP_URL: smtpUrl, DEV_MAILBOX: '1' } });
+    const page = await forced.inject({ method: 'GET', url: '/dev/mail.json' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('erin@example.test');
+  });
+
+  it('is not served in development when the service listens beyond this machine', async () => {
+    const app = await appWith({ env: { PUBLIC_URL, HOST: '0.0.0.0' } });
+    expect(app.mail.transport).toBe('dev-mailbox');
+    await app.mail.queue(testDb().db, resetRequest('finn@example.test'));
+    const response = await app.inject({ method: 'GET', url: '/dev/mail' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('finn@example.test');
+  });
+
   it('does not exist in production: 404, not the SPA', async () => {
     const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
     const app = await appWith({
@@ -162,7 +186,7 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
       '/dev/mail.css',
       '/dev/mail/00000000-0000-4000-8000-000000000000',
     ]) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await app.inject({ method: 'GET', url, headers: { host: new URL(PUBLIC_URL).host } });
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('dana@example.test');
       expect(response.body, url).not.toContain('<!doctype html>');

@@ -25,6 +25,9 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     await first.waitFor(/Open the Keycard app: \S+\/$/m);
     // DESIGN §2 Modes: the demo account's password is printed at the first start only.
     await first.waitFor(/Demo account created: demo@keycard\.example \/ password \S+/);
+    // No SMTP_URL, listening on 127.0.0.1: the dev mailbox is on, and the log says so and why.
+    expect(first.output()).toContain('Dev mailbox on (no SMTP_URL and HOST 127.0.0.1 is a loopback address)');
+    expect(first.output()).toMatch(/Read outgoing mail in the dev mailbox: \S+\/dev\/mail$/m);
     expect(first.output().match(/listening/gi)).toHaveLength(1);
     const token = await fetch(`http://127.0.0.1:${port}/api/getcsrftoken`);
     expect(token.status).toBe(200);
@@ -50,6 +53,28 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     expect(service.output()).not.toContain('Demo account created');
     expect(existsSync(lockFile())).toBe(false);
   }, 60_000);
+
+  it('neither serves nor announces the dev mailbox once SMTP_URL is configured', async () => {
+    const smtpDataDir = await mkdtemp(path.join(tmpdir(), 'keycard-main-smtp-'));
+    try {
+      const port = await freePort();
+      const service = startService({
+        DATA_DIR: smtpDataDir,
+        PORT: String(port),
+        NODE_ENV: 'development',
+        SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+      });
+      // Printed after every start-up link, so all of them are out by then.
+      await service.waitFor(/Demo account created/);
+      expect(service.output()).toContain('Sign in through the demo relying party');
+      expect(service.output()).not.toMatch(/dev mailbox/i);
+      expect((await fetch(`http://127.0.0.1:${port}/dev/mail`)).status).toBe(404);
+      service.child.kill('SIGTERM');
+      expect(await service.exited()).toBe(0);
+    } finally {
+      await rm(smtpDataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('stops with one message naming every bad variable', async () => {
     const service = startService({ DATA_DIR: dataDir, PORT: 'x', TRUST_PROXY: 'maybe' });

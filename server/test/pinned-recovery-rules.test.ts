@@ -52,14 +52,18 @@ function manualTimer() {
   };
 }
 
-/** The service's recovery dependencies (default configuration) with every clock stepped by hand. */
-function recovery(overrides: Partial<RecoveryDeps> = {}) {
+/**
+ * The service's recovery dependencies (default configuration, or `env` on top) with every clock
+ * stepped by hand.
+ */
+function recovery(overrides: Partial<RecoveryDeps> = {}, env: NodeJS.ProcessEnv = {}) {
   const clock = manualClock();
   let limitsNow = 0;
   const mail = recordingMail();
+  const config = testConfig(env);
   const deps = {
-    ...createRecoveryDeps({ config: testConfig(), db: testDb().db, mail, clock }),
-    limits: createRecoveryLimits({ now: () => limitsNow }),
+    ...createRecoveryDeps({ config, db: testDb().db, mail, clock }),
+    limits: createRecoveryLimits({ now: () => limitsNow, forgotPassword: config.forgotPasswordLimits }),
     sleep: async () => {},
     ...overrides,
   };
@@ -175,6 +179,45 @@ describe('forgot-password mail limits (DESIGN §2: per address and per IP)', () 
     await forgot(deps, victim.email, ip);
     expect(mail.of('password_reset', victim.email)).toHaveLength(0);
     advance(15 * MINUTE - SECOND);
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    advance(2 * SECOND);
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(1);
+  });
+});
+
+describe('configured forgot-password mail limits', () => {
+  const env = {
+    FORGOT_PASSWORD_PER_ADDRESS: '5',
+    FORGOT_PASSWORD_PER_IP: '7',
+    FORGOT_PASSWORD_WINDOW_MINUTES: '30',
+  };
+
+  it('mails one address at most FORGOT_PASSWORD_PER_ADDRESS=5 times in FORGOT_PASSWORD_WINDOW_MINUTES=30', async () => {
+    const { deps, mail, advance } = recovery({}, env);
+    const { email } = await account();
+    for (let n = 0; n < 6; n++) await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(5);
+    advance(30 * MINUTE - SECOND);
+    await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(5);
+    advance(2 * SECOND);
+    await forgot(deps, email, freshIp());
+    expect(mail.of('password_reset', email)).toHaveLength(6);
+  });
+
+  it('serves one client address at most FORGOT_PASSWORD_PER_IP=7 requests in 30 minutes', async () => {
+    const { deps, mail, advance } = recovery({}, env);
+    const ip = freshIp();
+    for (let n = 0; n < 6; n++) await forgot(deps, `pinned-configured-${serial}-${n}@example.com`, ip);
+    const seventh = await account();
+    await forgot(deps, seventh.email, ip);
+    expect(mail.of('password_reset', seventh.email)).toHaveLength(1);
+    const victim = await account();
+    await forgot(deps, victim.email, ip);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    advance(30 * MINUTE - SECOND);
     await forgot(deps, victim.email, ip);
     expect(mail.of('password_reset', victim.email)).toHaveLength(0);
     advance(2 * SECOND);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { errorBodySchema } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { csrfHeaders, fetchCsrf } from './support/app.ts';
 import { useTestService } from './support/test-service.ts';
 
 const LIMIT = 3;
@@ -34,6 +35,29 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
     await expectRefused(app(), '/api/getcsrftoken', ip);
     // Another address is not affected.
     expect((await get(app(), '/api/getcsrftoken', freshIp())).statusCode).toBe(200);
+  });
+
+  it('refuses a login over the limit with the seconds to wait, which the sign-in page shows', async () => {
+    const ip = freshIp();
+    // The token is fetched from another address, so only the logins count against this one.
+    const session = await fetchCsrf(app());
+    const body = { Username: 'limited@example.com', Password: 'x', ReturnUrl: null };
+    const login = () =>
+      app().inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: ip,
+        headers: csrfHeaders(session),
+        payload: body,
+      });
+    // Whatever they answer (here: no sign-in in progress), each counts against the minute.
+    for (let n = 0; n < LIMIT; n++) expect((await login()).statusCode).not.toBe(429);
+    const refused = await login();
+    expect(refused.statusCode).toBe(429);
+    expect(errorBodySchema.parse(refused.json()).code).toBe('rate_limited');
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
   });
 
   it("counts the provider's protocol endpoints too", async () => {

@@ -114,7 +114,12 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
 
   it('mails a PUBLIC_URL reset link whatever the Host header says, and stores only the code’s hash', async () => {
     const account = await localAccount();
-    await forgot(account.email, {}, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test' } });
+    // A name the service is not configured under gets no further than 421, and no mail.
+    const foreign = await forgot(account.email, {}, { headers: { host: 'evil.test' } });
+    expect(foreign.statusCode).toBe(421);
+    expect(await service().mails('password_reset', account.email)).toHaveLength(0);
+    // Another name it answers for (a loopback one, outside production) still gets PUBLIC_URL's link.
+    await forgot(account.email, {}, { headers: { host: '127.0.0.1:8080', 'x-forwarded-host': 'evil.test' } });
     const link = await resetMailTo(account.email);
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/1/[\\w-]{43}$`));
     const code = codeOf(link);
@@ -222,5 +227,31 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
       .from(verificationCodes)
       .where(and(eq(verificationCodes.accountId, account.id), isNull(verificationCodes.supersededAt)));
     expect(live).toHaveLength(1);
+  });
+});
+
+describe('POST /api/forgotpassword with configured limits', () => {
+  // FORGOT_PASSWORD_PER_ADDRESS=1 and FORGOT_PASSWORD_PER_IP=2 through the service's own wiring.
+  const limited = useTestService({ env: { FORGOT_PASSWORD_PER_ADDRESS: '1', FORGOT_PASSWORD_PER_IP: '2' } });
+
+  it('mails an address once and serves one client address twice, answering every request alike', async () => {
+    const client = await apiClient(limited().app);
+    const ask = (email: string, ip = freshIp()) =>
+      client.post('/api/forgotpassword', { email, returnUrl: null, locationSearch: '' }, { ip });
+    const first = await createAccount(limited().db, 'limit-first@example.com', STRONG);
+    const answers = [await ask(first.email), await ask(first.email)];
+    expect(await limited().mails('password_reset', first.email)).toHaveLength(1);
+
+    const ip = freshIp();
+    const second = await createAccount(limited().db, 'limit-second@example.com', STRONG);
+    const third = await createAccount(limited().db, 'limit-third@example.com', STRONG);
+    answers.push(
+      await ask('limit-nobody@example.com', ip),
+      await ask(second.email, ip),
+      await ask(third.email, ip),
+    );
+    expect(await limited().mails('password_reset', second.email)).toHaveLength(1);
+    expect(await limited().mails('password_reset', third.email)).toHaveLength(0);
+    expect(new Set(answers.map((answer) => `${answer.statusCode} ${answer.body}`)).size).toBe(1);
   });
 });

@@ -79,12 +79,15 @@ describe('SPA and static files', () => {
       ['GET', '/api/unknown'],
       ['GET', '/oidc/.well-known/unknown'],
       ['GET', '/OIDC'],
-      ['DELETE', '/resetPassword/1/abc'],
     ] as const) {
       const response = await app().inject({ method, url });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not_found' });
     }
+    // A page takes GET and HEAD only.
+    const deleted = await app().inject({ method: 'DELETE', url: '/resetPassword/1/abc' });
+    expect(deleted.statusCode).toBe(405);
+    expect(deleted.json()).toMatchObject({ code: 'method_not_allowed' });
   });
 
   it('serves neither dotfiles nor anything outside the build', async () => {

@@ -4,13 +4,18 @@ import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
-import type { ProvisioningDeps, ProvisioningMailing } from '../provisioning/provisioning-deps.ts';
+import {
+  cliUserAgent,
+  type ProvisioningDeps,
+  type ProvisioningMailing,
+} from '../provisioning/provisioning-deps.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { adminRequestSchema, runAdminRequest } from './admin-commands.ts';
 import {
   type AdminResponse,
   adminSocketPath,
+  callerSchema,
   describeFailure,
   lineReader,
   PROTOCOL_VERSION,
@@ -47,6 +52,7 @@ const IDLE_TIMEOUT_MS = 10_000;
 
 const envelopeSchema = z.looseObject({
   version: z.literal(PROTOCOL_VERSION, { error: 'unsupported protocol version' }),
+  caller: callerSchema.optional(),
 });
 
 /** Call only while holding the DATA_DIR lock, after migrations: an existing socket file is then stale. */
@@ -145,12 +151,13 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   }
   const envelope = refusalOrValue(envelopeSchema, json);
   if (envelope instanceof InputError) return invalid(envelope.message);
-  const { version: _version, ...body } = envelope;
+  const { version: _version, caller, ...body } = envelope;
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
     const { db, clock, mailing, signingKeys, configuredResources } = options;
-    return await runAdminRequest({ db, clock, mailing, signingKeys, configuredResources }, request);
+    const origin = { address: 'local socket', userAgent: caller === undefined ? null : cliUserAgent(caller) };
+    return await runAdminRequest({ db, clock, mailing, signingKeys, configuredResources, origin }, request);
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

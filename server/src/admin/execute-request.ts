@@ -2,13 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, DataDirLockedError, type LockOptions } from '../lock-file.ts';
 import { signingKeySettings } from '../oidc/keys.ts';
+import { cliUserAgent } from '../provisioning/provisioning-deps.ts';
 import { provisioningMailing } from '../provisioning/provisioning-mailing.ts';
 import type { Database } from '../store/database.ts';
 import { migrateDatabase } from '../store/migrate.ts';
 import { openDatabase, pgliteDirectory } from '../store/open-database.ts';
 import { type AdminRequest, runAdminRequest } from './admin-commands.ts';
 import { sendAdminRequest, UNREACHABLE } from './socket-client.ts';
-import { type AdminResponse, adminSocketPath } from './socket-protocol.ts';
+import { type AdminResponse, adminSocketPath, thisProcess } from './socket-protocol.ts';
 
 /** Where a command ran: on a database this process opened, or inside the running service. */
 export type ExecutedVia = 'database' | 'service';
@@ -101,12 +102,14 @@ async function runOn(
   try {
     await migrateDatabase(database);
     // No worker here: the service's worker sends what this queues at its next poll or start.
+    const origin = { address: 'local process', userAgent: cliUserAgent(thisProcess()) };
     return await runAdminRequest(
       {
         db: database.db,
         mailing: provisioningMailing(config),
         signingKeys: signingKeySettings(config),
         configuredResources: config.resourceServers,
+        origin,
       },
       request,
     );

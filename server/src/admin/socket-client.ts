@@ -1,6 +1,12 @@
 import { createConnection } from 'node:net';
 import type { AdminRequest } from './admin-commands.ts';
-import { type AdminResponse, adminResponseSchema, lineReader, PROTOCOL_VERSION } from './socket-protocol.ts';
+import {
+  type AdminResponse,
+  adminResponseSchema,
+  lineReader,
+  PROTOCOL_VERSION,
+  thisProcess,
+} from './socket-protocol.ts';
 
 /** Nothing listens on the socket (no file, a stale file, not a socket): the caller may try another way. */
 export const UNREACHABLE = 'unreachable';
@@ -29,7 +35,8 @@ export function sendAdminRequest(
     );
     socket.once('connect', () => {
       connected = true;
-      socket.write(`${JSON.stringify({ version: PROTOCOL_VERSION, ...request })}\n`);
+      const envelope = { version: PROTOCOL_VERSION, caller: thisProcess(), ...request };
+      socket.write(`${JSON.stringify(envelope)}\n`);
     });
     socket.on('data', (chunk: Buffer) => {
       const line = reader.push(chunk);

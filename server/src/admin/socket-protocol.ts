@@ -1,11 +1,13 @@
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ServiceError } from '../errors/service-error.ts';
 
 /**
  * The admin socket's wire format: over DATA_DIR/admin.sock the CLI writes one JSON line
- * `{ "version": 1, "command": …, "input": … }` and the service answers one JSON line, an
- * AdminResponse (the operation's value or refusal), then closes the connection.
+ * `{ "version": 1, "caller": {…}, "command": …, "input": … }` (`caller`: see callerSchema) and the
+ * service answers one JSON line, an AdminResponse (the operation's value or refusal), then closes
+ * the connection.
  */
 export const ADMIN_SOCKET_NAME = 'admin.sock';
 export const PROTOCOL_VERSION = 1;
@@ -14,6 +16,28 @@ export const MAX_LINE_BYTES = 64 * 1024;
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET_NAME);
+}
+
+/**
+ * What the CLI says of its process in each request (`caller`), for the audit row of the command.
+ * Self-reported, like any local process's word; the socket's mode already limits who may connect.
+ */
+export const callerSchema = z.strictObject({
+  user: z.string().max(256),
+  host: z.string().max(256),
+  pid: z.number().int().nonnegative(),
+});
+
+/** This process as the audit log names the admin CLI: its operating-system user, host and pid. */
+export function thisProcess(): z.output<typeof callerSchema> {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A uid without a passwd entry (some containers): the number is what there is.
+    user = String(process.getuid?.() ?? 'unknown');
+  }
+  return { user, host: hostname(), pid: process.pid };
 }
 
 /** The ways an operation refuses (ServiceErrors it throws), answered as they are. */

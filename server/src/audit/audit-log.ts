@@ -19,6 +19,7 @@ export interface AuditEntry {
   outcome: 'success' | 'failure' | 'refused';
   accountId?: string | null;
   ip?: string | null;
+  userAgent?: string | null;
   detail?: Record<string, string | number | boolean | null>;
 }
 
@@ -36,6 +37,7 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
     outcome: entry.outcome,
     accountId: entry.accountId ?? null,
     ip: entry.ip ?? null,
+    userAgent: entry.userAgent ?? null,
     detail: withoutSecrets(entry.detail),
   });
 }

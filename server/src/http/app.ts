@@ -20,6 +20,8 @@ import type { Db } from '../store/database.ts';
 import { openRedis } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerAdminApi } from './admin-api/admin-api.ts';
+import { registerAllowedHosts } from './allowed-hosts.ts';
+import { registerAllowedMethods } from './allowed-methods.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { acceptJsonOnly } from './json-only.ts';
@@ -79,6 +81,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
   });
   installErrorHandler(app);
+  // First of all hooks: a request for a name the service is not configured under gets no further.
+  registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
+  // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
+  registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);
   // Mail (DESIGN §2 Mail): sends outside requests; closing the app waits for a send in progress.
   const mail = options.mail ?? createMailService({ config, db, log: app.log });
@@ -122,8 +128,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
 
-  // DESIGN §2 Modes: the dev mailbox exists only outside production.
-  if (!config.production) await app.register(async (scope) => devMailboxRoutes(scope, { db }));
+  // DESIGN §2 Modes: the dev mailbox exists only outside production, and there only where its live
+  // links cannot leak (config.ts devMailboxOf) or when asked for by DEV_MAILBOX.
+  if (config.devMailbox.on) await app.register(async (scope) => devMailboxRoutes(scope, { db }));
 
   const recovery = createRecoveryDeps({ config, db, mail, clock, redis });
   const deps: RouteDeps = {

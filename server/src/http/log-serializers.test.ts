@@ -15,6 +15,22 @@ describe('loggableUrl', () => {
     ['/unlock/abc/', '/unlock/[redacted]'],
     ['/verifyNewEmail/abc#x', '/verifyNewEmail/[redacted]'],
     ['/unlock', '/unlock'],
+    ['/oidc/auth/Xk3u9-interaction-uid', '/oidc/auth/[redacted]'],
+    ['/oidc/auth/Xk3u9-interaction-uid?code=abc&state=xyz', '/oidc/auth/[redacted]'],
+    ['/OIDC/Interaction/Xk3u9/abort', '/OIDC/Interaction/[redacted]'],
+    ['/oidc/interaction/Xk3u9', '/oidc/interaction/[redacted]'],
+    ['/oidc/device/Xk3u9', '/oidc/device/[redacted]'],
+    ['/oidc/device/auth', '/oidc/device/auth'],
+    ['/dev/mail/0e6c0a9e-1c6e-4f8e-9b7f-6a1d2c3b4a5f', '/dev/mail/[redacted]'],
+    ['/dev/mail', '/dev/mail'],
+    ['/oidc/auth?client_id=app&state=s3cr3t&code_challenge=c', '/oidc/auth'],
+    ['/oidc/auth/', '/oidc/auth/'],
+    [
+      '/api/ExternalIdentityProviderCallback?code=upstream-code&state=st',
+      '/api/ExternalIdentityProviderCallback',
+    ],
+    ['/demo/callback?code=abc&state=xyz&iss=x', '/demo/callback'],
+    ['/oidc/session/end?id_token_hint=eyJ.x.y&state=z', '/oidc/session/end'],
   ])('logs %s as %s (no codes, no query)', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);
   });

@@ -1,17 +1,33 @@
 import type { FastifyRequest } from 'fastify';
 import { pathOf } from './paths.ts';
 
-/** SPA routes that carry a verification code in the path (SPEC §2). */
-const CODE_IN_PATH = /^\/(resetpassword|unlock|verifynewemail)\/./i;
+/**
+ * Paths whose segments after the prefix are live identifiers, each case-insensitive:
+ * - SPA routes that carry a verification code (SPEC §2): codes are credentials.
+ * - the provider's resume and interaction paths, `/oidc/auth/<uid>` and `/oidc/interaction/<uid>`:
+ *   a live interaction id lets its holder finish or abort someone's sign-in;
+ * - the device-flow resume path `/oidc/device/<uid>` (not `/oidc/device/auth`);
+ * - a dev mailbox message, `/dev/mail/<id>`, which shows a live reset link.
+ */
+const IDENTIFIER_IN_PATH: readonly RegExp[] = [
+  /^(\/(?:resetpassword|unlock|verifynewemail))\/./i,
+  /^(\/oidc\/(?:auth|interaction))\/./i,
+  /^(\/oidc\/device)\/(?!auth(?:\/|$))./i,
+  /^(\/dev\/mail)\/./i,
+];
 
 /**
  * The request URL as it may appear in logs: no query string (return URLs, logout ids, login hints
- * with e-mail addresses) and no verification code in the path — codes are credentials (DESIGN §2
- * Audit log: never codes).
+ * with e-mail addresses, authorization codes, `state`, `request_uri`) and no code or live identifier
+ * in the path (DESIGN §2 Audit log: never codes).
  */
 export function loggableUrl(url: string): string {
   const path = pathOf(url);
-  return CODE_IN_PATH.test(path) ? `/${path.split('/')[1]}/[redacted]` : path;
+  for (const pattern of IDENTIFIER_IN_PATH) {
+    const prefix = pattern.exec(path)?.[1];
+    if (prefix !== undefined) return `${prefix}/[redacted]`;
+  }
+  return path;
 }
 
 export const requestSerializers = {

@@ -23,7 +23,7 @@ import {
   updateClientInput,
 } from './client-schemas.ts';
 import { signingAlgorithmsNow } from './key-operations.ts';
-import { actorDetail } from './provisioning-audit.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import type { ProvisioningDeps } from './provisioning-deps.ts';
 
 export function isAdminClient(row: Pick<ClientRow, 'scope'>): boolean {
@@ -159,6 +159,7 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',
+      ...originColumns(deps),
       detail: actorDetail(deps, {
         command: 'client:add',
         clientId: parsed.id,
@@ -249,6 +250,7 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',
+      ...originColumns(deps),
       // Which fields changed, never their values: the secret must not reach the log.
       detail: actorDetail(deps, {
         command: 'client:update',

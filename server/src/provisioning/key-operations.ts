@@ -29,7 +29,7 @@ import {
   rotateSigningKeysInput,
   type SigningKeysView,
 } from './key-schemas.ts';
-import { actorDetail } from './provisioning-audit.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 
 /** A programming error, not a refusal: every door that runs key commands passes the settings. */
@@ -134,6 +134,7 @@ export async function rotateKeys(
     await recordAudit(tx, {
       event: 'admin',
       outcome: 'success',
+      ...originColumns(deps),
       detail: actorDetail(deps, {
         command: 'keys:rotate',
         kids: keys.map((key) => key.kid).join(','),

@@ -7,6 +7,7 @@ import {
   type FailedMailRow,
   failedMailInput,
 } from './mail-schemas.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import type { ProvisioningDeps } from './provisioning-deps.ts';
 import { nudgeMail } from './provisioning-mailing.ts';
 
@@ -40,7 +41,12 @@ export async function failedMail(deps: ProvisioningDeps, input: FailedMailInput)
       ),
     );
     const detail = { command: 'mail:failed --retry', messages: ids.size };
-    await recordAudit(tx, { event: 'admin', outcome: 'success', detail });
+    await recordAudit(tx, {
+      event: 'admin',
+      outcome: 'success',
+      ...originColumns(deps),
+      detail: actorDetail(deps, detail),
+    });
     return ids;
   });
   nudgeMail(deps);

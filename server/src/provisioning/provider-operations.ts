@@ -23,7 +23,7 @@ import {
   type UpstreamProviderList,
   type UpstreamProviderView,
 } from './provider-schemas.ts';
-import { actorDetail } from './provisioning-audit.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import type { ProvisioningDeps } from './provisioning-deps.ts';
 
 /**
@@ -131,6 +131,7 @@ function auditProvider(
   return recordAudit(db, {
     event: 'admin',
     outcome: 'success',
+    ...originColumns(deps),
     detail: actorDetail(deps, { command, providerId, ...detail }),
   });
 }

@@ -8,7 +8,7 @@ import type { ProvisioningDeps } from './provisioning-deps.ts';
  */
 export function auditAdmin(
   db: Db,
-  deps: Pick<ProvisioningDeps, 'actor'>,
+  deps: Pick<ProvisioningDeps, 'actor' | 'origin'>,
   command: string,
   accountId: string,
 ): Promise<void> {
@@ -16,8 +16,17 @@ export function auditAdmin(
     event: 'admin',
     outcome: 'success',
     accountId,
+    ...originColumns(deps),
     detail: actorDetail(deps, { command }),
   });
+}
+
+/** The audit columns naming where an admin request came from (ProvisioningDeps.origin). */
+export function originColumns(deps: Pick<ProvisioningDeps, 'origin'>): {
+  ip: string | null;
+  userAgent: string | null;
+} {
+  return { ip: deps.origin?.address ?? null, userAgent: deps.origin?.userAgent ?? null };
 }
 
 /** The audit detail of an admin action: `detail` plus the admin API client that asked, if any. */

@@ -23,6 +23,29 @@ export interface ProvisioningDeps {
   readonly configuredResources?: readonly ConfiguredResource[];
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
+  /** Where the request came from, for every admin audit row; each of the three doors sets it. */
+  readonly origin?: AdminOrigin;
+}
+
+/**
+ * The caller of an admin command as its audit row records it: through the admin API the client's
+ * address and User-Agent; through the CLI how it reached the database (`local socket` to the running
+ * service, `local process` on a database it opened) and the operating-system user and host it ran as.
+ */
+export interface AdminOrigin {
+  readonly address: string | null;
+  readonly userAgent: string | null;
+}
+
+/** What the admin CLI says of itself, over the admin socket or in its own process. */
+export interface CliProcess {
+  readonly user: string;
+  readonly host: string;
+  readonly pid: number;
+}
+
+export function cliUserAgent(cli: CliProcess): string {
+  return `keycard admin CLI (user ${cli.user} on ${cli.host}, pid ${cli.pid})`;
 }
 
 export function clockOf(deps: ProvisioningDeps): Clock {

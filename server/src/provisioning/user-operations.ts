@@ -16,7 +16,7 @@ import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { requireTarget, summarize } from './account-target.ts';
-import { auditAdmin } from './provisioning-audit.ts';
+import { auditAdmin, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 import { inMailingTransaction } from './provisioning-mailing.ts';
 import { accountExists, addAndInvite } from './user-mail-operations.ts';
@@ -100,6 +100,7 @@ export async function unlockUser(deps: ProvisioningDeps, input: AccountInput): P
       event: 'unlock',
       outcome: 'success',
       accountId: account.id,
+      ...originColumns(deps),
       detail: { via: 'admin', wasLocked },
     });
     await auditAdmin(tx, deps, 'user:unlock', account.id);

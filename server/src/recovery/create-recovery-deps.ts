@@ -7,7 +7,10 @@ import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
 import { createRecoveryLimits } from './recovery-limits.ts';
 
 export interface RecoveryParts {
-  readonly config: Pick<Config, 'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'codeLifetimes'>;
+  readonly config: Pick<
+    Config,
+    'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'codeLifetimes' | 'forgotPasswordLimits'
+  >;
   readonly db: Db;
   readonly mail: MailQueue;
   readonly clock: Clock;
@@ -25,7 +28,10 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     defaultRedirectUrl: config.defaultRedirectUrl,
     passwordHistory: config.passwordHistory,
     codeLifetimes: config.codeLifetimes,
-    limits: createRecoveryLimits({ redis }),
+    limits: createRecoveryLimits({
+      ...(redis ? { redis } : {}),
+      forgotPassword: config.forgotPasswordLimits,
+    }),
     sleep: (ms) => sleep(ms),
   };
 }

@@ -107,12 +107,23 @@ export interface RecoveryLimits {
   readonly wrongCodesPerIp: WindowCounter;
 }
 
-/** Limits per counter: enough for a person retrying, far too few to mail-bomb or guess a 256-bit code. */
-const LIMITS = {
-  forgotPerAddress: { limit: 3, windowMs: 15 * MINUTE },
-  forgotPerIp: { limit: 20, windowMs: 15 * MINUTE },
-  wrongCodesPerIp: { limit: 20, windowMs: 15 * MINUTE },
-} as const;
+/** Forgot-password limits (FORGOT_PASSWORD_PER_ADDRESS, _PER_IP, _WINDOW_MINUTES in config.ts). */
+export interface ForgotPasswordLimits {
+  readonly perAddress: number;
+  readonly perIp: number;
+  readonly windowMs: number;
+}
+
+/**
+ * Limits per counter: enough for a person retrying, far too few to mail-bomb or guess a 256-bit code.
+ * The forgot-password ones are configurable, with these as their defaults.
+ */
+const DEFAULT_FORGOT_PASSWORD_LIMITS: ForgotPasswordLimits = {
+  perAddress: 3,
+  perIp: 20,
+  windowMs: 15 * MINUTE,
+};
+const WRONG_CODES_PER_IP = { limit: 20, windowMs: 15 * MINUTE } as const;
 
 /** Redis key prefix of the recovery counters. */
 export const RECOVERY_LIMIT_PREFIX = 'keycard:limit:';
@@ -122,12 +133,19 @@ export interface RecoveryLimitOptions {
   readonly redis?: Redis;
   /** Clock of the in-process counters (tests). */
   readonly now?: () => number;
+  /** Configured forgot-password limits; the defaults above otherwise. */
+  readonly forgotPassword?: ForgotPasswordLimits;
 }
 
 export function createRecoveryLimits(options: RecoveryLimitOptions = {}): RecoveryLimits {
-  const { redis, now = Date.now } = options;
-  const counter = (name: keyof typeof LIMITS): WindowCounter => {
-    const { limit, windowMs } = LIMITS[name];
+  const { redis, now = Date.now, forgotPassword = DEFAULT_FORGOT_PASSWORD_LIMITS } = options;
+  const limits = {
+    forgotPerAddress: { limit: forgotPassword.perAddress, windowMs: forgotPassword.windowMs },
+    forgotPerIp: { limit: forgotPassword.perIp, windowMs: forgotPassword.windowMs },
+    wrongCodesPerIp: WRONG_CODES_PER_IP,
+  };
+  const counter = (name: keyof typeof limits): WindowCounter => {
+    const { limit, windowMs } = limits[name];
     return redis
       ? new RedisWindowCounter(redis, `${RECOVERY_LIMIT_PREFIX}${name}:`, limit, windowMs)
       : new MemoryWindowCounter(limit, windowMs, now);

@@ -1,7 +1,7 @@
 import { answerableErrors, CSRF_HEADER, getCalls, TEXT_KEYS } from '@keycard/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
-import { ApiError, type CallError } from './api-error.ts';
+import { ApiError, type CallError, retryAfterSeconds } from './api-error.ts';
 import { START_UP_ERRORS, START_UP_PATHS } from './start-up-paths.ts';
 
 const texts = Object.fromEntries(TEXT_KEYS.map((key) => [key, `${key} text`]));
@@ -107,6 +107,38 @@ describe('createApiClient', () => {
       code: 'internal_error',
       status: 404,
     });
+  });
+
+  it("carries a refusal's Retry-After as the seconds to wait", async () => {
+    const refused = () =>
+      new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many requests' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '42' },
+      });
+    const client = createApiClient({ baseUrl: '', fetch: fakeService({ '/api/login': refused }).fetch });
+    const body = { Username: 'ada@example.com', Password: 'x', ReturnUrl: null };
+    await expect(client.post('login', body)).rejects.toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      retryAfterSeconds: 42,
+    });
+    const without = createApiClient({
+      baseUrl: '',
+      fetch: fakeService({ '/api/login': () => json({ code: 'rate_limited', message: 'x' }, 429) }).fetch,
+    });
+    await expect(without.post('login', body)).rejects.toMatchObject({ retryAfterSeconds: undefined });
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date (RFC 9110 §10.2.3)', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds(' 0 ', now)).toBe(0);
+    expect(retryAfterSeconds('Wed, 25 Nov 2026 12:01:30 GMT', now)).toBe(90);
+    expect(retryAfterSeconds('Wed, 25 Nov 2026 11:59:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+    expect(retryAfterSeconds('', now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds('-5', now)).toBeUndefined();
   });
 
   it('derives the code from the status when the error body is not the contract shape', async () => {

@@ -8,7 +8,7 @@ import {
   type PostCallName,
   postCalls,
 } from '@keycard/contract';
-import { ApiError } from './api-error.ts';
+import { ApiError, retryAfterSeconds } from './api-error.ts';
 
 /**
  * Everything of the client that needs the contract's zod schemas. The client loads this module on
@@ -61,10 +61,11 @@ export async function errorFromResponse<C extends ErrorCode>(
   const json: unknown = await response.json().catch(() => undefined);
   const body = errorBodySchema.safeParse(json);
   const { status } = response;
+  const wait = retryAfterSeconds(response.headers.get('retry-after'));
   if (body.success) {
     const code = declaredCode(declared, body.data.code, status);
     const field = code === body.data.code ? body.data.field : undefined;
-    return new ApiError(code, status, body.data.message, field);
+    return new ApiError(code, status, body.data.message, field, wait);
   }
-  return new ApiError(declaredCode(declared, undefined, status), status, `HTTP ${status}`);
+  return new ApiError(declaredCode(declared, undefined, status), status, `HTTP ${status}`, undefined, wait);
 }

@@ -18,6 +18,7 @@ const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   passwordLengthRequirement: '{length}',
   dataPolicyDated: '{date}',
   errorReference: '{reference}',
+  tooManyRequests: '{wait}',
 };
 
 const SITE: Partial<Record<TextKey, string>> = {

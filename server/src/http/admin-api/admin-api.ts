@@ -38,6 +38,12 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminApiDeps)
   await app.register(async (scope) => adminApi(scope, deps), { prefix: ADMIN_API_BASE });
 }
 
+/** The caller's User-Agent for the audit row, cut to a length a log reader needs. */
+function userAgentOf(request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent'];
+  return agent === undefined || agent === '' ? null : agent.slice(0, 256);
+}
+
 async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<void> {
   // Errors, a refused token's challenge among them, are answered by the root handler
   // (error-handler.ts), which names a bad value invalid_input under this prefix.
@@ -59,6 +65,7 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');
+    const origin = { address: request.ip, userAgent: userAgentOf(request) };
     return {
       db: deps.db,
       clock: deps.clock,
@@ -66,6 +73,7 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
       signingKeys,
       configuredResources: deps.config.resourceServers,
       actor: caller.clientId,
+      origin,
     };
   };
   await scope.register(async (secured) => {

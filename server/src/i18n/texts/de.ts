@@ -91,6 +91,8 @@ export const de: LanguageTexts = {
   errorReference: 'Wenn Sie sich an den Support wenden, nennen Sie bitte diese Referenz: {reference}',
   temporarilyUnavailable:
     'Keycard ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.',
+  tooManyRequests:
+    'Aus Ihrem Netzwerk kamen zu viele Versuche. Bitte warten Sie {wait} und versuchen Sie es dann erneut.',
   // Fallback landing page
   fallbackWelcome: 'Willkommen',
   incorrectAccess:

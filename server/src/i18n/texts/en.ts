@@ -88,6 +88,7 @@ export const en: LanguageTexts = {
   somethingWentWrong: 'Something went wrong.',
   errorReference: 'If you contact support, please quote this reference: {reference}',
   temporarilyUnavailable: 'Keycard is temporarily unavailable. Please try again in a few minutes.',
+  tooManyRequests: 'There were too many attempts from your network. Please wait {wait}, then try again.',
   // Fallback landing page
   fallbackWelcome: 'Welcome',
   incorrectAccess: 'The page you opened is not a valid way into this service. Here is what you can do:',

@@ -14,6 +14,7 @@ const DOCUMENTED_PLACEHOLDERS = [
   'email',
   'date',
   'reference',
+  'wait',
 ];
 
 /** Placeholders a key's contract comment requires, so the SPA's value actually shows up. */
@@ -31,6 +32,7 @@ const REQUIRED_PLACEHOLDERS: Partial<Record<LocalizedTextKey, readonly string[]>
   usingEmail: ['email'],
   imprintLegalHint: ['host'],
   errorReference: ['reference'],
+  tooManyRequests: ['wait'],
 };
 
 /** Values that are the same word in both languages. */

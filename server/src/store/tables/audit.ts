@@ -11,7 +11,10 @@ export const auditEvents = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     event: text('event').notNull(),
     accountId: uuid('account_id'),
+    /** The caller's IP address; for the admin CLI how it reached the database ("local socket"). */
     ip: text('ip'),
+    /** The caller's User-Agent, or the admin CLI's process user; on admin rows at least. */
+    userAgent: text('user_agent'),
     outcome: text('outcome').notNull(),
     detail: jsonb('detail').$type<Record<string, string | number | boolean | null>>(),
   },

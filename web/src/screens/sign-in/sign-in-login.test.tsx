@@ -81,6 +81,40 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     },
   );
 
+  it('after a refusal for too many requests also says how long to wait, keeping the SPEC §8 failure', async () => {
+    let answer = () =>
+      new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many requests' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '42' },
+      });
+    const { container, user } = await signInAnswered(() => answer());
+    const alert = await screen.findByRole('alert');
+    await waitFor(() =>
+      expect(alert.textContent).toBe('wrongPasswordOrUnknownUsertooManyRequests 42 seconds'),
+    );
+    expect(screen.getByText('tooManyRequests 42 seconds').tagName).toBe('P');
+    expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
+    const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
+    expect(password.value).toBe('');
+
+    // The next attempt is an ordinary wrong password: the wait goes, the header stays.
+    answer = () => json(wrongPassword);
+    await user.type(password, 'Other-Pass-2{Enter}');
+    await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
+  });
+
+  it.each([
+    ['in minutes, rounded up', '150', 'tooManyRequests 3 minutes'],
+    ["a minute, the request limit's window, when no Retry-After came", null, 'tooManyRequests 1 minute'],
+  ])('says the wait %s', async (_, retryAfter, text) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (retryAfter !== null) headers['Retry-After'] = retryAfter;
+    await signInAnswered(
+      () => new Response(JSON.stringify({ code: 'rate_limited', message: 'x' }), { status: 429, headers }),
+    );
+    expect(await screen.findByText(text)).toBeTruthy();
+  });
+
   it('sends one login while a request is in flight, showing it busy and announcing signingIn', async () => {
     let answer: (response: Response) => void = () => {};
     const pending = new Promise<Response>((resolve) => {

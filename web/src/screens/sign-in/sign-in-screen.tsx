@@ -4,6 +4,7 @@ import { useLocation } from '../../routing/navigation.tsx';
 import { readProduct, readReturnUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
+import { waitDuration } from '../../text/wait-duration.ts';
 import { AppLink } from '../../ui/app-link.tsx';
 import { EmailStep } from './email-step.tsx';
 import { PasswordStep } from './password-step.tsx';
@@ -14,10 +15,11 @@ const ALERT_ID = 'sign-in-wrong-password';
 /**
  * SPEC §2/§4 sign-in page: a welcome for the ReturnUrl's product, the e-mail step then the password
  * step, and the forgot-password link in the footer. After a failed login the wrong-password header
- * shows and the page kind (so the background) changes (SPEC §8).
+ * shows and the page kind (so the background) changes (SPEC §8); a login refused for too many
+ * requests also says how long to wait.
  */
 export function SignInScreen() {
-  const { t } = useText();
+  const { t, language } = useText();
   const { search } = useLocation();
   const signIn = useSignIn();
   const product = readProduct(readReturnUrl(search), `${t('productNamePart1')}${t('productNamePart2')}`);
@@ -35,6 +37,11 @@ export function SignInScreen() {
           <h2 key={signIn.failures} id={ALERT_ID} className="sign-in__alert">
             {t('wrongPasswordOrUnknownUser')}
           </h2>
+        ) : null}
+        {wrong && signIn.waitSeconds !== null ? (
+          <p key={`wait-${signIn.failures}`} className="sign-in__wait">
+            {t('tooManyRequests', { wait: waitDuration(signIn.waitSeconds, language) })}
+          </p>
         ) : null}
       </div>
       {signIn.step === 'email' ? (

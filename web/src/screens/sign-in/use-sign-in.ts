@@ -1,6 +1,7 @@
 import { isPlausibleEmail } from '@keycard/contract';
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
+import { ApiError } from '../../api/api-error.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLoginHint, readReturnUrl } from '../../routing/query.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
@@ -18,6 +19,8 @@ export interface SignIn {
   readonly failures: number;
   /** A call is in flight: submits are blocked (SPEC §4). */
   readonly busy: boolean;
+  /** The last login was refused for too many requests: seconds to wait before the next, else null. */
+  readonly waitSeconds: number | null;
   readonly emailRef: RefObject<HTMLInputElement | null>;
   readonly passwordRef: RefObject<HTMLInputElement | null>;
   setEmail(email: string): void;
@@ -25,6 +28,15 @@ export interface SignIn {
   submitEmail(): void;
   submitPassword(): void;
   back(): void;
+}
+
+/**
+ * The wait a refusal for too many requests asks for: its Retry-After, or the one-minute window of the
+ * service's request limit when it gave none; null for any other failure.
+ */
+function waitOf(refusal: unknown): number | null {
+  if (!(refusal instanceof ApiError) || refusal.code !== 'rate_limited') return null;
+  return refusal.retryAfterSeconds ?? 60;
 }
 
 /** SPEC §4 sign-in: e-mail step, CheckUsername, password step, login and its results (SPEC §7/§8). */
@@ -40,6 +52,7 @@ export function useSignIn(): SignIn {
   const [password, setPassword] = useState('');
   const [failures, setFailures] = useState(0);
   const [busy, setBusy] = useState(false);
+  const [waitSeconds, setWaitSeconds] = useState<number | null>(null);
   // The state update of `busy` lands after a render; a second Enter can come before that.
   const inFlight = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -90,11 +103,18 @@ export function useSignIn(): SignIn {
   const submitPassword = () =>
     exclusive(async () => {
       const body = { Username: email, Password: password, ReturnUrl: returnUrl };
-      const move = loginMove(IDENTITY_BASE, await api.post('login', body).catch(() => undefined), search);
+      let refusal: unknown;
+      const answer = await api.post('login', body).catch((error: unknown) => {
+        refusal = error;
+        return undefined;
+      });
+      const move = loginMove(IDENTITY_BASE, answer, search);
       if (move.kind === 'leave') window.location.assign(move.url);
       if (move.kind === 'route') navigate(move.to);
       if (move.kind !== 'failed') return 'leaving';
-      // SPEC §8: the wrong-password header, the changed background, and a fresh password field.
+      // SPEC §8: the wrong-password header, the changed background, and a fresh password field;
+      // refused for too many requests, also how long to wait.
+      setWaitSeconds(waitOf(refusal));
       setFailures((count) => count + 1);
       setPassword('');
       setFocusTarget({ field: 'password' });
@@ -115,6 +135,7 @@ export function useSignIn(): SignIn {
     if (inFlight.current) return;
     setStep('email');
     setFailures(0);
+    setWaitSeconds(null);
     setPassword('');
     setFocusTarget({ field: 'email' });
   };
@@ -125,6 +146,7 @@ export function useSignIn(): SignIn {
     password,
     failures,
     busy,
+    waitSeconds,
     emailRef,
     passwordRef,
     setEmail,

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { hostNameOf, isLoopbackHost } from '../config-fields.ts';
+import { ServiceError } from '../errors/service-error.ts';
+
+export interface AllowedHostsOptions {
+  /** PUBLIC_URL's host name and PUBLIC_HOST_ALIASES, lower-case, without ports. */
+  readonly hosts: readonly string[];
+  /** Development and tests: any loopback name (localhost, 127.0.0.0/8, [::1]) too. */
+  readonly loopback: boolean;
+}
+
+/**
+ * The service answers only for the names it is configured under: any other Host (or X-Forwarded-Host
+ * behind a trusted proxy) is answered 421 Misdirected Request before any route runs. Links never use
+ * the request's Host anyway (PUBLIC_URL does); this stops the service from serving pages, cookies and
+ * protocol answers under a name an attacker chose, e.g. by DNS rebinding a developer's localhost.
+ * Ports are not compared: a proxy may forward the public name with or without one.
+ */
+export function registerAllowedHosts(app: FastifyInstance, options: AllowedHostsOptions): void {
+  const allowed = new Set(options.hosts.map((host) => hostNameOf(host) ?? host));
+  app.addHook('onRequest', async (request) => {
+    const name = hostNameOf(request.host);
+    if (name !== undefined && (allowed.has(name) || (options.loopback && isLoopbackHost(name)))) return;
+    throw new ServiceError('misdirected_request', 'This service does not answer for that host name.');
+  });
+}
