@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import type { ProviderSource } from '../oidc/provider-source.ts';
+import { forProvider, guardProtocolInput } from './oidc-input.ts';
 
 /**
  * Mounts the OpenID Connect provider under /oidc inside Fastify, so the root scope's hooks (security
@@ -19,13 +20,15 @@ export async function mountProvider(app: FastifyInstance, source: ProviderSource
     return callback;
   };
   await app.register(async (scope) => {
-    // Leave the body stream unread: the provider parses form posts (token endpoint) itself.
+    // Leave other bodies unread: the provider parses them itself. Forms are read once, checked for
+    // bad characters and handed on (oidc-input.ts).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    guardProtocolInput(scope);
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const callback = callbackOf(await source.current());
       reply.hijack();
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      const raw = forProvider(request) as IncomingMessage & { originalUrl?: string };
       // The provider routes on the path below its mount and derives the mount from originalUrl.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(OIDC_MOUNT.length) || '/';
