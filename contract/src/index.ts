@@ -8,6 +8,7 @@ export * from './rules/authorization-hints.ts';
 export * from './rules/error-reference.ts';
 export * from './rules/local-path.ts';
 export * from './rules/password-composition.ts';
+export * from './rules/password-strength.ts';
 export * from './rules/plain-text.ts';
 // Schemas: used by the server to validate, and by tests to check answers.
 export * from './schemas/admin-api.ts';

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
         db: database.db,
         mailing: provisioningMailing(config, () => mailService.nudge()),
         signingKeys: signingKeySettings(config),
+        passwordMinScore: config.passwordMinScore,
         onError: (message) => log.error(message),
       });
     }

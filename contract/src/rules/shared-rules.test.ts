@@ -40,7 +40,11 @@ const PASSWORD_CASES: readonly (readonly [string, PasswordCase])[] = [
   ['no symbol', { password: 'CorrectHorse4242', broken: ['special'] }],
   ['ÿ is a letter, not a symbol', { password: 'Abcdefgh1xÿz', broken: ['special'] }],
   ['a combining mark is no symbol once composed', { password: 'Abcdefgh1xye\u0301', broken: ['special'] }],
-  ['a space is a symbol', { password: 'Abcdefgh1 yz', broken: [] }],
+  ['a space is no symbol', { password: 'Abcdefgh1 yz', broken: ['special'] }],
+  ['a no-break space is no symbol', { password: 'Abcdefgh1\u00a0yz', broken: ['special'] }],
+  ['an invisible joiner is no symbol', { password: 'Abcdefgh1\u200dyz', broken: ['special'] }],
+  ['a hyphen is a symbol', { password: 'Abcdefgh1-yz', broken: [] }],
+  ['a currency sign is a symbol', { password: 'Abcdefgh1€yz', broken: [] }],
   ['an emoji is a symbol', { password: 'Abcdefgh1😀zz', broken: [] }],
   ['only digits', { password: '123456789012', broken: ['lowercase', 'uppercase', 'special'] }],
 ];

@@ -1,5 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import type { StrengthScore } from '@keycard/contract';
 import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
@@ -30,6 +31,8 @@ export interface AdminSocketOptions {
   readonly mailing: ProvisioningMailing;
   /** The service's signing key settings, for keys:list and keys:rotate. */
   readonly signingKeys?: SigningKeySettings;
+  /** The service's PASSWORD_MIN_SCORE, for user:add with a password. */
+  readonly passwordMinScore?: StrengthScore;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -147,8 +150,8 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
-    const { db, clock, mailing, signingKeys } = options;
-    return await runAdminRequest({ db, clock, mailing, signingKeys }, request);
+    const { db, clock, mailing, signingKeys, passwordMinScore } = options;
+    return await runAdminRequest({ db, clock, mailing, signingKeys, passwordMinScore }, request);
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

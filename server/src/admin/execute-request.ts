@@ -102,7 +102,12 @@ async function runOn(
     await migrateDatabase(database);
     // No worker here: the service's worker sends what this queues at its next poll or start.
     return await runAdminRequest(
-      { db: database.db, mailing: provisioningMailing(config), signingKeys: signingKeySettings(config) },
+      {
+        db: database.db,
+        mailing: provisioningMailing(config),
+        signingKeys: signingKeySettings(config),
+        passwordMinScore: config.passwordMinScore,
+      },
       request,
     );
   } finally {

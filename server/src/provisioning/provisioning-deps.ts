@@ -1,3 +1,4 @@
+import type { StrengthScore } from '@keycard/contract';
 import type { CodeLifetimes } from '../config.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
@@ -17,6 +18,8 @@ export interface ProvisioningDeps {
   readonly signingKeys?: SigningKeySettings;
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
+  /** PASSWORD_MIN_SCORE, for the commands that set a password; absent: its default. */
+  readonly passwordMinScore?: StrengthScore;
 }
 
 export function clockOf(deps: ProvisioningDeps): Clock {

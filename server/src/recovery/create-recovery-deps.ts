@@ -7,7 +7,10 @@ import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
 import { createRecoveryLimits } from './recovery-limits.ts';
 
 export interface RecoveryParts {
-  readonly config: Pick<Config, 'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'codeLifetimes'>;
+  readonly config: Pick<
+    Config,
+    'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'passwordMinScore' | 'codeLifetimes'
+  >;
   readonly db: Db;
   readonly mail: MailQueue;
   readonly clock: Clock;
@@ -24,6 +27,7 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     publicUrl: config.publicUrl,
     defaultRedirectUrl: config.defaultRedirectUrl,
     passwordHistory: config.passwordHistory,
+    passwordMinScore: config.passwordMinScore,
     codeLifetimes: config.codeLifetimes,
     limits: createRecoveryLimits({ redis }),
     sleep: (ms) => sleep(ms),

@@ -58,7 +58,14 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
     const caller = callers.get(request);
     // The onRequest hook below ran for every route of this scope; no caller means a wiring bug.
     if (!caller) throw new Error('admin API request without an authenticated caller');
-    return { db: deps.db, clock: deps.clock, mailing, signingKeys, actor: caller.clientId };
+    return {
+      db: deps.db,
+      clock: deps.clock,
+      mailing,
+      signingKeys,
+      actor: caller.clientId,
+      passwordMinScore: deps.config.passwordMinScore,
+    };
   };
   await scope.register(async (secured) => {
     secured.addHook('onRequest', async (request) => {
