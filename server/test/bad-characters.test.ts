@@ -358,6 +358,15 @@ describe('every protocol endpoint refuses bad characters with invalid_request', 
     // The provider read the form: it knows the client and the grant, and refuses the unknown code.
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe('invalid_grant');
+    const empty = await app().inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    // An empty body is no form to the provider (as before the check): its own invalid_request.
+    expect(empty.json()).toMatchObject({ error: 'invalid_request' });
   });
 
   it('never answers 5xx to percent-encoded bytes that are no UTF-8 (a surrogate’s bytes)', async () => {

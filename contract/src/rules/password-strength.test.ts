@@ -31,7 +31,7 @@ describe('passwordContextWords', () => {
   });
 
   it('leaves out words under 3 characters and the top-level domain', () => {
-    expect(passwordContextWords({ email: 'jo.li@ab.de', displayName: 'Jo Li' })).toEqual([
+    expect(passwordContextWords({ email: 'jo.li@ab.de', displayName: ' Jo Li ' })).toEqual([
       'jo.li@ab.de',
       'keycard',
       'jo.li',
@@ -42,6 +42,13 @@ describe('passwordContextWords', () => {
 
   it('takes an address without @ as a local part, and lower-cases the NFC form', () => {
     expect(passwordContextWords({ email: 'Zoe\u0308' })).toEqual(['keycard', 'zoë']);
+    expect(passwordContextWords({ email: 'ada.lovelace.example' })).toEqual([
+      'ada.lovelace.example',
+      'lovelace',
+      'keycard',
+      'example',
+      'ada',
+    ]);
   });
 });
 
@@ -52,8 +59,9 @@ describe('withoutContextWords', () => {
     expect(withoutContextWords('x.y+z(1)', ['.y+z(', 'x'])).toBe('1)');
   });
 
-  it('changes nothing without words, and compares the composed form', () => {
+  it('changes nothing but the composed form without words', () => {
     expect(withoutContextWords('Some-Password-1', [])).toBe('Some-Password-1');
+    expect(withoutContextWords('Zoe\u0308', [])).toBe('Zoë');
     expect(withoutContextWords('Zoe\u0308-42', ['zoë'])).toBe('-42');
   });
 });

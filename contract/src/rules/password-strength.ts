@@ -67,7 +67,6 @@ const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `password` with every context word taken out, in any letter case, longest words first. */
 export function withoutContextWords(password: string, words: readonly string[]): string {
-  if (words.length === 0) return password;
   const pattern = new RegExp(words.map(escaped).join('|'), 'giu');
   return password.normalize('NFC').replace(pattern, '');
 }
