@@ -365,6 +365,16 @@ describe('every protocol endpoint refuses bad characters with invalid_request', 
       payload: '',
     });
     expect(empty.statusCode).toBe(400);
+    // A form in another charset is read in it, as the provider reads it: UTF-16's zero bytes are no
+    // NUL characters, so the provider, not this check, answers.
+    const utf16 = await app().inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-16le' },
+      payload: Buffer.from(`grant_type=authorization_code&code=unknown&client_id=${CLIENT_ID}`, 'utf16le'),
+    });
+    expect(utf16.statusCode).toBe(400);
+    expect(utf16.json().error_description).not.toContain(BAD_CHARACTER_MESSAGE);
     // An empty body is no form to the provider (as before the check): its own invalid_request.
     expect(empty.json()).toMatchObject({ error: 'invalid_request' });
   });
