@@ -15,7 +15,12 @@ const email = plainText().trim().max(320, 'too long');
 const verificationCode = plainText().min(1, 'required').max(256, 'too long');
 /** A URL or path chosen by the browser; the server validates it as a redirect target (DESIGN §2). */
 const urlish = plainText().max(2048, 'too long');
-/** Login passwords are capped so hashing cost is bounded; resets enforce the tighter policy maximum. */
+/**
+ * Login passwords are capped so hashing cost is bounded; resets enforce the tighter policy maximum.
+ * Like every field, a password holds no control character (plainText): SPEC §5 builds passwords of
+ * letters, digits and symbols, no keyboard types a control character into the field, and one is
+ * answered as bad input (400 naming the field) rather than carried to the hash.
+ */
 const loginPassword = plainText().min(1, 'required').max(1024, 'too long');
 
 export const getResourceQuery = z.object({
