@@ -16,9 +16,12 @@ const SECURITY_MODULES = [
   'server/src/cookie-policy.ts',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
-  // The rules both sides apply: SPEC §5's password composition and DESIGN §2's local path.
+  // The rules both sides apply: SPEC §5's password composition and the strength in context on top,
+  // DESIGN §2's local path, and the characters no input may hold.
   'contract/src/rules/password-composition.ts',
+  'contract/src/rules/password-strength.ts',
   'contract/src/rules/local-path.ts',
+  'contract/src/rules/plain-text.ts',
   // The SPA's query readers and the links built from them; its policy list built on the contract's rules.
   'web/src/routing/query.ts',
   'web/src/routing/link-targets.ts',

@@ -4,6 +4,12 @@
 export const PASSWORD_MIN_LENGTH = 12;
 /** DESIGN §2: maximum password length accepted by a reset. */
 export const PASSWORD_MAX_LENGTH = 256;
+/**
+ * Default of PASSWORD_MIN_SCORE, the least strength a new password must have on the estimator's 0–4
+ * scale (rules/password-strength.ts). DESIGN names no value; 3 is the estimator's "safely
+ * unguessable", ample behind the lockout and argon2id.
+ */
+export const DEFAULT_PASSWORD_MIN_SCORE = 3;
 /** SPEC §9: delay before the browser follows a redirect after an action. */
 export const REDIRECT_DELAY_MS = 12_500;
 /** SPEC §9: delay before the post-logout redirect. */

@@ -58,6 +58,12 @@ export const LOCALIZED_TEXT_KEYS = [
   'passwordsMustMatch',
   'requirementMet', // accessible state of a met requirement / valid field
   'requirementNotMet',
+  'passwordStrengthLabel', // "password strength:" before the estimate's level, beside its meter
+  'passwordStrengthVeryWeak', // the five levels of the strength estimate (scores 0 to 4)
+  'passwordStrengthWeak',
+  'passwordStrengthFair',
+  'passwordStrengthStrong',
+  'passwordStrengthVeryStrong',
   'passwordPolicyViolation',
   'passwordHistoryViolation',
   // Expired link

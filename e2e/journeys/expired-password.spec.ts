@@ -20,7 +20,7 @@ test.describe('an expired password at sign-in', () => {
     test.describe(`${language} (${LOCALE[language]})`, () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'dark' : 'light' });
 
-      test('is replaced on /ResetPassword/2/<code> (validation, history and common passwords refused), then the same sign-in goes on with the new one', async ({
+      test('is replaced on /ResetPassword/2/<code> (validation, history, common and weak passwords refused), then the same sign-in goes on with the new one', async ({
         page,
         baseURL,
         texts,
@@ -82,6 +82,14 @@ test.describe('an expired password at sign-in', () => {
         expect(common).toMatchObject({ success: false, historyViolation: false, policyViolation: true });
         await expect(reset.alert).toHaveText(texts.passwordPolicyViolation);
         expect(await axeViolations(page), 'reset form with the policy violation').toEqual([]);
+
+        // Strength that knows the context: the form's estimate, loaded on demand, rates the product's
+        // name as no strength, and the service refuses the password as too weak.
+        await reset.fillPasswords(texts, 'MyKeycard#2026');
+        await expect(reset.strengthLevel(texts)).toHaveText(texts.passwordStrengthWeak);
+        const weak = await reset.choosePassword(texts, 'MyKeycard#2026');
+        expect(weak).toMatchObject({ success: false, historyViolation: false, policyViolation: true });
+        expect(await axeViolations(page), 'reset form with the strength estimate').toEqual([]);
 
         const newPassword = strongPassword();
         const answer = await reset.choosePassword(texts, newPassword);

@@ -66,6 +66,11 @@ export class ResetPasswordPage extends PageFrame {
     return this.page.getByRole('list', { name: texts.passwordPolicyHeading, exact: true });
   }
 
+  /** The level of the strength estimate ("very weak" … "very strong"), once the estimator has loaded. */
+  strengthLevel(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.passwordStrengthLabel).locator('strong');
+  }
+
   /** Shown under the confirm field while it differs from the new password (once validating). */
   mismatchHint(texts: TextResource): Locator {
     return this.page.getByRole('main').getByText(texts.passwordsMustMatch, { exact: true });

@@ -50,6 +50,7 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       lockoutMinutes: 60,
       passwordHistory: 5,
       passwordMaxAgeDays: 0,
+      passwordMinScore: 3,
       trustProxy: false,
       demo: true,
       cookieSecrets: undefined,
@@ -182,6 +183,7 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
       LOCKOUT_MINUTES: '0',
       PASSWORD_HISTORY: '10',
       PASSWORD_MAX_AGE_DAYS: '90',
+      PASSWORD_MIN_SCORE: '4',
       TRUST_PROXY: 'true',
       COOKIE_SECRETS: ` ${SECRET_A} , ${SECRET_B} `,
       OIDC_JWKS: privateJwks,
@@ -190,6 +192,7 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
     expect(config).toMatchObject({ lockoutThreshold: 3, lockoutMinutes: 0, passwordHistory: 10 });
     expect(config).toMatchObject({
       passwordMaxAgeDays: 90,
+      passwordMinScore: 4,
       trustProxy: true,
       redisUrl: 'redis://127.0.0.1:6379',
     });
@@ -215,6 +218,9 @@ describe('loadConfig refusals', () => {
     ['LOCKOUT_MINUTES', '-1'],
     ['PASSWORD_HISTORY', '2.5'],
     ['PASSWORD_MAX_AGE_DAYS', 'never'],
+    ['PASSWORD_MIN_SCORE', '5'],
+    ['PASSWORD_MIN_SCORE', '-1'],
+    ['PASSWORD_MIN_SCORE', 'strong'],
     ['PASSWORD_RESET_CODE_MINUTES', '0'],
     ['PASSWORD_RESET_CODE_MINUTES', '1441'],
     ['PASSWORD_EXPIRED_CODE_MINUTES', '15m'],

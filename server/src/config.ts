@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { VerificationType } from '@keycard/contract';
+import { DEFAULT_PASSWORD_MIN_SCORE, VerificationType } from '@keycard/contract';
 import { z } from 'zod';
 import {
   cookieSecretsSchema,
@@ -74,6 +74,13 @@ function environmentSchema(readText: ReadText) {
       PASSWORD_HISTORY: wholeNumber(0, 100).default(5),
       /** 0 = passwords never expire by age. */
       PASSWORD_MAX_AGE_DAYS: wholeNumber(0, 36_500).default(0),
+      /**
+       * The least strength a new password must have on the estimator's scale: 0 too guessable … 4 very
+       * unguessable (contract rules/password-strength.ts). 0 switches the strength rule off.
+       */
+      PASSWORD_MIN_SCORE: wholeNumber(0, 4)
+        .pipe(z.literal([0, 1, 2, 3, 4]))
+        .default(DEFAULT_PASSWORD_MIN_SCORE),
       // DESIGN §2 Codes: code lifetimes. The upper bounds keep a typo from making a code live for weeks.
       /** PasswordReset (1) codes: the forgot-password mail's link. */
       PASSWORD_RESET_CODE_MINUTES: wholeNumber(1, 1440).default(60),
@@ -216,6 +223,7 @@ function toConfig(env: Environment) {
     lockoutMinutes: env.LOCKOUT_MINUTES,
     passwordHistory: env.PASSWORD_HISTORY,
     passwordMaxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
+    passwordMinScore: env.PASSWORD_MIN_SCORE,
     /** Seconds a refresh token works unused, and at most from the sign-in that began it. */
     refreshTokenLifetimes: {
       idleSeconds: env.REFRESH_TOKEN_IDLE_DAYS * DAY_SECONDS,

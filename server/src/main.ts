@@ -92,6 +92,7 @@ async function main(): Promise<void> {
         mailing: provisioningMailing(config, () => mailService.nudge()),
         signingKeys: signingKeySettings(config),
         configuredResources: config.resourceServers,
+        passwordMinScore: config.passwordMinScore,
         onError: (message) => log.error(message),
       });
     }

@@ -65,6 +65,14 @@ describe('POST /admin/api/users', () => {
     const weak = await api('POST', '/users', { email: 'weak@example.com', name: 'Weak', password: 'short' });
     expect(weak.json()).toMatchObject({ code: 'invalid_input', field: 'password' });
     expect(weak.body).not.toContain('short');
+    const guessable = await api('POST', '/users', {
+      email: 'grace.hopper@example.com',
+      name: 'Grace Hopper',
+      password: 'GraceHopper#1906',
+    });
+    expect(guessable.statusCode).toBe(400);
+    expect(guessable.json()).toMatchObject({ code: 'invalid_input', field: 'password' });
+    expect(guessable.json().message).toContain('too easy to guess');
     const extra = await api('POST', '/users', { email: 'extra@example.com', name: 'Extra', role: 'root' });
     expect(extra.json()).toMatchObject({ code: 'invalid_input', field: 'role' });
     const noName = await api('POST', '/users', { email: 'noname@example.com' });

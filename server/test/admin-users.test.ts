@@ -114,7 +114,7 @@ describe('user:add', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'admin: invalid --password-stdin: the password needs a digit, an uppercase letter and a character that is neither a letter nor a digit\n',
+      'admin: invalid --password-stdin: the password needs a digit, an uppercase letter and a symbol or punctuation mark (a space does not count)\n',
     );
     expect(run.stderr).not.toContain('weakpassword');
     expect(await findAccountByEmail(db(), 'weak@example.com')).toBeNull();
@@ -130,6 +130,19 @@ describe('user:add', () => {
       stderr: 'admin: invalid --password-stdin: the password is on the list of common passwords\n',
     });
     expect(await findAccountByEmail(db(), 'common@example.com')).toBeNull();
+  });
+
+  it('refuses a password built from the account’s own name, at the default least strength of 3', async () => {
+    const run = await admin(
+      ['user:add', '--email', 'ada.byron@example.com', '--name', 'Ada Byron', '--password-stdin'],
+      'AdaByron2026!',
+    );
+    expect(run).toMatchObject({
+      code: 2,
+      stderr:
+        'admin: invalid --password-stdin: the password is too easy to guess (common words, names, dates or the account’s own details)\n',
+    });
+    expect(await findAccountByEmail(db(), 'ada.byron@example.com')).toBeNull();
   });
 
   it('refuses an empty standard input when a password was promised', async () => {

@@ -57,6 +57,7 @@ export function recoveryDeps(db: Db, overrides: Partial<RecoveryDeps> = {}): Tes
     publicUrl: PUBLIC_URL,
     defaultRedirectUrl: DEFAULT_REDIRECT,
     passwordHistory: 5,
+    passwordMinScore: 3,
     codeLifetimes: testConfig().codeLifetimes,
     limits: createRecoveryLimits(),
     sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),

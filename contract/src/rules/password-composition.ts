@@ -21,9 +21,12 @@ const composed = (password: string): string => password.normalize('NFC');
 
 /**
  * SPEC §5, written once for the SPA and the service: at least PASSWORD_MIN_LENGTH code points (an
- * emoji is one), a digit, a lowercase and an uppercase letter in any script, and a character that is
- * neither a letter nor a digit. The service adds its own rules on top (DESIGN §2: maximum length, not
- * the e-mail, not a common password); the SPA cannot know those and shows the service's violation.
+ * emoji is one), a digit, a lowercase and an uppercase letter in any script, and a non-alphanumeric
+ * character. Only letters, digits and symbols count towards a class: the non-alphanumeric one must be
+ * a punctuation mark or a symbol (an emoji is one), so a space, an invisible joiner or a lone combining
+ * mark does not make a password of letters and digits acceptable. The service adds its own rules on
+ * top (DESIGN §2: maximum length, not the e-mail, not a common password, strength); the SPA cannot
+ * know all of those and shows the service's violation.
  */
 export const PASSWORD_COMPOSITION_RULES: readonly PasswordCompositionRule[] = [
   {
@@ -50,6 +53,6 @@ export const PASSWORD_COMPOSITION_RULES: readonly PasswordCompositionRule[] = [
   {
     id: 'special',
     text: 'passwordSpecialRequirement',
-    isMetBy: (password) => /[^\p{L}\p{N}]/u.test(composed(password)),
+    isMetBy: (password) => /[\p{P}\p{S}]/u.test(composed(password)),
   },
 ];

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brokenPasswordRules, type PasswordRule } from '../../../server/src/accounts/password-policy.ts';
+import { passwordStrength } from '../../../server/src/accounts/password-strength.ts';
 import { localReturnPathOrNull } from '../../../server/src/redirects/redirect-rules.ts';
 import { safeTarget } from '../../../web/src/routing/link-targets.ts';
 import { meetsPolicy, REQUIREMENTS } from '../../../web/src/screens/reset-password/password-policy.ts';
+import { strengthEstimatorFor } from '../../../web/src/screens/reset-password/strength-estimator.ts';
 import { isLocalReturnPath, MAX_REDIRECT_LENGTH } from './local-path.ts';
 import { PASSWORD_COMPOSITION_RULES, type PasswordCompositionRuleId } from './password-composition.ts';
 
@@ -40,7 +42,11 @@ const PASSWORD_CASES: readonly (readonly [string, PasswordCase])[] = [
   ['no symbol', { password: 'CorrectHorse4242', broken: ['special'] }],
   ['ÿ is a letter, not a symbol', { password: 'Abcdefgh1xÿz', broken: ['special'] }],
   ['a combining mark is no symbol once composed', { password: 'Abcdefgh1xye\u0301', broken: ['special'] }],
-  ['a space is a symbol', { password: 'Abcdefgh1 yz', broken: [] }],
+  ['a space is no symbol', { password: 'Abcdefgh1 yz', broken: ['special'] }],
+  ['a no-break space is no symbol', { password: 'Abcdefgh1\u00a0yz', broken: ['special'] }],
+  ['an invisible joiner is no symbol', { password: 'Abcdefgh1\u200dyz', broken: ['special'] }],
+  ['a hyphen is a symbol', { password: 'Abcdefgh1-yz', broken: [] }],
+  ['a currency sign is a symbol', { password: 'Abcdefgh1€yz', broken: [] }],
   ['an emoji is a symbol', { password: 'Abcdefgh1😀zz', broken: [] }],
   ['only digits', { password: '123456789012', broken: ['lowercase', 'uppercase', 'special'] }],
 ];
@@ -81,6 +87,43 @@ describe('password composition (SPEC §5): the contract, the SPA and the service
       );
     }
     expect(PASSWORD_CASES.some(([, { broken }]) => broken.length === 0)).toBe(true);
+  });
+});
+
+/** [password, the account's display name]: what the reset form knows (never the address). */
+const STRENGTH_CASES: readonly (readonly [string, string | null])[] = [
+  ['Keycard@2027', null],
+  ['MyKeycard#2026', null],
+  ['Welcome@2026', null],
+  ['Aa123456789!', null],
+  ['Zaq12wsx!@#$', null],
+  ['AdaLovelace2026!', 'Ada Lovelace'],
+  ['Lovelace#Ada1', 'Ada Lovelace'],
+  ['Passwort!2024', 'Ada Lovelace'],
+  ['Ada-Violet-Harbour-Lantern-93', 'Ada Lovelace'],
+  ['Kv9#mP2$xQ7!', null],
+  ['Frühlingsgefühle-im-Mai-7', 'Zoë Müller'],
+];
+
+describe('password strength in context: the reset form estimates what the service decides', () => {
+  beforeAll(() => {
+    // Both estimators index the same lists once (seconds on a busy machine).
+    strengthEstimatorFor('en');
+    passwordStrength('', {});
+  }, 60_000);
+
+  it.each(STRENGTH_CASES)('%s (display name %s)', (password, displayName) => {
+    const service = passwordStrength(password, { displayName });
+    expect(strengthEstimatorFor('en')(password, { displayName }).score, 'SPA').toBe(service);
+    expect(strengthEstimatorFor('de')(password, { displayName }).score, 'SPA, German').toBe(service);
+  });
+
+  it('spans the scale: some cases are refused at the default 3, some accepted', () => {
+    const scores = STRENGTH_CASES.map(([password, displayName]) =>
+      passwordStrength(password, { displayName }),
+    );
+    expect(scores.some((score) => score < 3)).toBe(true);
+    expect(scores.some((score) => score >= 3)).toBe(true);
   });
 });
 

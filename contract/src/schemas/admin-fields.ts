@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isPlainText } from '../rules/plain-text.ts';
+import { plainText } from './plain-text.ts';
 
 /**
  * Field schemas of admin inputs, shared by the admin CLI, the admin socket and the admin HTTP API
@@ -6,35 +8,29 @@ import { z } from 'zod';
  * may be a secret).
  */
 
-const CONTROL = /\p{Cc}/u;
-
 /** DESIGN §2: e-mail identifiers are trimmed; one @, a dotted domain, no spaces or control characters. */
-export const emailField = z
-  .string({ error: 'is required' })
+export const emailField = plainText({ error: 'is required' })
   .trim()
   .max(320, 'must be at most 320 characters')
-  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u, 'must be an e-mail address such as ada@example.com')
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters');
+  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u, 'must be an e-mail address such as ada@example.com');
 
-export const displayNameField = z
-  .string({ error: 'is required' })
+export const displayNameField = plainText({ error: 'is required' })
   .trim()
   .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
-  .refine((value) => !CONTROL.test(value), 'must not contain control characters');
+  .max(200, 'must be at most 200 characters');
 
 /** An account's id as the admin API names it in paths and results. */
 export const accountIdField = z.uuid({ error: 'must be an account id (a UUID)' });
 
-export const clientIdField = z
-  .string({ error: 'is required' })
-  .regex(/^[A-Za-z0-9._-]{3,64}$/, 'must be 3 to 64 characters from A–Z, a–z, 0–9, ".", "_" and "-"');
+export const clientIdField = plainText({ error: 'is required' }).regex(
+  /^[A-Za-z0-9._-]{3,64}$/,
+  'must be 3 to 64 characters from A–Z, a–z, 0–9, ".", "_" and "-"',
+);
 
 export const productNameField = displayNameField.pipe(z.string().max(100, 'must be at most 100 characters'));
 
 /** An absolute http(s) URL without fragment or credentials, stored exactly as given (RPs compare strings). */
-export const redirectUriField = z
-  .string({ error: 'is required' })
+export const redirectUriField = plainText({ error: 'is required' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine(
@@ -43,7 +39,7 @@ export const redirectUriField = z
   );
 
 function isRedirectUri(value: string): boolean {
-  if (/[\s#]/u.test(value) || CONTROL.test(value) || !URL.canParse(value)) return false;
+  if (/[\s#]/u.test(value) || !isPlainText(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
   return (
     (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === ''
@@ -54,14 +50,13 @@ function isRedirectUri(value: string): boolean {
  * A client secret for client_secret_basic: long enough to resist guessing, printable ASCII so it
  * survives Basic authentication headers unchanged.
  */
-export const clientSecretField = z
-  .string()
+export const clientSecretField = plainText()
   .min(32, 'must be at least 32 characters')
   .max(512, 'must be at most 512 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
 /** The first password of an account; the policy is checked with the e-mail on the server. */
-export const passwordField = z.string().max(4096, 'is too long');
+export const passwordField = plainText().max(4096, 'is too long');
 
 /** At most 20 redirect or post-logout URIs per client. */
 export const uriListField = z.array(redirectUriField).max(20, 'at most 20 URIs');
@@ -121,7 +116,7 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 const publicJwk = z
   .looseObject({
     kty: z.enum(['RSA', 'EC', 'OKP'], { error: 'each key needs kty RSA, EC or OKP' }),
-    kid: z.string().max(200, 'kid must be at most 200 characters').optional(),
+    kid: plainText().max(200, 'kid must be at most 200 characters').optional(),
   })
   .refine(
     (key) => PRIVATE_MEMBERS.every((member) => !(member in key)),
@@ -136,8 +131,7 @@ export const jwksField = z.strictObject(
 export type ClientJwks = z.output<typeof jwksField>;
 
 /** Where the client publishes its public keys: an absolute http(s) URL (https outside localhost). */
-export const jwksUriField = z
-  .string({ error: 'is required' })
+export const jwksUriField = plainText({ error: 'is required' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine(
@@ -168,12 +162,11 @@ export const accessTokenFormatField = z.enum(ACCESS_TOKEN_FORMATS, {
  * A resource server's identifier: the `resource` a client asks for and the `aud` of its tokens. An
  * absolute URI without a fragment (RFC 8707 §2), compared exactly as written.
  */
-export const resourceIdentifierField = z
-  .string({ error: 'is required' })
+export const resourceIdentifierField = plainText({ error: 'is required' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine(
-    (value) => !/[\s#]/u.test(value) && !CONTROL.test(value) && URL.canParse(value),
+    (value) => !/[\s#]/u.test(value) && URL.canParse(value),
     'must be an absolute URI without a #fragment, e.g. https://api.planner.example/',
   );
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiErrorCode, DeclaresErrors } from '../call-errors.ts';
 import { PASSWORD_MAX_LENGTH } from '../constants.ts';
+import { plainText } from './plain-text.ts';
 import { verificationTypeSchema } from './verification-type.ts';
 
 /**
@@ -9,20 +10,25 @@ import { verificationTypeSchema } from './verification-type.ts';
  * Request field names keep SPEC's spelling (Username, ReturnUrl …) because they are the wire format.
  */
 
-const email = z.string().trim().max(320, 'too long');
+const email = plainText().trim().max(320, 'too long');
 /** A code travels in a URL; its shape is checked by the domain, which answers "invalid" for junk. */
-const verificationCode = z.string().min(1, 'required').max(256, 'too long');
+const verificationCode = plainText().min(1, 'required').max(256, 'too long');
 /** A URL or path chosen by the browser; the server validates it as a redirect target (DESIGN §2). */
-const urlish = z.string().max(2048, 'too long');
-/** Login passwords are capped so hashing cost is bounded; resets enforce the tighter policy maximum. */
-const loginPassword = z.string().min(1, 'required').max(1024, 'too long');
+const urlish = plainText().max(2048, 'too long');
+/**
+ * Login passwords are capped so hashing cost is bounded; resets enforce the tighter policy maximum.
+ * Like every field, a password holds no control character (plainText): SPEC §5 builds passwords of
+ * letters, digits and symbols, no keyboard types a control character into the field, and one is
+ * answered as bad input (400 naming the field) rather than carried to the hash.
+ */
+const loginPassword = plainText().min(1, 'required').max(1024, 'too long');
 
 export const getResourceQuery = z.object({
-  requestedLanguageCode: z.string().max(64, 'too long').optional(),
+  requestedLanguageCode: plainText().max(64, 'too long').optional(),
 });
 
 export const logoutRequest = z.strictObject({
-  logoutId: z.string().min(1, 'required').max(512, 'too long'),
+  logoutId: plainText().min(1, 'required').max(512, 'too long'),
   /** The person's answer to "Sign out of Keycard?", asked when the request carried no valid id_token_hint. */
   confirmed: z.boolean().optional(),
 });
@@ -51,8 +57,7 @@ export const checkVerificationResponse = z.object({
 export const resetPasswordRequest = z.strictObject({
   verificationCode,
   verificationType: verificationTypeSchema,
-  newPassword: z
-    .string()
+  newPassword: plainText()
     .min(1, 'required')
     .max(PASSWORD_MAX_LENGTH * 4, 'too long'),
   redirectUrl: urlish.nullish(),

@@ -1,18 +1,23 @@
 import { readFileSync } from 'node:fs';
 import {
+  DEFAULT_PASSWORD_MIN_SCORE,
   PASSWORD_COMPOSITION_RULES,
   PASSWORD_MAX_LENGTH,
   type PasswordCompositionRuleId,
+  type PasswordContext,
+  type StrengthScore,
 } from '@keycard/contract';
 import { normalizeEmail } from './identifiers.ts';
+import { passwordStrength } from './password-strength.ts';
 
 /**
  * The one password policy of Keycard: SPEC §5's composition rules (at least 12 characters, a digit, a
  * lowercase and an uppercase letter, a non-alphanumeric character), which live in the contract so the
  * SPA's policy list applies the very same ones, plus DESIGN §2's rules only the service can check (at
- * most 256 characters, not the e-mail itself, not on the shipped list of common passwords). Every
- * check looks at the NFC form, the form that is hashed, and lengths count code points, so an emoji is
- * one character.
+ * most 256 characters, not the e-mail itself, not on the shipped list of common passwords), plus a
+ * least strength that knows the context (`weak`: contract rules/password-strength.ts, configured by
+ * PASSWORD_MIN_SCORE). Every check looks at the NFC form, the form that is hashed, and lengths count
+ * code points, so an emoji is one character.
  */
 export type PasswordRule =
   | 'min_length'
@@ -22,7 +27,8 @@ export type PasswordRule =
   | 'uppercase'
   | 'symbol'
   | 'not_email'
-  | 'common';
+  | 'common'
+  | 'weak';
 
 /** The name each composition rule of the contract has in this policy's answers. */
 const COMPOSITION_RULE: Readonly<Record<PasswordCompositionRuleId, PasswordRule>> = {
@@ -53,8 +59,18 @@ export function isCommonPassword(password: string): boolean {
   return theCommonPasswords().has(password.normalize('NFC').toLowerCase());
 }
 
-/** Every rule `password` breaks, in a fixed order; empty when it is acceptable. */
-export function brokenPasswordRules(password: string, email?: string): PasswordRule[] {
+/**
+ * Every rule `password` breaks, in a fixed order; empty when it is acceptable. `context` is the
+ * person's address and name (not the e-mail itself, and no strength from them); `minScore` the least
+ * strength (PASSWORD_MIN_SCORE). Strength is judged last and only for a password every other rule
+ * accepts: the estimator is the costly check, and its verdict adds nothing to a refusal.
+ */
+export function brokenPasswordRules(
+  password: string,
+  context: PasswordContext = {},
+  minScore: StrengthScore = DEFAULT_PASSWORD_MIN_SCORE,
+): PasswordRule[] {
+  const { email } = context;
   const candidate = password.normalize('NFC');
   // No password is both too short and too long, so the upper bound coming first keeps the order
   // min_length, max_length, digit, … of the rules above.
@@ -62,12 +78,17 @@ export function brokenPasswordRules(password: string, email?: string): PasswordR
   for (const rule of PASSWORD_COMPOSITION_RULES) {
     if (!rule.isMetBy(candidate)) broken.push(COMPOSITION_RULE[rule.id]);
   }
-  if (email !== undefined && normalizeEmail(candidate) === normalizeEmail(email)) broken.push('not_email');
+  if (email && normalizeEmail(candidate) === normalizeEmail(email)) broken.push('not_email');
   if (isCommonPassword(candidate)) broken.push('common');
+  if (broken.length === 0 && passwordStrength(candidate, context) < minScore) broken.push('weak');
   return broken;
 }
 
 /** True when the password satisfies every rule of the policy. */
-export function meetsPasswordPolicy(password: string, email?: string): boolean {
-  return brokenPasswordRules(password, email).length === 0;
+export function meetsPasswordPolicy(
+  password: string,
+  context: PasswordContext = {},
+  minScore: StrengthScore = DEFAULT_PASSWORD_MIN_SCORE,
+): boolean {
+  return brokenPasswordRules(password, context, minScore).length === 0;
 }

@@ -1,5 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import type { StrengthScore } from '@keycard/contract';
 import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
@@ -37,6 +38,8 @@ export interface AdminSocketOptions {
   readonly signingKeys?: SigningKeySettings;
   /** RESOURCE_SERVERS of the service, listed by resource:list beside the registered ones. */
   readonly configuredResources?: ProvisioningDeps['configuredResources'];
+  /** The service's PASSWORD_MIN_SCORE, for user:add with a password. */
+  readonly passwordMinScore?: StrengthScore;
   /** Told about operations that failed unexpectedly (never with the request's secrets). */
   readonly onError?: (message: string) => void;
 }
@@ -155,9 +158,12 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
   const request = refusalOrValue(adminRequestSchema, body);
   if (request instanceof InputError) return refusedCommand(request);
   try {
-    const { db, clock, mailing, signingKeys, configuredResources } = options;
+    const { db, clock, mailing, signingKeys, configuredResources, passwordMinScore } = options;
     const origin = { address: 'local socket', userAgent: caller === undefined ? null : cliUserAgent(caller) };
-    return await runAdminRequest({ db, clock, mailing, signingKeys, configuredResources, origin }, request);
+    return await runAdminRequest(
+      { db, clock, mailing, signingKeys, configuredResources, passwordMinScore, origin },
+      request,
+    );
   } catch (error) {
     const message = describeFailure(error);
     options.onError?.(`admin command ${request.command} failed: ${message}`);

@@ -110,6 +110,7 @@ async function runOn(
         signingKeys: signingKeySettings(config),
         configuredResources: config.resourceServers,
         origin,
+        passwordMinScore: config.passwordMinScore,
       },
       request,
     );

@@ -1,4 +1,6 @@
+import { BAD_CHARACTER_MESSAGE } from '@keycard/contract';
 import type { z } from 'zod';
+import { badCharacterPath } from './bad-characters.ts';
 import { InputError } from './input-error.ts';
 
 /** Which part of an HTTP request a schema describes; named as the field when the whole part is wrong. */
@@ -32,8 +34,13 @@ function refusal(issue: z.core.$ZodIssue | undefined, part: InputPart | undefine
  * The one input parser of every door and operation: the schema's output, or an InputError naming
  * the first offending field. `part` is given for a part of an HTTP request, left out for the input
  * of an operation (provisioning), which names the top-level field and says only what is wrong.
+ * A control character or unpaired surrogate anywhere in the input is refused first (DESIGN §2 Bad
+ * input), whether or not the schema looks at that field.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, part?: InputPart): z.output<S> {
+  const badPath = badCharacterPath(value);
+  if (badPath)
+    throw refusal({ code: 'custom', message: BAD_CHARACTER_MESSAGE, path: badPath, input: undefined }, part);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw refusal(result.error.issues[0], part);

@@ -5,6 +5,7 @@ import { isPersonFacing, OUTAGE_BODY, unavailablePage } from '../oidc/outage.ts'
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import type { ProviderSource } from '../oidc/provider-source.ts';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
+import { forProvider, guardProtocolInput } from './oidc-input.ts';
 
 /** A protocol request the database could not serve: the outage page for a person, else a 503. */
 function answerOutage(request: FastifyRequest, reply: FastifyReply, error: unknown) {
@@ -34,9 +35,11 @@ export async function mountProvider(app: FastifyInstance, source: ProviderSource
     return callback;
   };
   await app.register(async (scope) => {
-    // Leave the body stream unread: the provider parses form posts (token endpoint) itself.
+    // Leave other bodies unread: the provider parses them itself. Forms are read once, checked for
+    // bad characters and handed on (oidc-input.ts).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    guardProtocolInput(scope);
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       let provider: Provider;
       try {
@@ -47,7 +50,7 @@ export async function mountProvider(app: FastifyInstance, source: ProviderSource
       }
       const callback = callbackOf(provider);
       reply.hijack();
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      const raw = forProvider(request) as IncomingMessage & { originalUrl?: string };
       // The provider routes on the path below its mount and derives the mount from originalUrl.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(OIDC_MOUNT.length) || '/';

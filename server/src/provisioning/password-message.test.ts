@@ -5,7 +5,7 @@ import { describeBrokenRules } from './password-message.ts';
 describe('password policy message for admins', () => {
   it('lists what the password needs, in the policy order', () => {
     expect(describeBrokenRules(brokenPasswordRules('short'))).toBe(
-      'the password needs at least 12 characters, a digit, an uppercase letter and a character that is neither a letter nor a digit',
+      'the password needs at least 12 characters, a digit, an uppercase letter and a symbol or punctuation mark (a space does not count)',
     );
   });
 
@@ -14,10 +14,18 @@ describe('password policy message for admins', () => {
       'the password may have at most 256 characters',
     );
     expect(
-      describeBrokenRules(brokenPasswordRules('Ada.Lovelace1@Example.com', 'ada.lovelace1@example.com')),
+      describeBrokenRules(
+        brokenPasswordRules('Ada.Lovelace1@Example.com', { email: 'ada.lovelace1@example.com' }),
+      ),
     ).toBe('the password must not be the e-mail address');
     expect(describeBrokenRules(['digit', 'common'])).toBe(
       'the password needs a digit and is on the list of common passwords',
+    );
+  });
+
+  it('says a password is too easy to guess', () => {
+    expect(describeBrokenRules(brokenPasswordRules('MyKeycard#2026'))).toBe(
+      'the password is too easy to guess (common words, names, dates or the account’s own details)',
     );
   });
 

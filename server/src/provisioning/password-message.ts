@@ -7,7 +7,7 @@ const NEEDS: Partial<Record<PasswordRule, string>> = {
   digit: 'a digit',
   lowercase: 'a lowercase letter',
   uppercase: 'an uppercase letter',
-  symbol: 'a character that is neither a letter nor a digit',
+  symbol: 'a symbol or punctuation mark (a space does not count)',
 };
 
 /**
@@ -21,6 +21,9 @@ export function describeBrokenRules(broken: readonly PasswordRule[]): string {
     ...(broken.includes('max_length') ? [`may have at most ${PASSWORD_MAX_LENGTH} characters`] : []),
     ...(broken.includes('not_email') ? ['must not be the e-mail address'] : []),
     ...(broken.includes('common') ? ['is on the list of common passwords'] : []),
+    ...(broken.includes('weak')
+      ? ['is too easy to guess (common words, names, dates or the account’s own details)']
+      : []),
   ];
   return `the password ${joinWithAnd(problems)}`;
 }

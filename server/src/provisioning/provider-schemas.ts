@@ -1,3 +1,4 @@
+import { plainText } from '@keycard/contract';
 import { z } from 'zod';
 import { normalizeDomain } from '../accounts/domain-key.ts';
 import { isAcceptableIssuer } from '../federation/issuer-url.ts';
@@ -9,8 +10,7 @@ import { displayNameField } from './input-fields.ts';
  */
 
 /** The issuer identifier exactly as the provider states it in its discovery document (OIDC Discovery §4.3). */
-export const issuerField = z
-  .string({ error: 'is required' })
+export const issuerField = plainText({ error: 'is required' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine(
@@ -22,8 +22,7 @@ export const issuerField = z
  * An e-mail domain as home-realm discovery compares it: lower-case IDNA ASCII form, so "Bücher.Example"
  * and "xn--bcher-kva.example" are the same binding.
  */
-export const domainField = z
-  .string({ error: 'is required' })
+export const domainField = plainText({ error: 'is required' })
   .trim()
   .max(253, 'must be at most 253 characters')
   .transform((value) => normalizeDomain(value))

@@ -1,3 +1,4 @@
+import type { StrengthScore } from '@keycard/contract';
 import type { CodeLifetimes } from '../config.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { ConfiguredResource } from '../oidc/resource-servers.ts';
@@ -23,6 +24,8 @@ export interface ProvisioningDeps {
   readonly configuredResources?: readonly ConfiguredResource[];
   /** Who asked, for the audit log: the admin API's client id; absent for the CLI. */
   readonly actor?: string;
+  /** PASSWORD_MIN_SCORE, for the commands that set a password; absent: its default. */
+  readonly passwordMinScore?: StrengthScore;
   /** Where the request came from, for every admin audit row; each of the three doors sets it. */
   readonly origin?: AdminOrigin;
 }

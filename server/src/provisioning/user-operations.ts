@@ -9,13 +9,16 @@ import {
 } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/password-hash.ts';
+import { brokenPasswordRules } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { requireTarget, summarize } from './account-target.ts';
+import { describeBrokenRules } from './password-message.ts';
 import { auditAdmin, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 import { inMailingTransaction } from './provisioning-mailing.ts';
@@ -43,6 +46,9 @@ import {
 export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Promise<AddUserResult> {
   const { email, name, password } = parseInput(addUserInput, input);
   if (password === undefined) return addAndInvite(deps, email, name);
+  // The policy of a reset, strength included, with this account's address and name as its context.
+  const broken = brokenPasswordRules(password, { email, displayName: name }, deps.passwordMinScore);
+  if (broken.length > 0) throw new InputError(describeBrokenRules(broken), 'password');
   // Hashed before the transaction: argon2 takes a while and needs no database lock.
   const hash = await hashPassword(password);
   const now = await clockOf(deps).now();

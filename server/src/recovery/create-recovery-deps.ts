@@ -9,7 +9,12 @@ import { createRecoveryLimits } from './recovery-limits.ts';
 export interface RecoveryParts {
   readonly config: Pick<
     Config,
-    'publicUrl' | 'defaultRedirectUrl' | 'passwordHistory' | 'codeLifetimes' | 'forgotPasswordLimits'
+    | 'publicUrl'
+    | 'defaultRedirectUrl'
+    | 'passwordHistory'
+    | 'passwordMinScore'
+    | 'codeLifetimes'
+    | 'forgotPasswordLimits'
   >;
   readonly db: Db;
   readonly mail: MailQueue;
@@ -27,6 +32,7 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     publicUrl: config.publicUrl,
     defaultRedirectUrl: config.defaultRedirectUrl,
     passwordHistory: config.passwordHistory,
+    passwordMinScore: config.passwordMinScore,
     codeLifetimes: config.codeLifetimes,
     limits: createRecoveryLimits({
       ...(redis ? { redis } : {}),

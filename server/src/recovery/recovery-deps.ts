@@ -1,4 +1,4 @@
-import type { Language } from '@keycard/contract';
+import type { Language, StrengthScore } from '@keycard/contract';
 import type { CodeLifetimes } from '../config.ts';
 import type { Mailer } from '../mail/mail-service.ts';
 import type { Clock } from '../store/clock.ts';
@@ -29,6 +29,8 @@ export interface RecoveryDeps extends MailingDeps {
   readonly defaultRedirectUrl: string;
   /** PASSWORD_HISTORY: how many earlier password hashes a reset may not reuse. */
   readonly passwordHistory: number;
+  /** PASSWORD_MIN_SCORE: the least strength of a new password (accounts/password-policy.ts). */
+  readonly passwordMinScore: StrengthScore;
   readonly limits: RecoveryLimits;
   /**
    * Resolves after `ms` milliseconds: the timer forgot-password's minimum answer time waits on. A

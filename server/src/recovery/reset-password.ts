@@ -101,7 +101,11 @@ export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInpu
     await countWrongCode(deps.limits, input.ip);
     return { outcome: 'invalid' };
   }
-  if (!meetsPasswordPolicy(input.newPassword, account.email)) return { outcome: 'policy_violation' };
+  // The account's address and name are the context the strength rule discounts (DESIGN §2, SPEC §5).
+  const context = { email: account.email, displayName: account.displayName };
+  if (!meetsPasswordPolicy(input.newPassword, context, deps.passwordMinScore)) {
+    return { outcome: 'policy_violation' };
+  }
   if (await reusesRecentPassword(deps.db, account, input.newPassword, deps.passwordHistory)) {
     return { outcome: 'history_violation' };
   }

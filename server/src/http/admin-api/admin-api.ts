@@ -74,6 +74,7 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
       configuredResources: deps.config.resourceServers,
       actor: caller.clientId,
       origin,
+      passwordMinScore: deps.config.passwordMinScore,
     };
   };
   await scope.register(async (secured) => {

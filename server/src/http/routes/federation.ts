@@ -1,4 +1,4 @@
-import { getCalls } from '@keycard/contract';
+import { getCalls, plainText } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit-log.ts';
@@ -20,10 +20,10 @@ export const UPSTREAM_CALLBACK_PATH = '/api/ExternalIdentityProviderCallback';
 
 /** The authorization response (RFC 6749 §4.1.2, RFC 9207 iss); providers may add parameters of their own. */
 const callbackQuery = z.object({
-  code: z.string().max(4096).optional(),
-  state: z.string().max(512).optional(),
-  iss: z.string().max(2048).optional(),
-  error: z.string().max(256).optional(),
+  code: plainText().max(4096).optional(),
+  state: plainText().max(512).optional(),
+  iss: plainText().max(2048).optional(),
+  error: plainText().max(256).optional(),
 });
 
 /**

@@ -62,10 +62,16 @@ export const de: LanguageTexts = {
   passwordLowercaseRequirement: 'Mindestens einen Kleinbuchstaben',
   passwordUppercaseRequirement: 'Mindestens einen Großbuchstaben',
   passwordSpecialRequirement:
-    'Mindestens ein Zeichen, das weder Buchstabe noch Ziffer ist, zum Beispiel ! ? # oder %',
+    'Mindestens ein Sonder- oder Satzzeichen, zum Beispiel ! ? # oder % (ein Leerzeichen zählt nicht)',
   passwordsMustMatch: 'Die beiden Passwörter müssen übereinstimmen.',
   requirementMet: 'Anforderung erfüllt',
   requirementNotMet: 'Anforderung nicht erfüllt',
+  passwordStrengthLabel: 'Passwortstärke:',
+  passwordStrengthVeryWeak: 'sehr schwach',
+  passwordStrengthWeak: 'schwach',
+  passwordStrengthFair: 'mittel',
+  passwordStrengthStrong: 'stark',
+  passwordStrengthVeryStrong: 'sehr stark',
   passwordPolicyViolation:
     'Dieses Passwort erfüllt die Passwortanforderungen nicht oder ist zu leicht zu erraten. Bitte wählen Sie ein anderes.',
   passwordHistoryViolation:

@@ -60,10 +60,16 @@ export const en: LanguageTexts = {
   passwordLowercaseRequirement: 'At least one lowercase letter',
   passwordUppercaseRequirement: 'At least one uppercase letter',
   passwordSpecialRequirement:
-    'At least one character that is neither a letter nor a digit, such as ! ? # or %',
+    'At least one symbol or punctuation mark, such as ! ? # or % (a space does not count)',
   passwordsMustMatch: 'The two passwords must match.',
   requirementMet: 'Requirement met',
   requirementNotMet: 'Requirement not met',
+  passwordStrengthLabel: 'Password strength:',
+  passwordStrengthVeryWeak: 'very weak',
+  passwordStrengthWeak: 'weak',
+  passwordStrengthFair: 'fair',
+  passwordStrengthStrong: 'strong',
+  passwordStrengthVeryStrong: 'very strong',
   passwordPolicyViolation:
     'This password does not meet the password requirements or is too easy to guess. Please choose a different one.',
   passwordHistoryViolation:

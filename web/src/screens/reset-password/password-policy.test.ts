@@ -50,10 +50,12 @@ describe('password policy of the reset form (SPEC §5)', () => {
     expect(rule('uppercase').isMetBy('abcdefgh1!xÄ')).toBe(true);
   });
 
-  it('needs a character that is neither a letter nor a digit; a space or an emoji counts', () => {
+  it('needs a symbol or punctuation mark; an emoji counts, a space does not', () => {
     expect(rule('special').isMetBy('Abcdefgh1xyz')).toBe(false);
     expect(rule('special').isMetBy('Abcdefgh1xÿz')).toBe(false);
-    expect(rule('special').isMetBy('Abcdefgh1 yz')).toBe(true);
+    expect(rule('special').isMetBy('Abcdefgh1 yz')).toBe(false);
+    expect(rule('special').isMetBy('Abcdefgh1\tyz')).toBe(false);
+    expect(rule('special').isMetBy('Abcdefgh1.yz')).toBe(true);
     expect(rule('special').isMetBy('Abcdefgh1😀z')).toBe(true);
   });
 

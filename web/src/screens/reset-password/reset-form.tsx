@@ -2,12 +2,15 @@ import { useText } from '../../text/use-text.ts';
 import { PasswordInput } from '../../ui/password-input.tsx';
 import { PolicyList } from './policy-list.tsx';
 import { RequirementIcon } from './requirement-icons.tsx';
+import { StrengthMeter } from './strength-meter.tsx';
 import { RESET_TAB } from './tab-order.ts';
+import { usePasswordStrength } from './use-password-strength.ts';
 import type { ResetForm as ResetFormState } from './use-reset-form.ts';
 
 const NEW_ID = 'reset-new-password';
 const CONFIRM_ID = 'reset-confirm-password';
 const POLICY_ID = 'reset-password-policy';
+const STRENGTH_ID = 'reset-password-strength';
 const MATCH_ID = 'reset-passwords-must-match';
 
 /** The valid/invalid icon beside a field (SPEC §5); the field itself carries aria-invalid. */
@@ -25,9 +28,10 @@ interface ResetFormProps {
   readonly userName: string | null;
 }
 
-/** SPEC §2/§5: new password, confirmation, the policy list and Reset. */
+/** SPEC §2/§5: new password, confirmation, the policy list, the strength estimate and Reset. */
 export function ResetForm({ form, userName }: ResetFormProps) {
   const { t } = useText();
+  const strength = usePasswordStrength(form.newPassword, userName);
   const showNew = form.validating;
   const showConfirm = form.validating && form.confirm !== '';
   const mismatch = showConfirm && !form.confirmValid;
@@ -59,7 +63,7 @@ export function ResetForm({ form, userName }: ResetFormProps) {
             onValueChange={form.setNewPassword}
             onBlur={form.leaveNewPassword}
             aria-invalid={showNew ? !form.newPasswordValid : undefined}
-            aria-describedby={POLICY_ID}
+            aria-describedby={`${POLICY_ID} ${STRENGTH_ID}`}
             tabIndex={RESET_TAB.newPassword}
             toggleTabIndex={RESET_TAB.newToggle}
           />
@@ -93,6 +97,7 @@ export function ResetForm({ form, userName }: ResetFormProps) {
         ) : null}
       </div>
       <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
+      <StrengthMeter id={STRENGTH_ID} feedback={strength} />
       {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
       <div role="alert" className="reset__alert-region">
         {form.violation ? (

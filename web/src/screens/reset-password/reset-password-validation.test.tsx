@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   confirmField,
@@ -92,12 +92,17 @@ describe('ResetPasswordScreen validation (SPEC §5)', () => {
     expect(document.querySelectorAll('.reset__state--valid')).toHaveLength(1);
   });
 
-  it('describes the new password by the policy list', async () => {
-    renderReset();
+  it('describes the new password by the policy list, then the strength estimate', async () => {
+    const { user } = renderReset();
     const field = await newPasswordField();
-    const description = document.getElementById(field.getAttribute('aria-describedby') ?? '');
-    expect(description?.textContent).toContain('passwordPolicyHeading');
-    expect(description?.textContent).toContain('passwordLengthRequirement 12');
+    const describedBy = () =>
+      (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id));
+    const [policy, strength] = describedBy();
+    expect(policy?.textContent).toContain('passwordPolicyHeading');
+    expect(policy?.textContent).toContain('passwordLengthRequirement 12');
+    expect(strength?.textContent).toBe('');
+    await user.type(field, 'Keycard@2027');
+    await waitFor(() => expect(describedBy()[1]?.textContent).toContain('passwordStrengthLabel'));
   });
 
   it('marks a different confirmation invalid, described by the must-match text', async () => {

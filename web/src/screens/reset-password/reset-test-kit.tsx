@@ -1,12 +1,22 @@
 import { type CallResponse, VerificationType } from '@keycard/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type Mock, vi } from 'vitest';
+import { beforeAll, type Mock, vi } from 'vitest';
 import { useLocation } from '../../routing/navigation.tsx';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { ResetPasswordScreen } from './reset-password-screen.tsx';
 
 export const STRONG = 'Abcdefgh1!xy';
+
+/**
+ * The form loads the real strength estimator (use-password-strength.ts). Building it indexes its word
+ * lists, which takes seconds on a busy test machine: done once per file before the tests, so a test
+ * that types measures the typing, not the build.
+ */
+beforeAll(async () => {
+  const { strengthEstimatorFor } = await import('./strength-estimator.ts');
+  strengthEstimatorFor('en');
+}, 60_000);
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -1,0 +1,75 @@
+import { IncomingMessage } from 'node:http';
+import * as querystring from 'node:querystring';
+import { BAD_CHARACTER_MESSAGE } from '@keycard/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badCharacterPath } from '../errors/bad-characters.ts';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** The charset a form names, which the provider decodes the body with (selective_body.js); none: UTF-8. */
+function charsetOf(request: FastifyRequest): string | undefined {
+  return /;\s*charset="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
+}
+
+/** The form's parameters as the provider will read them, or undefined when it will refuse the body itself. */
+function formOf(request: FastifyRequest): querystring.ParsedUrlQuery | undefined {
+  if (!Buffer.isBuffer(request.body)) return undefined;
+  const charset = charsetOf(request);
+  try {
+    const text =
+      charset === undefined ? request.body.toString() : new TextDecoder(charset).decode(request.body);
+    return querystring.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query as the provider reads it (Koa's querystring.parse). */
+function queryOf(request: FastifyRequest): querystring.ParsedUrlQuery {
+  const start = request.url.indexOf('?');
+  return start === -1 ? {} : querystring.parse(request.url.slice(start + 1));
+}
+
+/** A protocol error as the provider words them (RFC 6749 §5.2): the parameter named, its value never echoed. */
+function refuse(reply: FastifyReply, path: readonly PropertyKey[]) {
+  return reply
+    .code(400)
+    .header('cache-control', 'no-store')
+    .send({ error: 'invalid_request', error_description: `${String(path[0])} ${BAD_CHARACTER_MESSAGE}` });
+}
+
+/**
+ * DESIGN §2 Bad input on the protocol endpoints: a control character or an unpaired surrogate in any
+ * query or form parameter of /oidc (authorization, token, end-session, introspection …) is refused
+ * with the OAuth `invalid_request`, before the provider or its storage sees it. The provider parses its
+ * forms itself, so the form is read here once and handed on unread (`forProvider`).
+ */
+export function guardProtocolInput(scope: FastifyInstance): void {
+  scope.addContentTypeParser(FORM, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  scope.addHook('preHandler', async (request, reply) => {
+    const path = badCharacterPath(queryOf(request)) ?? badCharacterPath(formOf(request));
+    if (path) return refuse(reply, path);
+  });
+}
+
+/**
+ * The request to hand the provider: the original while its body is unread, else a copy whose body is
+ * the form read by guardProtocolInput, so the provider parses the very bytes that were checked.
+ */
+export function forProvider(request: FastifyRequest): IncomingMessage {
+  const { raw, body } = request;
+  if (!Buffer.isBuffer(body)) return raw;
+  const copy = new IncomingMessage(raw.socket);
+  copy.headers = raw.headers;
+  copy.rawHeaders = raw.rawHeaders;
+  copy.method = raw.method;
+  copy.url = raw.url;
+  copy.httpVersion = raw.httpVersion;
+  copy.httpVersionMajor = raw.httpVersionMajor;
+  copy.httpVersionMinor = raw.httpVersionMinor;
+  copy.push(body);
+  copy.push(null);
+  // Complete like the original: a copy destroyed before it is read must not take the socket with it.
+  copy.complete = true;
+  return copy;
+}

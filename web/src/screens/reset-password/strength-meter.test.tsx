@@ -1,0 +1,84 @@
+import '../../test-support/dom.ts';
+import type { Language } from '@keycard/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderWithTexts } from '../../test-support/texts.tsx';
+import { strengthEstimatorFor } from './strength-estimator.ts';
+import { StrengthMeter } from './strength-meter.tsx';
+import { usePasswordStrength } from './use-password-strength.ts';
+
+/** The new-password field and its estimate, as the reset form wires them. */
+function Harness({ displayName }: { readonly displayName: string | null }) {
+  const [password, setPassword] = useState('');
+  const feedback = usePasswordStrength(password, displayName);
+  return (
+    <>
+      <input aria-label="password" value={password} onChange={(event) => setPassword(event.target.value)} />
+      <StrengthMeter id="strength" feedback={feedback} />
+    </>
+  );
+}
+
+function renderMeter(language: Language, displayName: string | null = null) {
+  const user = userEvent.setup();
+  renderWithTexts(<Harness displayName={displayName} />, '/', { language });
+  return { user, field: screen.getByLabelText('password') };
+}
+
+const meter = () => document.getElementById('strength') as HTMLElement;
+
+beforeAll(() => {
+  // Built once per language before the tests (seconds on a busy machine), as the reset kit does.
+  strengthEstimatorFor('en');
+  strengthEstimatorFor('de');
+}, 60_000);
+
+describe('the strength estimate as the person types (issue: strength that knows the context)', () => {
+  it('shows nothing for an empty field', async () => {
+    renderMeter('en');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(meter().textContent).toBe('');
+  });
+
+  it('rates a guessable password weak and says why, in English', async () => {
+    const { user, field } = renderMeter('en');
+    await user.type(field, 'Welcome@2026');
+    await waitFor(() => expect(meter().dataset.score).toBe('2'));
+    expect(meter().textContent).toContain('passwordStrengthLabel passwordStrengthFair');
+    expect(meter().textContent).toContain('This is similar to a commonly used password.');
+    expect(meter().querySelector('meter')?.value).toBe(2);
+  });
+
+  it('gives the estimator’s advice in German on a German page', async () => {
+    const { user, field } = renderMeter('de');
+    await user.type(field, 'Welcome@2026');
+    await waitFor(() =>
+      expect(meter().textContent).toContain(
+        'Dies weist Ähnlichkeit zu anderen oft verwendeten Passwörtern auf.',
+      ),
+    );
+    expect(meter().textContent).not.toContain('commonly used');
+  });
+
+  it('rates a password built from the person’s name very weak, naming personal data', async () => {
+    const { user, field } = renderMeter('en', 'Ada Lovelace');
+    await user.type(field, 'AdaLovelace2026!');
+    await waitFor(() => expect(Number(meter().dataset.score)).toBeLessThanOrEqual(1));
+    expect(meter().textContent).toContain('There should not be any personal or page related data.');
+  });
+
+  it('rates the product’s name as no strength either', async () => {
+    const { user, field } = renderMeter('en');
+    await user.type(field, 'MyKeycard#2026');
+    await waitFor(() => expect(Number(meter().dataset.score)).toBeLessThan(3));
+  });
+
+  it('rates a long unusual passphrase very strong, without advice', async () => {
+    const { user, field } = renderMeter('en', 'Ada Lovelace');
+    await user.type(field, 'Violet-Harbour-Lantern-93');
+    await waitFor(() => expect(meter().dataset.score).toBe('4'));
+    expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthVeryStrong');
+  });
+});

@@ -1,0 +1,53 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useText } from '../../text/use-text.ts';
+import type { EstimateStrength, StrengthFeedback } from './strength-estimator.ts';
+
+/** The estimate follows the typing once it pauses this long: an estimate takes up to tens of ms. */
+export const STRENGTH_PAUSE_MS = 150;
+
+/** `value` once it has stayed the same for `ms`; an empty value at once. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (value === '') {
+      setSettled(value);
+      return;
+    }
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * The strength of the password being typed, with the estimator's advice in the page's language; null
+ * while the field is empty or the estimator is still loading. The estimator comes with `import()`
+ * after the form shows, so the first paint carries none of its word lists; should it fail to load,
+ * the form works as before and the service still refuses a weak password (policyViolation).
+ * `displayName` is the account's name from the code check: a password built from it is weak.
+ */
+export function usePasswordStrength(password: string, displayName: string | null): StrengthFeedback | null {
+  const { language } = useText();
+  const [estimate, setEstimate] = useState<{ readonly run: EstimateStrength } | null>(null);
+  const typed = useSettled(password, STRENGTH_PAUSE_MS);
+
+  useEffect(() => {
+    let current = true;
+    import('./strength-estimator.ts').then(
+      ({ strengthEstimatorFor }) => {
+        if (current) setEstimate({ run: strengthEstimatorFor(language) });
+      },
+      () => {
+        // Not loaded (offline, a new deployment): no meter; the service's check is unchanged.
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [language]);
+
+  return useMemo(
+    () => (estimate && typed !== '' ? estimate.run(typed, { displayName }) : null),
+    [estimate, typed, displayName],
+  );
+}
