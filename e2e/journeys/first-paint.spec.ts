@@ -71,7 +71,7 @@ test.describe('first paint of the served index.html (issue 16, item 3)', () => {
     });
   }
 
-  test("names each screen in the tab title by its heading, then the product", async ({ page, texts }) => {
+  test('names each screen in the tab title by its heading, then the product', async ({ page, texts }) => {
     const product = `${texts.productNamePart1}${texts.productNamePart2}`;
     const signIn = new SignInPage(page, '/?ReturnUrl=%2F');
     await signIn.open();

@@ -48,7 +48,9 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     // An address nobody has: its failure counter is this test's alone (DESIGN §2).
     const email = uniqueEmail('guidance');
     await signIn.submitEmail(texts, email);
-    await expect.poll(() => isFocused(signIn.passwordField(texts)), { message: 'password focused' }).toBe(true);
+    await expect
+      .poll(() => isFocused(signIn.passwordField(texts)), { message: 'password focused' })
+      .toBe(true);
 
     // Step 2 names the account and keeps a visible way back to change it.
     await expect(page.getByText(texts.accountCaption, { exact: true })).toBeVisible();
@@ -87,7 +89,10 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     await expect(signIn.passwordField(texts)).toHaveAttribute('aria-describedby', errorId ?? '');
   });
 
-  test('the busy ring turns, and stands still for people who ask for reduced motion', async ({ page, texts }) => {
+  test('the busy ring turns, and stands still for people who ask for reduced motion', async ({
+    page,
+    texts,
+  }) => {
     const signIn = await new DemoPage(page).startSignIn();
     await signIn.submitEmail(texts, uniqueEmail('busy ring'));
     const logins = await holdLogins(page);

@@ -11,7 +11,9 @@ function themeColours(theme: 'dark' | 'light'): Record<string, string> {
   const css = read('src/shell/theme.css');
   const block = css.match(new RegExp(`:root\\[data-theme="${theme}"\\][^{]*\\{([^}]*)\\}`))?.[1];
   if (!block) throw new Error(`theme.css has no ${theme} block`);
-  return Object.fromEntries([...block.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map(([, name, value]) => [name, value]));
+  return Object.fromEntries(
+    [...block.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map(([, name, value]) => [name, value]),
+  );
 }
 
 /** index.html parsed by the browser (no scripts run in a DOMParser document). */

@@ -46,7 +46,9 @@ export function PageFrame({ pageKind: switchedKind, children, footerLinks }: Pag
         </p>
       </header>
       <main className="frame__main">
-        <div className="card" ref={card}>{children}</div>
+        <div className="card" ref={card}>
+          {children}
+        </div>
       </main>
       <Footer>{footerLinks}</Footer>
     </div>

@@ -1,7 +1,7 @@
 import '../test-support/dom.ts';
-import { useState } from 'react';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../test-support/texts.tsx';
 import { PageFrame } from './page-frame.tsx';

@@ -56,7 +56,9 @@ describe('SignInScreen focus, messages and the account of step 2', () => {
     expect(beside.getAttribute('href')).toBe(`/forgotPassword${QUERY}`);
     expect(beside.closest('.field')).toBe(password.closest('.field'));
     // SPEC §2 keeps the footer link as well.
-    expect(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'forgotPasswordLabel' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('contentinfo')).getByRole('link', { name: 'forgotPasswordLabel' }),
+    ).toBeTruthy();
   });
 
   it('clears the last failure while the next attempt is in flight, then shows and focuses the new one', async () => {
