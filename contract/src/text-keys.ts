@@ -21,8 +21,9 @@ export const LOCALIZED_TEXT_KEYS = [
   'hidePassword', // accessible name of the toggle, shown state
   'nextLabel',
   'loginLabel',
-  'backLabel', // accessible name of the back button on step 2
-  'forgotPasswordLabel', // footer link to the forgot-password page
+  'backLabel', // the back button on step 2, which returns to the e-mail to change it
+  'accountCaption', // step 2: caption above the e-mail address being signed in
+  'forgotPasswordLabel', // link to the forgot-password page (footer, and beside the password field)
   'rememberedPasswordLabel', // link back to sign-in from the forgot-password page
   'goToLoginLabel',
   'resetLabel', // button of the reset form

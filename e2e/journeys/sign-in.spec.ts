@@ -44,7 +44,9 @@ test.describe('a failed sign-in (SPEC §4, §8)', () => {
     await expect(signIn.frame).toHaveAttribute('data-page-kind', 'wrongPasswordUnknownUser');
     await expect(signIn.frame).toHaveAttribute('data-background', failedBackground);
     await expect(password).toHaveValue('');
-    await expect(password).toBeFocused();
+    // Focus goes to the message, which also describes the emptied field.
+    await expect(signIn.errorHeading(texts)).toBeFocused();
+    await expect(password).toHaveAttribute('aria-describedby', 'sign-in-wrong-password');
     expect(page.url()).toBe(signInUrl);
 
     await signIn.backButton(texts).click();
@@ -157,17 +159,19 @@ test.describe('keyboard only (SPEC §2 tab order)', () => {
 
     const signIn = new SignInPage(page);
     await expect(signIn.heading).toHaveText(signIn.expectedHeading(texts, DEMO_PRODUCT_NAME));
-    // The e-mail field comes first in the tab order; Enter in it submits step 1.
-    await page.keyboard.press('Tab');
+    // The e-mail field has focus when the page opens; Enter in it submits step 1.
     await expect(signIn.emailField(texts)).toBeFocused();
     await page.keyboard.type(demoAccount.email);
     await page.keyboard.press('Enter');
 
-    // Step 2 puts the focus in the password field; Tab goes on over the toggle to Login.
+    // Step 2 puts the focus in the password field; Tab goes on over the toggle and the
+    // forgot-password link beside the field to Login.
     await expect(signIn.passwordField(texts)).toBeFocused();
     await page.keyboard.type(demoAccount.password);
     await page.keyboard.press('Tab');
     await expect(signIn.showPasswordButton(texts)).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(signIn.forgotPasswordBesideField(texts)).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(signIn.loginButton(texts)).toBeFocused();
     await page.keyboard.press('Enter');

@@ -30,9 +30,21 @@ export class SignInPage extends PageFrame {
     return fillText(texts.loginWelcome, { product });
   }
 
-  /** Step 1: the editable e-mail field; step 2: its read-only copy. */
+  /** Step 1: the editable e-mail field; step 2: its read-only copy, captioned as the account. */
   emailField(texts: TextResource): Locator {
-    return this.page.getByLabel(texts.emailLabel, { exact: true });
+    return this.page
+      .getByLabel(texts.emailLabel, { exact: true })
+      .or(this.page.getByLabel(texts.accountCaption, { exact: true }));
+  }
+
+  /** Step 2: the forgot-password link beside the password field (the footer has one too). */
+  forgotPasswordBesideField(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByRole('link', { name: texts.forgotPasswordLabel, exact: true });
+  }
+
+  /** The wrong-password header inside the alert region, once a login failed. */
+  errorHeading(texts: TextResource): Locator {
+    return this.alert.getByRole('heading', { name: texts.wrongPasswordOrUnknownUser, exact: true });
   }
 
   nextButton(texts: TextResource): Locator {

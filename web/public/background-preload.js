@@ -4,10 +4,13 @@
 // web/scripts/background-preload.test.ts: the sign-in page is `/` with a ReturnUrl (SPEC §2), its
 // first image is unknownUser1 (SIGN_IN_ROTATION), dark before 18:00 local time and light from then
 // (LIGHT_THEME_FROM_HOUR). The service picks the AVIF, WebP or phone form for this path.
+// On every page it also sets <html data-theme> at once, so index.html's first-paint colours are the
+// theme's before the app runs (the app sets the same value).
 (() => {
+  const theme = new Date().getHours() < 18 ? 'dark' : 'light';
+  document.documentElement.dataset.theme = theme;
   const query = new URLSearchParams(window.location.search);
   if (window.location.pathname !== '/' || !(query.has('ReturnUrl') || query.has('returnUrl'))) return;
-  const theme = new Date().getHours() < 18 ? 'dark' : 'light';
   const link = document.createElement('link');
   link.rel = 'preload';
   link.as = 'image';

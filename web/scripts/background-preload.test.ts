@@ -66,4 +66,13 @@ describe('background-preload.js', () => {
     expect(link?.getAttribute('fetchpriority')).toBe('high');
     expect(link?.getAttribute('href')).toBe('/images/background/dark/1920/unknownUser1.jpg');
   });
+
+  it.each(URLS.flatMap((url) => TIMES.map((time) => [url, time] as const)))(
+    'at %s at %s sets the theme the app chooses on <html> at once',
+    (url, time) => {
+      delete document.documentElement.dataset.theme;
+      preloadedAt(url, localTime(time));
+      expect(document.documentElement.dataset.theme).toBe(themeAt(localTime(time)));
+    },
+  );
 });

@@ -32,7 +32,7 @@ import { registerRateLimit } from './rate-limit.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { DEFAULT_WEB_DIST, isBuildFilePath, registerSpa, sendSpaIndex } from './spa.ts';
+import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa, sendSpaIndex } from './spa.ts';
 
 export interface AppOptions {
   readonly config: Config;
@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mail = options.mail ?? createMailService({ config, db, log: app.log });
   app.decorate('mail', mail);
   app.addHook('onClose', () => mail.stop());
-  await registerSecurityHeaders(app, config.publicUrl);
+  await registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
   // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.

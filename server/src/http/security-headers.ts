@@ -5,9 +5,14 @@ import { isApiPath } from './paths.ts';
 /**
  * DESIGN §2 Headers. The CSP allows no inline script and no framing; Referrer-Policy is no-referrer
  * because verification codes travel in URLs; HSTS only when the public origin is https, so a
- * development browser is never pinned to https on localhost.
+ * development browser is never pinned to https on localhost. Inline styles are allowed only by the
+ * hashes in `styleSources` (the SPA page's first-paint colours).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  publicUrl: string,
+  styleSources: readonly string[] = [],
+): Promise<void> {
   const https = new URL(publicUrl).protocol === 'https:';
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -15,7 +20,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: s
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        styleSrc: ["'self'", ...styleSources],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],

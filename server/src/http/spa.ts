@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -29,6 +30,19 @@ function cacheControlFor(normalised: string): string {
 /** Whether the SPA is built, i.e. there is an index.html to serve. */
 export function isSpaBuilt(webDist: string): boolean {
   return existsSync(path.join(webDist, 'index.html'));
+}
+
+/**
+ * CSP sources for the inline <style> blocks of the built index.html: the page frame's colours for the
+ * first paint, before any file arrives. Each is allowed by its SHA-256, so the policy still admits
+ * no other inline style. Read once at start-up; without a build there is nothing to allow.
+ */
+export function inlineStyleSources(webDist: string): string[] {
+  if (!isSpaBuilt(webDist)) return [];
+  const html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  return [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi)].map(
+    ([, css = '']) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`,
+  );
 }
 
 /**

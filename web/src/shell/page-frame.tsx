@@ -1,11 +1,12 @@
 import './page-frame.css';
 import type { PageKind } from '@keycard/contract';
-import { type ReactNode, useContext } from 'react';
+import { type ReactNode, useContext, useRef } from 'react';
 import { useText } from '../text/use-text.ts';
 import { Background } from './background.tsx';
 import { Footer } from './footer.tsx';
 import { RoutePageContext } from './route-page.ts';
 import { useBackground } from './use-background.ts';
+import { useHeadingTitle } from './use-heading-title.ts';
 import { useTheme } from './use-theme.ts';
 
 interface PageFrameProps {
@@ -23,7 +24,7 @@ interface PageFrameProps {
 /**
  * Every screen's frame: header with the product name, the content card on a solid surface over the
  * background image, and the footer. End-to-end tests read `data-page-kind` and `data-background`
- * here and `data-theme` on <html>.
+ * here and `data-theme` on <html>. The tab title follows the card's heading.
  */
 export function PageFrame({ pageKind: switchedKind, children, footerLinks }: PageFrameProps) {
   const routePage = useContext(RoutePageContext);
@@ -32,6 +33,8 @@ export function PageFrame({ pageKind: switchedKind, children, footerLinks }: Pag
   const { t } = useText();
   const theme = useTheme();
   const background = useBackground(theme, pageKind);
+  const card = useRef<HTMLDivElement>(null);
+  useHeadingTitle(card, `${t('productNamePart1')}${t('productNamePart2')}`);
 
   return (
     <div className="frame" data-page-kind={pageKind} data-background={background.layers[background.active]}>
@@ -43,7 +46,9 @@ export function PageFrame({ pageKind: switchedKind, children, footerLinks }: Pag
         </p>
       </header>
       <main className="frame__main">
-        <div className="card">{children}</div>
+        <div className="card" ref={card}>
+          {children}
+        </div>
       </main>
       <Footer>{footerLinks}</Footer>
     </div>

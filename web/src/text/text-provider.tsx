@@ -43,10 +43,10 @@ export function TextProvider({
   }, [client, browserLanguage]);
 
   // Before the first paint, so assistive technology never reads the page in the wrong language.
+  // The tab title is the page frame's: each screen's heading (shell/use-heading-title.ts).
   useLayoutEffect(() => {
     if (!state) return;
     document.documentElement.lang = state.language;
-    document.title = `${state.texts.productNamePart1}${state.texts.productNamePart2}`;
   }, [state]);
 
   return state ? <TextContext value={state}>{children}</TextContext> : null;

@@ -6,6 +6,8 @@ interface AppLinkProps {
   readonly to: string;
   readonly children: ReactNode;
   readonly className?: string;
+  /** Position in a form's numbered tab order (SPEC §2), when the link sits in one. */
+  readonly tabIndex?: number;
 }
 
 /** A click the browser should handle itself: another button, or a modifier (new tab or window). */
@@ -14,7 +16,7 @@ function isBrowserClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 }
 
 /** A link inside the SPA: a real href (copy, open in a new tab), a plain click moves without a page load. */
-function LocalLink({ to, children, className }: AppLinkProps) {
+function LocalLink({ to, children, className, tabIndex }: AppLinkProps) {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -24,23 +26,23 @@ function LocalLink({ to, children, className }: AppLinkProps) {
     navigate(to, { replace: `${pathname}${search}` === to });
   };
   return (
-    <a href={to} className={className} onClick={onClick}>
+    <a href={to} className={className} tabIndex={tabIndex} onClick={onClick}>
       {children}
     </a>
   );
 }
 
 /** A link to a target that may be inside the SPA or elsewhere (a RedirectUrl). */
-export function AppLink({ to, children, className }: AppLinkProps) {
+export function AppLink({ to, children, className, tabIndex }: AppLinkProps) {
   if (to.startsWith('/')) {
     return (
-      <LocalLink to={to} className={className}>
+      <LocalLink to={to} className={className} tabIndex={tabIndex}>
         {children}
       </LocalLink>
     );
   }
   return (
-    <a href={to} className={className}>
+    <a href={to} className={className} tabIndex={tabIndex}>
       {children}
     </a>
   );

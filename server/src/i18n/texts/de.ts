@@ -23,6 +23,7 @@ export const de: LanguageTexts = {
   nextLabel: 'Weiter',
   loginLabel: 'Anmelden',
   backLabel: 'Zurück zur E-Mail-Adresse',
+  accountCaption: 'Anmeldung als',
   forgotPasswordLabel: 'Passwort vergessen?',
   rememberedPasswordLabel: 'Passwort wieder eingefallen? Zur Anmeldung',
   goToLoginLabel: 'Zur Anmeldung',

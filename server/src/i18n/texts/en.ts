@@ -22,6 +22,7 @@ export const en: LanguageTexts = {
   nextLabel: 'Next',
   loginLabel: 'Sign in',
   backLabel: 'Back to e-mail address',
+  accountCaption: 'Signing in as',
   forgotPasswordLabel: 'Forgot your password?',
   rememberedPasswordLabel: 'Remembered your password? Sign in',
   goToLoginLabel: 'Go to sign-in',

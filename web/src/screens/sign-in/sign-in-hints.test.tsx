@@ -27,7 +27,8 @@ describe('SignInScreen with a login_hint in the ReturnUrl', () => {
       { Username: 'ada@example.test', ReturnUrl: returnUrl },
     ]);
     await waitFor(() => expect(document.activeElement).toBe(password));
-    expect([emailField().value, emailField().readOnly]).toEqual(['ada@example.test', true]);
+    const shownEmail = screen.getByRole('textbox', { name: 'accountCaption' }) as HTMLInputElement;
+    expect([shownEmail.value, shownEmail.readOnly]).toEqual(['ada@example.test', true]);
   });
 
   it('keeps the way back: Back returns to the e-mail step with the hint, to change it', async () => {

@@ -65,17 +65,18 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     ['an error answer', () => json({ code: 'interaction_expired', message: 'gone' }, 400)],
     ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])(
-    'after %s shows the wrong-password header, changes the background and clears the password',
+    'after %s shows the wrong-password header, focused and describing the field, changes the background and clears the password',
     async (_, login) => {
       const { container, assign } = await signInAnswered(login);
       const alert = await screen.findByRole('alert');
       await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
-      expect(screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' })).toBeTruthy();
+      const header = screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
       expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
       const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
       expect(password.value).toBe('');
       expect(password.getAttribute('aria-invalid')).toBe('true');
-      await waitFor(() => expect(document.activeElement).toBe(password));
+      expect(password.getAttribute('aria-describedby')).toBe(header.id);
+      await waitFor(() => expect(document.activeElement).toBe(header));
       expect(assign).not.toHaveBeenCalled();
       expect(currentLocation()).toBe(`/${QUERY}`);
     },

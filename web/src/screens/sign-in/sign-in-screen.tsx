@@ -11,6 +11,7 @@ import { PasswordStep } from './password-step.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 const ALERT_ID = 'sign-in-wrong-password';
+const WAIT_ID = 'sign-in-wait';
 
 /**
  * SPEC §2/§4 sign-in page: a welcome for the ReturnUrl's product, the e-mail step then the password
@@ -24,6 +25,7 @@ export function SignInScreen() {
   const signIn = useSignIn();
   const product = readProduct(readReturnUrl(search), `${t('productNamePart1')}${t('productNamePart2')}`);
   const wrong = signIn.failures > 0;
+  const describedBy = signIn.waitSeconds === null ? ALERT_ID : `${ALERT_ID} ${WAIT_ID}`;
 
   return (
     <PageFrame
@@ -31,15 +33,22 @@ export function SignInScreen() {
       footerLinks={<AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>}
     >
       <h1>{t('loginWelcome', { product })}</h1>
-      {/* Always present, so each new header (keyed by attempt) is announced, a repeat one too. */}
+      {/* Always present, so each new header (keyed by attempt) is announced, a repeat one too.
+          It empties while the next attempt runs: the message belongs to the last one. */}
       <div role="alert" className="sign-in__alert-region">
-        {wrong ? (
-          <h2 key={signIn.failures} id={ALERT_ID} className="sign-in__alert">
+        {signIn.showError ? (
+          <h2
+            key={signIn.failures}
+            ref={signIn.errorRef}
+            id={ALERT_ID}
+            className="sign-in__alert"
+            tabIndex={-1}
+          >
             {t('wrongPasswordOrUnknownUser')}
           </h2>
         ) : null}
-        {wrong && signIn.waitSeconds !== null ? (
-          <p key={`wait-${signIn.failures}`} className="sign-in__wait">
+        {signIn.showError && signIn.waitSeconds !== null ? (
+          <p key={`wait-${signIn.failures}`} id={WAIT_ID} className="sign-in__wait">
             {t('tooManyRequests', { wait: waitDuration(signIn.waitSeconds, language) })}
           </p>
         ) : null}
@@ -50,7 +59,11 @@ export function SignInScreen() {
           <EmailStep signIn={signIn} />
         </>
       ) : (
-        <PasswordStep signIn={signIn} alertId={ALERT_ID} />
+        <PasswordStep
+          signIn={signIn}
+          describedBy={signIn.showError ? describedBy : undefined}
+          forgotPasswordTo={forgotPasswordTarget(search)}
+        />
       )}
       <p role="status" className="loading-status sign-in__status">
         {signIn.busy ? t('signingIn') : ''}

@@ -54,7 +54,7 @@ describe('SignInScreen steps (SPEC §2/§4)', () => {
     expect(password.getAttribute('type')).toBe('password');
     expect(password.getAttribute('autocomplete')).toBe('current-password');
     expect(password.getAttribute('placeholder')).toBe('passwordPlaceholder');
-    const shownEmail = screen.getByRole('textbox', { name: 'emailLabel' }) as HTMLInputElement;
+    const shownEmail = screen.getByRole('textbox', { name: 'accountCaption' }) as HTMLInputElement;
     expect([shownEmail.value, shownEmail.readOnly, shownEmail.autocomplete]).toEqual([
       'ada@example.test',
       true,

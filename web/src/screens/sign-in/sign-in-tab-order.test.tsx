@@ -29,16 +29,18 @@ describe('SignInScreen keyboard order (SPEC §2: tab order indices on the forms)
     expect(visited[2]).toBe(screen.getByRole('link', { name: 'forgotPasswordLabel' }));
   });
 
-  it('numbers step 2 in visual order: back, password, show/hide, Login', async () => {
+  it('numbers step 2 in visual order: back, password, show/hide, forgot password, Login', async () => {
     stubService({ '/api/CheckUsername': () => json(localUser) });
     const { user } = renderSignIn();
     const password = await reachPasswordStep(user);
-    expect(await tabWalk(user, 5)).toEqual([
+    const [besideField, inFooter] = screen.getAllByRole('link', { name: 'forgotPasswordLabel' });
+    expect(await tabWalk(user, 6)).toEqual([
       screen.getByRole('button', { name: 'backLabel' }),
       password,
       screen.getByRole('button', { name: 'showPassword' }),
+      besideField,
       screen.getByRole('button', { name: 'loginLabel' }),
-      screen.getByRole('link', { name: 'forgotPasswordLabel' }),
+      inFooter,
     ]);
   });
 });

@@ -8,6 +8,9 @@ import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
 
 export type SignInStep = 'email' | 'password';
 
+/** Where focus goes after a change: the new step's field, or the message of a failed login. */
+type FocusTarget = SignInStep | 'error';
+
 /** What a call did: the page stays (ready for the next submit) or the browser is leaving it. */
 type Settled = 'stay' | 'leaving';
 
@@ -17,12 +20,16 @@ export interface SignIn {
   readonly password: string;
   /** Failed logins since the last back; above 0 is SPEC §4's wrong-password flag. */
   readonly failures: number;
+  /** The last login failed and no new attempt has started since: its message shows. */
+  readonly showError: boolean;
   /** A call is in flight: submits are blocked (SPEC §4). */
   readonly busy: boolean;
   /** The last login was refused for too many requests: seconds to wait before the next, else null. */
   readonly waitSeconds: number | null;
   readonly emailRef: RefObject<HTMLInputElement | null>;
   readonly passwordRef: RefObject<HTMLInputElement | null>;
+  /** The wrong-password header, which takes focus when it appears. */
+  readonly errorRef: RefObject<HTMLHeadingElement | null>;
   setEmail(email: string): void;
   setPassword(password: string): void;
   submitEmail(): void;
@@ -51,19 +58,29 @@ export function useSignIn(): SignIn {
   const [email, setEmail] = useState(hint ?? '');
   const [password, setPassword] = useState('');
   const [failures, setFailures] = useState(0);
+  const [showError, setShowError] = useState(false);
   const [busy, setBusy] = useState(false);
   const [waitSeconds, setWaitSeconds] = useState<number | null>(null);
   // The state update of `busy` lands after a render; a second Enter can come before that.
   const inFlight = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const [focusTarget, setFocusTarget] = useState<{ readonly field: SignInStep } | null>(null);
+  const errorRef = useRef<HTMLHeadingElement>(null);
+  // A new object each time, so the same target twice (a second failure) moves focus again.
+  const [focusTarget, setFocusTarget] = useState<{ readonly field: FocusTarget } | null>(null);
   const hintTaken = useRef(false);
 
   // After the step's fields are in the DOM, before paint, so typing never lands elsewhere.
   useLayoutEffect(() => {
-    if (focusTarget) (focusTarget.field === 'email' ? emailRef : passwordRef).current?.focus();
+    if (!focusTarget) return;
+    const refs = { email: emailRef, password: passwordRef, error: errorRef } as const;
+    refs[focusTarget.field].current?.focus();
   }, [focusTarget]);
+
+  // On load the e-mail field has focus; a login hint that goes on to step 2 moves it on from there.
+  useLayoutEffect(() => {
+    emailRef.current?.focus();
+  }, []);
 
   const release = () => {
     inFlight.current = false;
@@ -102,6 +119,8 @@ export function useSignIn(): SignIn {
 
   const submitPassword = () =>
     exclusive(async () => {
+      // The message of the last failure belongs to that attempt: it goes while this one runs.
+      setShowError(false);
       const body = { Username: email, Password: password, ReturnUrl: returnUrl };
       let refusal: unknown;
       const answer = await api.post('login', body).catch((error: unknown) => {
@@ -116,8 +135,9 @@ export function useSignIn(): SignIn {
       // refused for too many requests, also how long to wait.
       setWaitSeconds(waitOf(refusal));
       setFailures((count) => count + 1);
+      setShowError(true);
       setPassword('');
-      setFocusTarget({ field: 'password' });
+      setFocusTarget({ field: 'error' });
       return 'stay';
     });
 
@@ -135,6 +155,7 @@ export function useSignIn(): SignIn {
     if (inFlight.current) return;
     setStep('email');
     setFailures(0);
+    setShowError(false);
     setWaitSeconds(null);
     setPassword('');
     setFocusTarget({ field: 'email' });
@@ -145,10 +166,12 @@ export function useSignIn(): SignIn {
     email,
     password,
     failures,
+    showError,
     busy,
     waitSeconds,
     emailRef,
     passwordRef,
+    errorRef,
     setEmail,
     setPassword,
     submitEmail,
