@@ -25,6 +25,7 @@ const CHROMIUM_ARGS = [
 const PAGE_ONLY = [
   '**/accessibility.spec.ts',
   '**/dialogs.spec.ts',
+  '**/error-page.spec.ts',
   '**/routes.spec.ts',
   '**/routing.spec.ts',
   '**/start-up.spec.ts',
