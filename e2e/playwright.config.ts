@@ -26,6 +26,7 @@ const PAGE_ONLY = [
   '**/accessibility.spec.ts',
   '**/dialogs.spec.ts',
   '**/first-paint.spec.ts',
+  '**/error-page.spec.ts',
   '**/routes.spec.ts',
   '**/routing.spec.ts',
   '**/start-up.spec.ts',

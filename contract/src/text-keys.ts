@@ -1,7 +1,7 @@
 /**
  * Keys of the localised text resource (SPEC §1), defined once. Every language must provide every key
  * with a non-empty value. Placeholders in braces are filled by the SPA: {userName}, {userFirstName},
- * {host}, {length}, {product}, {phone}, {email}, {date}, {reference}, {wait}.
+ * {host}, {length}, {product}, {phone}, {email}, {date}, {reference}, {wait}, {seconds}.
  * The comment beside each key says what the text is for, not its wording.
  */
 export const LOCALIZED_TEXT_KEYS = [
@@ -30,6 +30,9 @@ export const LOCALIZED_TEXT_KEYS = [
   'sendLabel', // button of the forgot-password form
   'signingIn', // announced while a sign-in request is in flight
   'redirecting', // announced before a delayed redirect
+  'continueNow', // button of a done state: go on to where the page would lead after its delay
+  'redirectCountdown', // shown beside it, with {seconds}: the whole seconds left of the delay
+  'redirectAnnouncement', // read out once when a done state appears, with {seconds} of the delay
   // Sign-out
   'logoff', // heading of the sign-out page
   'logoffGreeting', // caption with {userName}
@@ -48,6 +51,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'expiredPasswordReset', // heading when the password expired (type 2)
   'expiredPasswordResetIntro',
   'setFirstPassword', // heading for an invitation (type 6)
+  'passwordChangedTitle', // heading after a successful reset, an expired password's too
   'resetPasswordSuccess', // caption after a successful reset
   'expiredPasswordResetSuccess', // caption after a successful expired-password reset
   'passwordPolicyHeading',
@@ -77,6 +81,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'unlockLinkExpired',
   'unlockInProgress',
   // Verify new e-mail
+  'emailConfirmedTitle', // heading after the new e-mail address was confirmed
   'newEmailVerified', // caption with {userFirstName}
   'verifyingEmail',
   // Errors
@@ -84,6 +89,8 @@ export const LOCALIZED_TEXT_KEYS = [
   'somethingWentWrong', // "Something went wrong."
   'errorReference', // the reference of a refused request's log line, with {reference}
   'temporarilyUnavailable', // the error page's line when the service is down for a while (try again later)
+  'backToApplication', // the error page's way back to the application named by the RedirectUrl
+  'goToStartPage', // the error page's way back when neither sign-in nor the application is known
   'tooManyRequests', // after a call refused for too many requests: wait {wait} (e.g. "45 seconds"), then retry
   // Fallback landing page
   'fallbackWelcome',

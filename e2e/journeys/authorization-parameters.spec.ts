@@ -90,4 +90,9 @@ test('a refused request ends on the error page with a reference to quote, select
 
   await reference.click();
   expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(shown);
+
+  // Then a way back and whom to ask, quoting the reference.
+  await expect(error.wayBack(texts.goToStartPage)).toHaveAttribute('href', '/');
+  await expect(error.help(texts).getByRole('link', { name: texts.siteEmail, exact: true })).toBeVisible();
+  await expect(error.help(texts).getByRole('link', { name: texts.sitePhone, exact: true })).toBeVisible();
 });

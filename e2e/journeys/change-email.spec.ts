@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGES } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
+import { DoneState } from '../pages/done-state.ts';
 import { VerifyNewEmailPage } from '../pages/verify-new-email-page.ts';
 import { type Account, freshAccount, uniqueEmail } from '../support/accounts.ts';
 import { addUser, adminApi, runAdmin } from '../support/admin.ts';
@@ -74,16 +75,18 @@ test.describe('changing the e-mail address', () => {
           redirectUrl: defaultRedirectUrl(baseURL ?? ''),
         });
         const verify = new VerifyNewEmailPage(page);
-        const shownAt = await seenAt(verify.redirectingMessage(texts));
+        const done = new DoneState(page);
+        const shownAt = await seenAt(done.countdown);
         await expect(verify.frame).toHaveAttribute('data-page-kind', verify.pageKind);
         await expect(page.locator('html')).toHaveAttribute('lang', language);
-        await expect(verify.heading).toHaveText(verify.successHeading(texts, FIRST_NAME));
+        await done.expectShown(texts, texts.emailConfirmedTitle, 13);
+        await expect(verify.successCaption(texts, FIRST_NAME)).toBeVisible();
         expect(await axeViolations(page), 'verify-new-email success').toEqual([]);
 
         await followDelayedRedirect(
           page,
           shownAt,
-          () => expect(verify.heading).toHaveText(verify.successHeading(texts, FIRST_NAME)),
+          () => expect(verify.successCaption(texts, FIRST_NAME)).toBeVisible(),
           (url) => url.href === defaultRedirectUrl(baseURL ?? ''),
         );
         await expect(new DemoPage(page).signInLink(texts)).toBeVisible();

@@ -1,5 +1,6 @@
 import { LANGUAGES, VerificationType } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
+import { DoneState } from '../pages/done-state.ts';
 import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { strongPassword } from '../support/accounts.ts';
@@ -68,7 +69,8 @@ test.describe('forgot password from the sign-in page (DESIGN §2 Forgot password
           historyViolation: false,
         });
         const shownAt = await seenAt(reset.successCaption(texts));
-        await expect(reset.successCaption(texts)).toBeFocused();
+        const done = new DoneState(page);
+        await done.expectShown(texts, texts.passwordChangedTitle, 13);
         await expect(reset.newPasswordField(texts)).toHaveCount(0);
         await expect(reset.resetButton(texts)).toHaveCount(0);
         expect(await axeViolations(page), 'reset success').toEqual([]);
@@ -78,7 +80,7 @@ test.describe('forgot password from the sign-in page (DESIGN §2 Forgot password
         await followDelayedRedirect(
           page,
           shownAt,
-          () => expect(reset.redirectingStatus(texts)).toBeVisible(),
+          () => expect(done.countdown).not.toHaveText(done.countdownText(texts, 13)),
           (url) => url.href === defaultRedirectUrl(baseURL ?? ''),
         );
         await expect(demo.signInLink(texts)).toBeVisible();

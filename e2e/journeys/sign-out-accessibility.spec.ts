@@ -1,5 +1,6 @@
 import { LOGOUT_REDIRECT_DELAY_MS, THEMES } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
+import { DoneState } from '../pages/done-state.ts';
 import { LogoutPage } from '../pages/logout-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -12,8 +13,10 @@ interface HeldTimers {
 
 test.describe('axe-core finds no violations on the logout page of a real sign-out', () => {
   for (const theme of THEMES) {
-    test.describe(`${theme} theme`, () => {
-      test.use({ theme });
+    // One theme with prefers-reduced-motion: the countdown's bar is not drawn there, the seconds stay.
+    const reducedMotion = theme === 'dark' ? 'reduce' : 'no-preference';
+    test.describe(`${theme} theme, reduced motion: ${reducedMotion}`, () => {
+      test.use({ theme, reducedMotion });
 
       test('after the goodbye, before the redirect', async ({ page, texts, demoAccount }) => {
         const demo = new DemoPage(page);
@@ -51,11 +54,17 @@ test.describe('axe-core finds no violations on the logout page of a real sign-ou
         await expect
           .poll(() => page.evaluate(() => (window as unknown as HeldTimers).keycardHeldTimers()))
           .toBe(1);
+        // The done state: "Signed out" focused, the way on now and the 3 s counted down, said once.
+        const done = new DoneState(page);
+        await done.expectShown(texts, texts.logoff, 3);
+        if (reducedMotion === 'reduce') await expect(done.progress).toHaveCSS('display', 'none');
+        else await expect(done.progress).toHaveCSS('animation-name', 'done-state-countdown');
         expect(await axeViolations(page)).toEqual([]);
         // Still on the logout page: nothing left it while axe ran.
         expect(new URL(page.url()).pathname).toMatch(/^\/logout\/?$/i);
 
-        await page.evaluate(() => (window as unknown as HeldTimers).keycardReleaseTimers());
+        // The button goes on at once, with the delay's timer still held: not by the timer.
+        await done.continueButton(texts).click();
         await expect(page).toHaveURL((url) => demo.isAt(url));
         await expect(demo.signedOutStatus(texts)).toBeVisible();
       });

@@ -1,5 +1,6 @@
 import { LANGUAGES } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
+import { DoneState } from '../pages/done-state.ts';
 import { UnlockPage } from '../pages/unlock-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { callAnswer, nextCall } from '../support/calls.ts';
@@ -44,7 +45,8 @@ test.describe('unlocking a locked account by the mailed link', () => {
           redirectUrl: defaultRedirectUrl(baseURL ?? ''),
         });
         const unlock = new UnlockPage(page);
-        const shownAt = await seenAt(unlock.redirectingMessage(texts));
+        const done = new DoneState(page);
+        const shownAt = await seenAt(done.countdown);
         await expect(unlock.frame).toHaveAttribute('data-page-kind', unlock.pageKind);
         await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
         expect(await axeViolations(page), 'unlock success').toEqual([]);
@@ -53,7 +55,12 @@ test.describe('unlocking a locked account by the mailed link', () => {
         await followDelayedRedirect(
           page,
           shownAt,
-          () => expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name)),
+          async () => {
+            await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
+            // Counted down (the page's clock moved on), and said only once.
+            await expect(done.countdown).not.toHaveText(done.countdownText(texts, 13));
+            await expect(done.announcement).toHaveText(done.announcementText(texts, 13));
+          },
           (url) => url.href === defaultRedirectUrl(baseURL ?? ''),
         );
         await expect(demo.signInLink(texts)).toBeVisible();
@@ -62,8 +69,13 @@ test.describe('unlocking a locked account by the mailed link', () => {
 
         // DESIGN §2 Codes: the link acts on load and stays good within its lifetime (a mail scanner
         // may have opened it first), so opening it again shows the same success.
+        // This time the button goes on at once: the page's clock does not move, so no delay passed.
         await page.goto(link);
-        await expect(unlock.heading).toHaveText(unlock.successHeading(texts, newAccount.name));
+        // The header names what happened and takes focus; 12.5 s are counted down from 13, said once.
+        await done.expectShown(texts, unlock.successHeading(texts, newAccount.name), 13);
+        await done.continueButton(texts).click();
+        await page.waitForURL((url) => url.href === defaultRedirectUrl(baseURL ?? ''));
+        await expect(demo.signInLink(texts)).toBeVisible();
 
         // Locked again: the used link no longer claims success but says it expired (SPEC §4, §8),
         // with the ways on: forgot password and the sign-in (the new lock mailed a link of its own).

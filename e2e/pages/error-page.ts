@@ -18,6 +18,16 @@ export class ErrorPage extends PageFrame {
     return this.page.getByRole('main').getByText(texts.somethingWentWrong, { exact: true });
   }
 
+  /** The way back: to sign-in, to the application, or to the start page, as a link. */
+  wayBack(label: string): Locator {
+    return this.page.getByRole('main').getByRole('link', { name: label, exact: true });
+  }
+
+  /** The help contact of the site file, under its heading. */
+  help(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByRole('region', { name: texts.helpLabel, exact: true });
+  }
+
   /** The line the page adds when the service sent the person here for an outage (?reason=unavailable). */
   unavailable(texts: TextResource): Locator {
     return this.page.getByRole('main').getByText(texts.temporarilyUnavailable, { exact: true });

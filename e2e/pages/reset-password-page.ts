@@ -80,11 +80,6 @@ export class ResetPasswordPage extends PageFrame {
     return this.page.getByRole('main').getByText(texts[this.successKey], { exact: true });
   }
 
-  /** Announced under the success caption until the redirect. */
-  redirectingStatus(texts: TextResource): Locator {
-    return this.page.getByRole('main').getByRole('status').filter({ hasText: texts.redirecting });
-  }
-
   /** The form is there once the code check on load found the code valid. */
   async expectForm(texts: TextResource): Promise<void> {
     await expect(this.frame).toHaveAttribute('data-page-kind', this.pageKind);

@@ -1,5 +1,5 @@
 import { fillText, type TextResource } from '@keycard/contract';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { PageFrame } from './page-frame.ts';
 
 /** SPEC §2 /unlock/{code}: the account is being unlocked with the code of the path. */
@@ -15,10 +15,5 @@ export class UnlockPage extends PageFrame {
   /** SPEC §4: the success header names the user. */
   successHeading(texts: TextResource, userName: string): string {
     return fillText(texts.unlockSuccessful, { userName });
-  }
-
-  /** Announced under the success header until the redirect. */
-  redirectingMessage(texts: TextResource): Locator {
-    return this.page.getByRole('main').getByText(texts.redirecting, { exact: true });
   }
 }

@@ -12,13 +12,10 @@ export class VerifyNewEmailPage extends PageFrame {
     super(page, path);
   }
 
-  /** SPEC §4: the success caption names the user by first name. */
-  successHeading(texts: TextResource, userFirstName: string): string {
-    return fillText(texts.newEmailVerified, { userFirstName });
-  }
-
-  /** Announced under the success caption until the redirect. */
-  redirectingMessage(texts: TextResource): Locator {
-    return this.page.getByRole('main').getByText(texts.redirecting, { exact: true });
+  /** SPEC §4: the success caption names the user by first name, under a heading that says what happened. */
+  successCaption(texts: TextResource, userFirstName: string): Locator {
+    return this.page
+      .getByRole('main')
+      .getByText(fillText(texts.newEmailVerified, { userFirstName }), { exact: true });
   }
 }

@@ -19,6 +19,8 @@ const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   dataPolicyDated: '{date}',
   errorReference: '{reference}',
   tooManyRequests: '{wait}',
+  redirectCountdown: '{seconds}',
+  redirectAnnouncement: '{seconds}',
 };
 
 const SITE: Partial<Record<TextKey, string>> = {

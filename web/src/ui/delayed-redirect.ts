@@ -1,5 +1,5 @@
 import { REDIRECT_DELAY_MS } from '@keycard/contract';
-import { useLayoutEffect } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { isHttpUrl } from '../routing/link-targets.ts';
 import { useNavigate } from '../routing/navigation.tsx';
 
@@ -27,19 +27,45 @@ export function httpRedirectOr(url: string | null | undefined, fallback: Redirec
 /** SPEC §5/§8: a successful action whose redirect URL is no http(s) URL ends on the error page. */
 export const ERROR_PAGE: RedirectTarget = { kind: 'route', to: '/error' };
 
-/**
- * Follows `target` REDIRECT_DELAY_MS (SPEC §9) after it is set; nothing while it is null. The timer
- * starts in a layout effect, when the caption that precedes the redirect is committed, not a frame later.
- */
-export function useDelayedRedirect(target: RedirectTarget | null): void {
+/** Goes to `target` now: a full page load, or the SPA's route in place of the current entry. */
+function useFollow(): (target: RedirectTarget) => void {
   const navigate = useNavigate();
-  useLayoutEffect(() => {
-    if (!target) return;
-    const timer = setTimeout(() => {
+  return useCallback(
+    (target: RedirectTarget) => {
       if (target.kind === 'leave') window.location.assign(target.url);
       // Replace: Back must not return to a page whose code is spent.
       else navigate(target.to, { replace: true });
-    }, REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [target, navigate]);
+    },
+    [navigate],
+  );
+}
+
+/**
+ * Follows `target` `delayMs` after it is set (SPEC §9: REDIRECT_DELAY_MS unless told); nothing while
+ * it is null. The timer starts in a layout effect, when the caption that precedes the redirect is
+ * committed, not a frame later. Answers the way to go now instead: it stops the timer, so the
+ * target is followed once.
+ */
+export function useDelayedRedirect(
+  target: RedirectTarget | null,
+  delayMs: number = REDIRECT_DELAY_MS,
+): () => void {
+  const follow = useFollow();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const followed = useRef(false);
+  useLayoutEffect(() => {
+    if (!target) return;
+    followed.current = false;
+    timer.current = setTimeout(() => {
+      followed.current = true;
+      follow(target);
+    }, delayMs);
+    return () => clearTimeout(timer.current);
+  }, [target, delayMs, follow]);
+  return useCallback(() => {
+    if (!target || followed.current) return;
+    followed.current = true;
+    clearTimeout(timer.current);
+    follow(target);
+  }, [target, follow]);
 }

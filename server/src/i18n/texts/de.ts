@@ -31,6 +31,10 @@ export const de: LanguageTexts = {
   sendLabel: 'Link senden',
   signingIn: 'Sie werden angemeldet …',
   redirecting: 'Sie werden gleich weitergeleitet …',
+  continueNow: 'Jetzt weiter',
+  redirectCountdown: 'Weiter in {seconds} s',
+  redirectAnnouncement:
+    'Sie werden in {seconds} Sekunden automatisch weitergeleitet, oder gehen Sie gleich weiter.',
   // Sign-out
   logoff: 'Abgemeldet',
   logoffGreeting: 'Auf Wiedersehen, {userName}. Sie wurden erfolgreich abgemeldet.',
@@ -54,6 +58,7 @@ export const de: LanguageTexts = {
   expiredPasswordResetIntro:
     'Bitte legen Sie zu Ihrer Sicherheit ein neues Passwort fest, bevor Sie fortfahren. Es muss alle unten aufgeführten Anforderungen erfüllen.',
   setFirstPassword: 'Passwort festlegen',
+  passwordChangedTitle: 'Passwort geändert',
   resetPasswordSuccess: 'Ihr neues Passwort wurde gespeichert. Sie können sich ab sofort damit anmelden.',
   expiredPasswordResetSuccess:
     'Ihr neues Passwort wurde gespeichert. Bitte melden Sie sich mit dem neuen Passwort erneut an.',
@@ -90,6 +95,7 @@ export const de: LanguageTexts = {
     'Dieser Link zum Entsperren ist abgelaufen oder wurde durch einen neueren ersetzt. Setzen Sie Ihr Passwort zurück, um wieder Zugang zu Ihrem Konto zu erhalten.',
   unlockInProgress: 'Ihr Konto wird entsperrt …',
   // Verify new e-mail
+  emailConfirmedTitle: 'E-Mail-Adresse bestätigt',
   newEmailVerified: 'Vielen Dank, {userFirstName}. Ihre neue E-Mail-Adresse wurde bestätigt.',
   verifyingEmail: 'Ihre neue E-Mail-Adresse wird bestätigt …',
   // Errors
@@ -98,6 +104,8 @@ export const de: LanguageTexts = {
   errorReference: 'Wenn Sie sich an den Support wenden, nennen Sie bitte diese Referenz: {reference}',
   temporarilyUnavailable:
     'Keycard ist vorübergehend nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.',
+  backToApplication: 'Zurück zur Anwendung',
+  goToStartPage: 'Zur Startseite',
   tooManyRequests:
     'Aus Ihrem Netzwerk kamen zu viele Versuche. Bitte warten Sie {wait} und versuchen Sie es dann erneut.',
   // Fallback landing page

@@ -30,6 +30,9 @@ export const en: LanguageTexts = {
   sendLabel: 'Send link',
   signingIn: 'Signing in…',
   redirecting: 'You will be redirected in a moment…',
+  continueNow: 'Continue now',
+  redirectCountdown: 'Continuing in {seconds} s',
+  redirectAnnouncement: 'You will be taken on automatically in {seconds} seconds, or continue now.',
   // Sign-out
   logoff: 'Signed out',
   logoffGreeting: 'Goodbye, {userName}. You have been signed out successfully.',
@@ -52,6 +55,7 @@ export const en: LanguageTexts = {
   expiredPasswordResetIntro:
     'For your security, please choose a new password before you continue. It must meet all of the requirements below.',
   setFirstPassword: 'Set your password',
+  passwordChangedTitle: 'Password changed',
   resetPasswordSuccess: 'Your new password has been saved. You can now use it to sign in.',
   expiredPasswordResetSuccess:
     'Your new password has been saved. Please sign in again with your new password.',
@@ -88,6 +92,7 @@ export const en: LanguageTexts = {
     'This unlock link has expired or has been replaced by a newer one. Reset your password to regain access to your account.',
   unlockInProgress: 'Unlocking your account…',
   // Verify new e-mail
+  emailConfirmedTitle: 'E-mail address confirmed',
   newEmailVerified: 'Thank you, {userFirstName}. Your new e-mail address has been confirmed.',
   verifyingEmail: 'Confirming your new e-mail address…',
   // Errors (wording fixed by SPEC §2)
@@ -95,6 +100,8 @@ export const en: LanguageTexts = {
   somethingWentWrong: 'Something went wrong.',
   errorReference: 'If you contact support, please quote this reference: {reference}',
   temporarilyUnavailable: 'Keycard is temporarily unavailable. Please try again in a few minutes.',
+  backToApplication: 'Back to the application',
+  goToStartPage: 'Go to the start page',
   tooManyRequests: 'There were too many attempts from your network. Please wait {wait}, then try again.',
   // Fallback landing page
   fallbackWelcome: 'Welcome',

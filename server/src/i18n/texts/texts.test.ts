@@ -15,6 +15,7 @@ const DOCUMENTED_PLACEHOLDERS = [
   'date',
   'reference',
   'wait',
+  'seconds',
 ];
 
 /** Placeholders a key's contract comment requires, so the SPA's value actually shows up. */
@@ -33,6 +34,8 @@ const REQUIRED_PLACEHOLDERS: Partial<Record<LocalizedTextKey, readonly string[]>
   imprintLegalHint: ['host'],
   errorReference: ['reference'],
   tooManyRequests: ['wait'],
+  redirectCountdown: ['seconds'],
+  redirectAnnouncement: ['seconds'],
 };
 
 /** Values that are the same word in both languages. */

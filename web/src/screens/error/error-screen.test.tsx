@@ -2,7 +2,11 @@ import '../../test-support/dom.ts';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../../test-support/texts.tsx';
-import { ErrorScreen } from './error-screen.tsx';
+import { ErrorScreen, wayBack } from './error-screen.tsx';
+
+/** What follows the message on every error page: the way back, then the help contact of the site file. */
+const WAY_BACK_AND_HELP =
+  'goToStartPagehelpLabelhelpIntrousingPhone +49 30 1234567-0usingEmail help@keycard.test';
 
 describe('ErrorScreen (SPEC §2 /error)', () => {
   it('reads errorTitle as its heading and somethingWentWrong', () => {
@@ -19,26 +23,54 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
     expect(reference.tagName).toBe('CODE');
     expect(reference.closest('p')?.textContent).toBe('errorReference 7K2M9QXD');
     // In the page's reading order, right after the message, so it is read out with it.
-    expect(main.textContent).toBe('errorTitlesomethingWentWrongerrorReference 7K2M9QXD');
+    expect(main.textContent).toBe(`errorTitlesomethingWentWrongerrorReference 7K2M9QXD${WAY_BACK_AND_HELP}`);
   });
 
   it.each(['call-0800-123456', '7k2m9qxd', '7K2M9QX', 'ILOU1234'])(
     'shows no text a link could put there: %s',
     (reference) => {
       renderWithTexts(<ErrorScreen reference={reference} />);
-      expect(screen.getByRole('main').textContent).toBe('errorTitlesomethingWentWrong');
+      expect(screen.getByRole('main').textContent).toBe(`errorTitlesomethingWentWrong${WAY_BACK_AND_HELP}`);
     },
   );
 
   it('says the service is temporarily unavailable when sent for an outage, with the reference', () => {
     renderWithTexts(<ErrorScreen reference="7K2M9QXD" />, '/error/7K2M9QXD?reason=unavailable');
     expect(screen.getByRole('main').textContent).toBe(
-      'errorTitlesomethingWentWrongtemporarilyUnavailableerrorReference 7K2M9QXD',
+      `errorTitlesomethingWentWrongtemporarilyUnavailableerrorReference 7K2M9QXD${WAY_BACK_AND_HELP}`,
     );
   });
 
   it('says nothing of an outage for any other reason', () => {
     renderWithTexts(<ErrorScreen reference={null} />, '/error?reason=other');
     expect(screen.queryByText('temporarilyUnavailable')).toBeNull();
+  });
+
+  it('offers the help contact of the site file as phone and e-mail links, under a Help heading', () => {
+    renderWithTexts(<ErrorScreen reference={null} />);
+    const help = screen.getByRole('region', { name: 'helpLabel' });
+    expect(help.querySelector('a[href="tel:+493012345670"]')?.textContent).toBe('+49 30 1234567-0');
+    expect(help.querySelector('a[href="mailto:help@keycard.test"]')?.textContent).toBe('help@keycard.test');
+  });
+
+  it.each([
+    [
+      'a ReturnUrl: the sign-in page with the query',
+      '?ReturnUrl=%2Foidc%2Fauth%3Fx',
+      'goToLoginLabel',
+      '/?ReturnUrl=%2Foidc%2Fauth%3Fx',
+    ],
+    [
+      'a RedirectUrl: the application',
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2F',
+      'backToApplication',
+      'https://planner.example/',
+    ],
+    ['a script RedirectUrl: the start page', '?RedirectUrl=javascript%3Aalert(1)', 'goToStartPage', '/'],
+    ['neither: the start page', '', 'goToStartPage', '/'],
+  ])('leads back with %s', (_case, search, label, href) => {
+    renderWithTexts(<ErrorScreen reference={null} />, `/error${search}`);
+    expect(screen.getByRole('link', { name: label }).getAttribute('href')).toBe(href);
+    expect(wayBack(search)).toEqual({ to: href, label });
   });
 });

@@ -1,8 +1,12 @@
 import './error-screen.css';
-import { ERROR_REASON_PARAM, isErrorReference, UNAVAILABLE_REASON } from '@keycard/contract';
+import { ERROR_REASON_PARAM, isErrorReference, type TextKey, UNAVAILABLE_REASON } from '@keycard/contract';
+import { safeTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
+import { hasReturnUrl, readRedirectUrl } from '../../routing/query.ts';
+import { HelpContent } from '../../shell/help-content.tsx';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
+import { AppLink } from '../../ui/app-link.tsx';
 import { fillNodes } from '../../ui/fill-nodes.tsx';
 
 export interface ErrorScreenProps {
@@ -10,16 +14,35 @@ export interface ErrorScreenProps {
   readonly reference: string | null;
 }
 
+interface WayBack {
+  readonly to: string;
+  readonly label: TextKey;
+}
+
+/**
+ * Where the person can go from here: the sign-in page with the query as it is when it has a ReturnUrl
+ * (the sign-in they were in), else the application the RedirectUrl names (a local path or an http(s)
+ * URL only), else the start page.
+ */
+export function wayBack(search: string): WayBack {
+  if (hasReturnUrl(search)) return { to: `/${search}`, label: 'goToLoginLabel' };
+  const application = safeTarget(readRedirectUrl(search));
+  if (application) return { to: application, label: 'backToApplication' };
+  return { to: '/', label: 'goToStartPage' };
+}
+
 /**
  * SPEC §2 /error: "We're sorry!" and "Something went wrong.", and for a refused sign-in request the
  * reference of the service's log line, as text a person can select and quote. When the service sent
  * the person here because its database is unavailable (?reason=unavailable), it says so: trying again
- * in a few minutes will help, where "something went wrong" alone would not tell.
+ * in a few minutes will help, where "something went wrong" alone would not tell. Then a way back and
+ * the help contact of the site file, so the page is no dead end.
  */
 export function ErrorScreen({ reference }: ErrorScreenProps) {
   const { t } = useText();
   const { search } = useLocation();
   const unavailable = new URLSearchParams(search).get(ERROR_REASON_PARAM) === UNAVAILABLE_REASON;
+  const back = wayBack(search);
   return (
     <PageFrame>
       <h1>{t('errorTitle')}</h1>
@@ -32,6 +55,15 @@ export function ErrorScreen({ reference }: ErrorScreenProps) {
           })}
         </p>
       ) : null}
+      <p className="error-way-back">
+        <AppLink to={back.to} className="button">
+          {t(back.label)}
+        </AppLink>
+      </p>
+      <section className="error-help" aria-labelledby="error-help-heading">
+        <h2 id="error-help-heading">{t('helpLabel')}</h2>
+        <HelpContent />
+      </section>
     </PageFrame>
   );
 }

@@ -58,8 +58,15 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     const { container } = renderLogout('/logout?logoutId=L-42');
     await settled(() => expect(screen.getByText('logoffGreeting Ada Lovelace')).toBeTruthy());
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('logoff');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
     expect(container.querySelector('[data-page-kind]')?.getAttribute('data-page-kind')).toBe('userLogoff');
-    expect(screen.getByRole('status').textContent).toBe('redirecting');
+    // The way on, with the 3 seconds of the delay counted down and said once, politely.
+    expect(screen.getByRole('button', { name: 'continueNow' })).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('redirectCountdown 3');
+    await settled(() =>
+      expect(container.querySelector('[aria-live="polite"]')?.textContent).toBe('redirectAnnouncement 3'),
+    );
+    expect(screen.getByRole('status').textContent).toBe('');
     expect(bodies).toEqual([{ logoutId: 'L-42' }]);
 
     await act(() => {
@@ -82,7 +89,28 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
       vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS * 10);
     });
     expect(assign).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'logoff' }));
+    // Nowhere to go: no button and no countdown.
+    expect(screen.queryByRole('button', { name: 'continueNow' })).toBeNull();
+    expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('goes to the post-logout URI at once on "continue now", and only once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { assign } = stubLogout(() =>
+      json({ username: 'Ada', postLogoutRedirectUri: 'https://planner.example/bye' }),
+    );
+    renderLogout('/logout?logoutId=L-3');
+    await settled(() => expect(screen.getByRole('button', { name: 'continueNow' })).toBeTruthy());
+    const button = screen.getByRole('button', { name: 'continueNow' });
+    fireEvent.click(button);
+    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/bye');
+    fireEvent.click(button);
+    await act(() => {
+      vi.advanceTimersByTime(LOGOUT_REDIRECT_DELAY_MS);
+    });
+    expect(assign).toHaveBeenCalledOnce();
   });
 
   it('does not follow a post-logout URI that is no http(s) URL', async () => {
@@ -137,7 +165,7 @@ describe('LogoutScreen asking first (RP-Initiated Logout 1.0 §2)', () => {
     await settled(() => expect(screen.getByText('logoffGreeting Ada Lovelace')).toBeTruthy());
     expect(bodies).toEqual([{ logoutId: 'L-7' }, { logoutId: 'L-7', confirmed: true }]);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'logoff' }));
-    expect(screen.getByRole('status').textContent).toBe('redirecting');
+    expect(screen.getByRole('timer').textContent).toBe('redirectCountdown 3');
 
     // The delay of SPEC §9 holds after the question too.
     await act(() => {

@@ -1,4 +1,4 @@
-import { type CallResponse, LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
+import type { CallResponse } from '@keycard/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api/api.ts';
 import { ApiError } from '../../api/api-error.ts';
@@ -15,8 +15,11 @@ export type LogoutState =
   | { readonly status: 'asking'; readonly sending: boolean }
   /** The person chose to stay signed in: nothing was ended. */
   | { readonly status: 'declined' }
-  /** Signed out; `redirecting` when the post-logout redirect is scheduled. */
-  | { readonly status: 'done'; readonly userName: string; readonly redirecting: boolean };
+  /**
+   * Signed out; `target` is the post-logout redirect (an http(s) URL or a local path, loaded in full),
+   * followed after LOGOUT_REDIRECT_DELAY_MS (SPEC §9), or null when there is none.
+   */
+  | { readonly status: 'done'; readonly userName: string; readonly target: string | null };
 
 export interface Logout {
   readonly state: LogoutState;
@@ -42,8 +45,8 @@ function isQuestion(error: unknown): boolean {
 }
 
 /**
- * SPEC §4 logout: signs out the session of the query's logoutId once, then greets the user and
- * follows the post-logout redirect after LOGOUT_REDIRECT_DELAY_MS (SPEC §9); a failure goes to /Error.
+ * SPEC §4 logout: signs out the session of the query's logoutId once, then greets the user with the
+ * post-logout redirect to follow (the screen follows it after the delay); a failure goes to /Error.
  * When the service answers confirmation_required, nothing has ended: the page asks, and only the
  * person's confirmation (a same-origin POST with the anti-forgery token) signs out.
  */
@@ -54,7 +57,6 @@ export function useLogout(): Logout {
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
   const live = useRef(true);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const logoutId = readLogoutId(search);
 
   const follow = useCallback(
@@ -64,10 +66,7 @@ export function useLogout(): Logout {
           if (!live.current) return;
           // Only an http(s) URL or a local path is followed, never a script URL.
           const target = safeTarget(signedOut.postLogoutRedirectUri ?? '');
-          setState({ status: 'done', userName: signedOut.username, redirecting: target !== '' });
-          if (target) {
-            timer.current = setTimeout(() => window.location.assign(target), LOGOUT_REDIRECT_DELAY_MS);
-          }
+          setState({ status: 'done', userName: signedOut.username, target: target || null });
         },
         (error: unknown) => {
           if (!live.current) return;
@@ -88,7 +87,6 @@ export function useLogout(): Logout {
     follow(request.current.answer, () => setState({ status: 'asking', sending: false }));
     return () => {
       live.current = false;
-      clearTimeout(timer.current);
     };
   }, [logoutId, follow]);
 

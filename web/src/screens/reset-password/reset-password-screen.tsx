@@ -1,14 +1,13 @@
 import '../../ui/form-fields.css';
 import './reset-password.css';
-import { type TextKey, VerificationType } from '@keycard/contract';
-import { useLayoutEffect, useRef } from 'react';
+import { REDIRECT_DELAY_MS, type TextKey, VerificationType } from '@keycard/contract';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
-import { useDelayedRedirect } from '../../ui/delayed-redirect.ts';
+import { DoneState } from '../../ui/done-state.tsx';
 import { LoadingStatus } from '../../ui/loading-status.tsx';
 import { ResetForm } from './reset-form.tsx';
 import { useCodeCheck } from './use-code-check.ts';
-import { type ResetDone, useResetForm } from './use-reset-form.ts';
+import { useResetForm } from './use-reset-form.ts';
 
 export interface ResetPasswordScreenProps {
   readonly verificationType: VerificationType;
@@ -29,36 +28,30 @@ function resetIntro(verificationType: VerificationType): TextKey {
     : 'resetPasswordIntro';
 }
 
-/** SPEC §4: after a success the form is hidden and the caption shows until the redirect. */
-function ResetSuccess({ done }: { readonly done: ResetDone }) {
-  const { t } = useText();
-  const captionRef = useRef<HTMLParagraphElement>(null);
-  // The form, and the focus with it, is gone: the caption takes focus so it is read out.
-  useLayoutEffect(() => captionRef.current?.focus(), []);
-  return (
-    <>
-      <p ref={captionRef} tabIndex={-1} className="reset__done">
-        {t(done.caption)}
-      </p>
-      <p role="status" className="loading-status">
-        {t('redirecting')}
-      </p>
-    </>
-  );
-}
-
 interface ValidCodeProps extends ResetPasswordScreenProps {
   readonly userName: string | null;
 }
 
-/** The form for a code that passed the check, then its success. */
+/**
+ * The form for a code that passed the check, then its success: SPEC §4 hides the form and shows the
+ * caption until the redirect, under a heading that says the password was changed.
+ */
 function ValidCode({ verificationType, code, userName }: ValidCodeProps) {
   const { t } = useText();
   const form = useResetForm(verificationType, code);
-  useDelayedRedirect(form.done?.target ?? null);
-  if (form.done) return <ResetSuccess done={form.done} />;
+  if (form.done) {
+    return (
+      <DoneState
+        heading={t('passwordChangedTitle')}
+        caption={t(form.done.caption)}
+        target={form.done.target}
+        delayMs={REDIRECT_DELAY_MS}
+      />
+    );
+  }
   return (
     <>
+      <h1>{t(resetHeading(verificationType))}</h1>
       <p>{t(resetIntro(verificationType))}</p>
       <ResetForm form={form} userName={userName} />
     </>
@@ -74,11 +67,13 @@ export function ResetPasswordScreen({ verificationType, code }: ResetPasswordScr
   const check = useCodeCheck(verificationType, code);
   return (
     <PageFrame>
-      <h1>{t(resetHeading(verificationType))}</h1>
       {check.status === 'valid' ? (
         <ValidCode verificationType={verificationType} code={code} userName={check.userName} />
       ) : (
-        <LoadingStatus />
+        <>
+          <h1>{t(resetHeading(verificationType))}</h1>
+          <LoadingStatus />
+        </>
       )}
     </PageFrame>
   );

@@ -112,11 +112,15 @@ describe('ResetPasswordScreen success (SPEC §4/§5)', () => {
       () => json(resetAnswer({ success: true, redirectUrl: 'https://planner.example/' })),
       type,
     );
-    const shown = await screen.findByText(caption);
+    expect(await screen.findByText(caption)).toBeTruthy();
     expect(screen.queryByLabelText('newPasswordLabel')).toBeNull();
     expect(screen.queryByRole('button', { name: 'resetLabel' })).toBeNull();
-    expect(document.activeElement).toBe(shown);
-    expect(screen.getByRole('status').textContent).toBe('redirecting');
+    // The heading says what happened and takes the focus the form had.
+    const heading = screen.getByRole('heading', { level: 1 });
+    expect(heading.textContent).toBe('passwordChangedTitle');
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByRole('button', { name: 'continueNow' })).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('redirectCountdown 13');
   });
 
   it('goes to the returned http(s) URL after exactly 12500 ms', async () => {

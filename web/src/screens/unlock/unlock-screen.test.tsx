@@ -1,6 +1,6 @@
 import '../../test-support/dom.ts';
 import { type CallResponse, REDIRECT_DELAY_MS } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
@@ -91,7 +91,8 @@ describe('UnlockScreen (SPEC §2 /unlock/{code}, §4)', () => {
     const { bodies, assign } = stubUnlock(() => json(unlocked()));
     renderUnlock();
     await settled(() => expect(heading()).toBe('unlockSuccessful Ada Lovelace'));
-    expect(screen.getByRole('status').textContent).toBe('unlockSuccessful Ada Lovelaceredirecting');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    expect(screen.getByRole('timer').textContent).toBe('redirectCountdown 13');
     await runDelay(assign);
     expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/home');
     expect(bodies).toEqual([{ verificationCode: 'unl0ck', redirectUrl: '' }]);
@@ -118,6 +119,19 @@ describe('UnlockScreen (SPEC §2 /unlock/{code}, §4)', () => {
       expect(assign).not.toHaveBeenCalled();
     },
   );
+
+  it('goes to the login target at once on "continue now", replacing the unlock page', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { assign } = stubUnlock(() => json(unlocked({ redirectUrl: null })));
+    renderUnlock('?ReturnUrl=%2Fresume');
+    await settled(() => expect(heading()).toBe('unlockSuccessful Ada Lovelace'));
+    fireEvent.click(screen.getByRole('button', { name: 'continueNow' }));
+    await settled(() => expect(screen.getByTestId('location').textContent).toBe('/?ReturnUrl=%2Fresume'));
+    await act(() => {
+      vi.advanceTimersByTime(REDIRECT_DELAY_MS);
+    });
+    expect(assign).not.toHaveBeenCalled();
+  });
 
   it('goes to the RedirectUrl of the query when the answer has no http(s) URL', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

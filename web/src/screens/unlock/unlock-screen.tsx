@@ -1,4 +1,4 @@
-import type { CallResponse, TextKey } from '@keycard/contract';
+import { type CallResponse, REDIRECT_DELAY_MS, type TextKey } from '@keycard/contract';
 import { useMemo } from 'react';
 import { api } from '../../api/api.ts';
 import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
@@ -7,7 +7,8 @@ import { readRedirectUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { AppLink } from '../../ui/app-link.tsx';
-import { httpRedirectOr, redirectTo, useDelayedRedirect } from '../../ui/delayed-redirect.ts';
+import { httpRedirectOr, redirectTo } from '../../ui/delayed-redirect.ts';
+import { DoneState } from '../../ui/done-state.tsx';
 import { useCallOnce } from '../../ui/use-call-once.ts';
 import type { LoadState } from '../../ui/use-load.ts';
 
@@ -34,17 +35,17 @@ const HEADING: Record<Exclude<UnlockOutcome, 'success'>, TextKey> = {
   linkExpired: 'passwordLinkExpired',
   failed: 'errorTitle',
 };
-const MESSAGE: Record<UnlockOutcome, TextKey | null> = {
+const MESSAGE: Record<Exclude<UnlockOutcome, 'success'>, TextKey | null> = {
   pending: null,
-  success: 'redirecting',
   linkExpired: 'unlockLinkExpired',
   failed: 'somethingWentWrong',
 };
 
 /**
  * SPEC §2 /unlock/{code}, §4: unlocks the account on load, once. Success shows a header with the user
- * name and, after the delay, goes to the answer's redirectUrl when it is an http(s) URL, else to the
- * login target (the sign-in page with the ReturnUrl, the RedirectUrl, or /).
+ * name and, after the delay (or at once, by the person's choice), goes to the answer's redirectUrl
+ * when it is an http(s) URL, else to the login target (the sign-in page with the ReturnUrl, the
+ * RedirectUrl, or /).
  */
 export function UnlockScreen({ code }: UnlockScreenProps) {
   const { t } = useText();
@@ -60,20 +61,27 @@ export function UnlockScreen({ code }: UnlockScreenProps) {
     () => (answer?.success ? httpRedirectOr(answer.redirectUrl, redirectTo(loginTarget)) : null),
     [answer, loginTarget],
   );
-  useDelayedRedirect(target);
 
-  const heading =
-    outcome === 'success' ? t('unlockSuccessful', { userName: answer?.userName ?? '' }) : t(HEADING[outcome]);
+  if (outcome === 'success') {
+    return (
+      <PageFrame>
+        <DoneState
+          heading={t('unlockSuccessful', { userName: answer?.userName ?? '' })}
+          caption={null}
+          target={target}
+          delayMs={REDIRECT_DELAY_MS}
+        />
+      </PageFrame>
+    );
+  }
   const message = MESSAGE[outcome];
 
   return (
     <PageFrame>
-      {/* One live region for the whole visit: each outcome is read out as it replaces the last. */}
+      {/* One live region while the unlock runs and after a failure: the outcome is read out as it replaces the progress. */}
       <div role="status" aria-atomic="true">
-        <h1>{heading}</h1>
-        {message ? (
-          <p className={outcome === 'success' ? 'loading-status' : undefined}>{t(message)}</p>
-        ) : null}
+        <h1>{t(HEADING[outcome])}</h1>
+        {message ? <p>{t(message)}</p> : null}
       </div>
       {outcome === 'linkExpired' ? (
         <ul className="card__links">

@@ -1,6 +1,6 @@
 import '../../test-support/dom.ts';
 import { type CallResponse, REDIRECT_DELAY_MS } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
@@ -76,8 +76,11 @@ describe('VerifyNewEmailScreen (SPEC §2 /verifyNewEmail/{code}, §4)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { bodies, assign } = stubVerify(() => json(verified('https://planner.example/profile')));
     renderVerify();
-    await settled(() => expect(heading()).toBe('newEmailVerified Ada'));
-    expect(screen.getByText('redirecting')).toBeTruthy();
+    await settled(() => expect(heading()).toBe('emailConfirmedTitle'));
+    expect(screen.getByText('newEmailVerified Ada')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    expect(screen.getByRole('timer').textContent).toBe('redirectCountdown 13');
+    expect(screen.getByRole('button', { name: 'continueNow' })).toBeTruthy();
     await act(() => {
       vi.advanceTimersByTime(REDIRECT_DELAY_MS - 1);
     });
@@ -95,7 +98,7 @@ describe('VerifyNewEmailScreen (SPEC §2 /verifyNewEmail/{code}, §4)', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const { assign } = stubVerify(() => json(verified(redirectUrl)));
       renderVerify();
-      await settled(() => expect(heading()).toBe('newEmailVerified Ada'));
+      await settled(() => expect(heading()).toBe('emailConfirmedTitle'));
       await act(() => {
         vi.advanceTimersByTime(REDIRECT_DELAY_MS - 1);
       });
@@ -108,6 +111,19 @@ describe('VerifyNewEmailScreen (SPEC §2 /verifyNewEmail/{code}, §4)', () => {
     },
   );
 
+  it('goes to the returned URL at once on "continue now"', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { assign } = stubVerify(() => json(verified('https://planner.example/profile')));
+    renderVerify();
+    await settled(() => expect(heading()).toBe('emailConfirmedTitle'));
+    fireEvent.click(screen.getByRole('button', { name: 'continueNow' }));
+    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/profile');
+    await act(() => {
+      vi.advanceTimersByTime(REDIRECT_DELAY_MS);
+    });
+    expect(assign).toHaveBeenCalledOnce();
+  });
+
   it.each([
     ['an unsuccessful answer', () => json({ success: false, userFirstName: null, redirectUrl: null })],
     ['an error answer', () => json({ code: 'not_found', message: 'unknown' }, 404)],
@@ -117,7 +133,8 @@ describe('VerifyNewEmailScreen (SPEC §2 /verifyNewEmail/{code}, §4)', () => {
     renderVerify();
     expect(await screen.findByText('somethingWentWrong')).toBeTruthy();
     expect(heading()).toBe('errorTitle');
-    expect(screen.queryByText('redirecting')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'continueNow' })).toBeNull();
+    expect(screen.queryByRole('timer')).toBeNull();
     expect(assign).not.toHaveBeenCalled();
   });
 });

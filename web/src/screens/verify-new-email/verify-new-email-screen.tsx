@@ -1,11 +1,12 @@
-import type { CallResponse, TextKey } from '@keycard/contract';
+import { type CallResponse, REDIRECT_DELAY_MS } from '@keycard/contract';
 import { useMemo } from 'react';
 import { api } from '../../api/api.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
-import { ERROR_PAGE, httpRedirectOr, useDelayedRedirect } from '../../ui/delayed-redirect.ts';
+import { ERROR_PAGE, httpRedirectOr } from '../../ui/delayed-redirect.ts';
+import { DoneState } from '../../ui/done-state.tsx';
 import { useCallOnce } from '../../ui/use-call-once.ts';
 import type { LoadState } from '../../ui/use-load.ts';
 
@@ -20,8 +21,9 @@ function successOf(verify: LoadState<CallResponse<'verifyNewEmail'>>): CallRespo
 
 /**
  * SPEC §2 /verifyNewEmail/{code}, §4: confirms the new address on load, once. Success shows a caption
- * with the first name and, after the delay, goes to the returned redirectUrl when it is an http(s)
- * URL, else to /error (as for a reset, SPEC §5). Anything else shows something-went-wrong (SPEC §8),
+ * with the first name under a heading that says the address was confirmed and, after the delay (or at
+ * once, by the person's choice), goes to the returned redirectUrl when it is an http(s) URL, else to
+ * /error (as for a reset, SPEC §5). Anything else shows something-went-wrong (SPEC §8),
  * under the error page's heading, as the resource has no other.
  */
 export function VerifyNewEmailScreen({ code }: VerifyNewEmailScreenProps) {
@@ -33,26 +35,27 @@ export function VerifyNewEmailScreen({ code }: VerifyNewEmailScreenProps) {
   );
   const success = successOf(verify);
   const target = useMemo(() => (success ? httpRedirectOr(success.redirectUrl, ERROR_PAGE) : null), [success]);
-  useDelayedRedirect(target);
 
-  let heading: string;
-  let message: TextKey | null = null;
-  if (success) {
-    heading = t('newEmailVerified', { userFirstName: success.userFirstName ?? '' });
-    message = 'redirecting';
-  } else if (verify.status === 'loading') {
-    heading = t('verifyingEmail');
-  } else {
-    heading = t('errorTitle');
-    message = 'somethingWentWrong';
+  if (success && target) {
+    return (
+      <PageFrame>
+        <DoneState
+          heading={t('emailConfirmedTitle')}
+          caption={t('newEmailVerified', { userFirstName: success.userFirstName ?? '' })}
+          target={target}
+          delayMs={REDIRECT_DELAY_MS}
+        />
+      </PageFrame>
+    );
   }
+  const pending = verify.status === 'loading';
 
   return (
     <PageFrame>
-      {/* One live region for the whole visit: the outcome is read out as it replaces the progress. */}
+      {/* One live region while the call runs and after a failure: the failure is read out as it replaces the progress. */}
       <div role="status" aria-atomic="true">
-        <h1>{heading}</h1>
-        {message ? <p>{t(message)}</p> : null}
+        <h1>{pending ? t('verifyingEmail') : t('errorTitle')}</h1>
+        {pending ? null : <p>{t('somethingWentWrong')}</p>}
       </div>
     </PageFrame>
   );
