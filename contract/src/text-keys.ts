@@ -58,6 +58,11 @@ export const LOCALIZED_TEXT_KEYS = [
   'passwordsMustMatch',
   'requirementMet', // accessible state of a met requirement / valid field
   'requirementNotMet',
+  'passwordRequirementsMissing', // with {requirements}: the rules the new password does not meet yet
+  'passwordRequirementsAllMet',
+  'resetUnavailablePolicy', // why Save is disabled: the new password misses a requirement
+  'resetUnavailableConfirm', // … the confirmation is empty
+  'resetUnavailableMismatch', // … the two passwords differ
   'passwordStrengthLabel', // "password strength:" before the estimate's level, beside its meter
   'passwordStrengthVeryWeak', // the five levels of the strength estimate (scores 0 to 4)
   'passwordStrengthWeak',
