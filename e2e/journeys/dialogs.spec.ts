@@ -98,6 +98,33 @@ test.describe('dialog contents', () => {
     test.describe(`under ${LOCALE[language]}`, () => {
       test.use({ locale: LOCALE[language] });
 
+      test(`Imprint shows every site value in ${language === 'de' ? 'German' : 'English'}`, async ({
+        page,
+        resources,
+        texts,
+      }) => {
+        const other = language === 'de' ? resources.en : resources.de;
+        const landing = new FallbackLandingPage(page);
+        await landing.open();
+        const imprint = await landing.footer.open(texts, 'imprintLabel');
+        const values = [
+          'siteCompany',
+          'siteAddress',
+          'siteLegalRepresentative',
+          'siteCommercialRegister',
+          'siteVat',
+          'siteDataProtectionOfficial',
+        ] as const;
+        for (const key of values) {
+          await expect(imprint.getByText(texts[key], { exact: true }), key).toBeVisible();
+          // A value written per language shows only in the viewer's language.
+          if (other[key] !== texts[key]) await expect(imprint, key).not.toContainText(other[key]);
+        }
+        // The shipped example company writes these per language.
+        await expect(imprint).toContainText(language === 'de' ? 'Deutschland' : 'Germany');
+        await expect(imprint).toContainText(language === 'de' ? 'Geschäftsführerin' : 'Managing Director');
+      });
+
       test(`Data policy is in ${language === 'de' ? 'German' : 'English'} and dated 29.05.2018`, async ({
         page,
         texts,

@@ -67,7 +67,8 @@ export const en: LanguageTexts = {
   passwordRequirementsMissing: 'Still missing: {requirements}.',
   passwordRequirementsAllMet: 'All requirements are met.',
   resetUnavailablePolicy: 'You can save once the new password meets every requirement.',
-  resetUnavailableConfirm: 'You can save once you have entered the new password again in the confirmation field.',
+  resetUnavailableConfirm:
+    'You can save once you have entered the new password again in the confirmation field.',
   resetUnavailableMismatch: 'You can save once both passwords match.',
   passwordStrengthLabel: 'Password strength:',
   passwordStrengthVeryWeak: 'very weak',

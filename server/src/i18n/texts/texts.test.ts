@@ -15,6 +15,7 @@ const DOCUMENTED_PLACEHOLDERS = [
   'date',
   'reference',
   'wait',
+  'requirements',
 ];
 
 /** Placeholders a key's contract comment requires, so the SPA's value actually shows up. */
@@ -23,6 +24,7 @@ const REQUIRED_PLACEHOLDERS: Partial<Record<LocalizedTextKey, readonly string[]>
   unlockSuccessful: ['userName'],
   newEmailVerified: ['userFirstName'],
   passwordLengthRequirement: ['length'],
+  passwordRequirementsMissing: ['requirements'],
   incorrectAccessSuggestion1: ['host'],
   greetingMorning: ['userName'],
   greetingDay: ['userName'],
