@@ -29,6 +29,8 @@ const PAGE_ONLY = [
   '**/routing.spec.ts',
   '**/start-up.spec.ts',
   '**/theme.spec.ts',
+  '**/contrast.spec.ts',
+  '**/layout.spec.ts',
 ];
 
 export default defineConfig({

@@ -92,6 +92,24 @@ test.describe('dialog contents', () => {
     // React renders the SPA: its DOM renderer and what that runs on ship, and are listed.
     expect(names).toEqual(expect.arrayContaining(['react', 'react-dom', 'scheduler']));
     expect(names).not.toContain('preact');
+    // Runtime only: what ships to the browser and what the service runs, never the build's tools.
+    for (const buildTool of [
+      'vite',
+      '@vitejs/plugin-react',
+      'rolldown',
+      'esbuild',
+      'sharp',
+      'typescript',
+      'tsx',
+      'drizzle-kit',
+      'vitest',
+      '@biomejs/biome',
+      '@playwright/test',
+      'smtp-server',
+    ]) {
+      expect(names, buildTool).not.toContain(buildTool);
+    }
+    expect(names).toEqual(expect.arrayContaining(['fastify', 'oidc-provider', '@zxcvbn-ts/core']));
   });
 
   for (const language of LANGUAGES) {
