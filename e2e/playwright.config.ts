@@ -31,6 +31,7 @@ const PAGE_ONLY = [
   '**/theme.spec.ts',
   '**/contrast.spec.ts',
   '**/layout.spec.ts',
+  '**/reset-form.spec.ts',
 ];
 
 export default defineConfig({
