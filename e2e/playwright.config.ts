@@ -31,6 +31,9 @@ const PAGE_ONLY = [
   '**/routing.spec.ts',
   '**/start-up.spec.ts',
   '**/theme.spec.ts',
+  '**/contrast.spec.ts',
+  '**/layout.spec.ts',
+  '**/reset-form.spec.ts',
 ];
 
 export default defineConfig({

@@ -63,6 +63,11 @@ export const LOCALIZED_TEXT_KEYS = [
   'passwordsMustMatch',
   'requirementMet', // accessible state of a met requirement / valid field
   'requirementNotMet',
+  'passwordRequirementsMissing', // with {requirements}: the rules the new password does not meet yet
+  'passwordRequirementsAllMet',
+  'resetUnavailablePolicy', // why Save is disabled: the new password misses a requirement
+  'resetUnavailableConfirm', // … the confirmation is empty
+  'resetUnavailableMismatch', // … the two passwords differ
   'passwordStrengthLabel', // "password strength:" before the estimate's level, beside its meter
   'passwordStrengthVeryWeak', // the five levels of the strength estimate (scores 0 to 4)
   'passwordStrengthWeak',
@@ -144,8 +149,8 @@ export const LOCALIZED_TEXT_KEYS = [
 ] as const;
 
 /**
- * Keys whose values come from the site configuration (SITE_FILE), the same in every language:
- * product name in two parts, help contact and imprint details (SPEC §1).
+ * Keys whose values come from the site configuration (SITE_FILE): product name in two parts, help
+ * contact and imprint details (SPEC §1). Each is one string or one string per language.
  */
 export const SITE_TEXT_KEYS = [
   'productNamePart1',
@@ -171,8 +176,22 @@ export const TEXT_KEYS: readonly TextKey[] = [...LOCALIZED_TEXT_KEYS, ...SITE_TE
 
 /** One language's texts: every localised key, each a non-empty string. */
 export type LanguageTexts = Readonly<Record<LocalizedTextKey, string>>;
-/** Site values of SITE_FILE. */
+/** Site values of SITE_FILE, resolved for one language. */
 export type SiteTexts = Readonly<Record<SiteTextKey, string>>;
+/** One value of SITE_FILE: the same string in every language, or one string per language. */
+export type SiteValue = string | Readonly<Record<Language, string>>;
+/** SITE_FILE as written: every site key, each a plain string or a string per language. */
+export type SiteFile = Readonly<Record<SiteTextKey, SiteValue>>;
+
+/** The site values in `language`: a plain string is the same in every language. */
+export function siteTextsFor(site: SiteFile, language: Language): SiteTexts {
+  return Object.fromEntries(
+    SITE_TEXT_KEYS.map((key) => {
+      const value = site[key];
+      return [key, typeof value === 'string' ? value : value[language]];
+    }),
+  ) as Record<SiteTextKey, string>;
+}
 
 /** Languages the resource is written in; lookup is by primary subtag with English as fallback. */
 export const LANGUAGES = ['en', 'de'] as const;

@@ -92,11 +92,56 @@ test.describe('dialog contents', () => {
     // React renders the SPA: its DOM renderer and what that runs on ship, and are listed.
     expect(names).toEqual(expect.arrayContaining(['react', 'react-dom', 'scheduler']));
     expect(names).not.toContain('preact');
+    // Runtime only: what ships to the browser and what the service runs, never the build's tools.
+    for (const buildTool of [
+      'vite',
+      '@vitejs/plugin-react',
+      'rolldown',
+      'esbuild',
+      'sharp',
+      'typescript',
+      'tsx',
+      'drizzle-kit',
+      'vitest',
+      '@biomejs/biome',
+      '@playwright/test',
+      'smtp-server',
+    ]) {
+      expect(names, buildTool).not.toContain(buildTool);
+    }
+    expect(names).toEqual(expect.arrayContaining(['fastify', 'oidc-provider', '@zxcvbn-ts/core']));
   });
 
   for (const language of LANGUAGES) {
     test.describe(`under ${LOCALE[language]}`, () => {
       test.use({ locale: LOCALE[language] });
+
+      test(`Imprint shows every site value in ${language === 'de' ? 'German' : 'English'}`, async ({
+        page,
+        resources,
+        texts,
+      }) => {
+        const other = language === 'de' ? resources.en : resources.de;
+        const landing = new FallbackLandingPage(page);
+        await landing.open();
+        const imprint = await landing.footer.open(texts, 'imprintLabel');
+        const values = [
+          'siteCompany',
+          'siteAddress',
+          'siteLegalRepresentative',
+          'siteCommercialRegister',
+          'siteVat',
+          'siteDataProtectionOfficial',
+        ] as const;
+        for (const key of values) {
+          await expect(imprint.getByText(texts[key], { exact: true }), key).toBeVisible();
+          // A value written per language shows only in the viewer's language.
+          if (other[key] !== texts[key]) await expect(imprint, key).not.toContainText(other[key]);
+        }
+        // The shipped example company writes these per language.
+        await expect(imprint).toContainText(language === 'de' ? 'Deutschland' : 'Germany');
+        await expect(imprint).toContainText(language === 'de' ? 'Geschäftsführerin' : 'Managing Director');
+      });
 
       test(`Data policy is in ${language === 'de' ? 'German' : 'English'} and dated 29.05.2018`, async ({
         page,

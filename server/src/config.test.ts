@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import { siteTextsSchema } from '@keycard/contract';
+import { siteFileSchema, siteTextsFor } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 import defaultSite from './site/default-site.json' with { type: 'json' };
@@ -155,8 +155,13 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
   });
 
   it('ships example site values that satisfy the contract', () => {
-    expect(siteTextsSchema.safeParse(defaultSite).success).toBe(true);
+    expect(siteFileSchema.safeParse(defaultSite).success).toBe(true);
     expect(defaultSite.siteEmail).toMatch(/example\.com$/);
+    // The imprint's wording is per language: the German imprint shows German values (issue 16).
+    expect(defaultSite.siteAddress).toEqual({
+      en: 'Musterstraße 12, 10115 Berlin, Germany',
+      de: 'Musterstraße 12, 10115 Berlin, Deutschland',
+    });
   });
 
   it('derives PUBLIC_URL from PORT and normalises a configured one to its origin', () => {
@@ -315,6 +320,36 @@ describe('SITE_FILE', () => {
   it('replaces the shipped site values', () => {
     const config = loadConfig({ SITE_FILE: '/etc/keycard/site.json' }, () => JSON.stringify(custom));
     expect(config.site.siteCompany).toBe('Harbour Hotels Software GmbH');
+  });
+
+  it('takes a value per language beside plain strings, each resolved for its language', () => {
+    const perLanguage = {
+      ...custom,
+      siteAddress: { en: 'Harbour Road 1, Hamburg, Germany', de: 'Hafenstraße 1, Hamburg, Deutschland' },
+    };
+    const config = loadConfig({ SITE_FILE: 'site.json' }, () => JSON.stringify(perLanguage));
+    expect(siteTextsFor(config.site, 'de')).toMatchObject({
+      siteAddress: 'Hafenstraße 1, Hamburg, Deutschland',
+      siteCompany: 'Harbour Hotels Software GmbH',
+    });
+    expect(siteTextsFor(config.site, 'en')).toMatchObject({
+      siteAddress: 'Harbour Road 1, Hamburg, Germany',
+      siteCompany: 'Harbour Hotels Software GmbH',
+    });
+  });
+
+  it.each([
+    ['a language missing', { en: 'Harbour Road 1' }],
+    ['an unknown language', { en: 'Harbour Road 1', de: 'Hafenstraße 1', fr: 'Rue du Port 1' }],
+    ['an empty value', { en: 'Harbour Road 1', de: '' }],
+    ['a number', 12],
+  ])('refuses a site value with %s, naming the key and the accepted forms', (_case, siteAddress) => {
+    const problems = problemsOf({ SITE_FILE: 'site.json' }, () => JSON.stringify({ ...custom, siteAddress }));
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^SITE_FILE: .*siteAddress: must be a non-empty string or an object with a non-empty string for each of en, de/,
+      ),
+    ]);
   });
 
   it('is refused when unreadable, not JSON, incomplete or carrying unknown keys', () => {

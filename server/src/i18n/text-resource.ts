@@ -2,7 +2,8 @@ import {
   type Language,
   type LanguageTexts,
   languageFor,
-  type SiteTexts,
+  type SiteFile,
+  siteTextsFor,
   type TextResource,
 } from '@keycard/contract';
 import { de } from './texts/de.ts';
@@ -15,12 +16,13 @@ export const LANGUAGE_TEXTS: LanguageTextSet = { en, de };
 
 /**
  * The complete text resource for a browser language: the language's texts (by primary subtag,
- * English when unsupported) plus the site values of SITE_FILE, which are the same in every language.
+ * English when unsupported) plus the site values of SITE_FILE in that language.
  */
 export function textResourceFor(
   texts: LanguageTextSet,
-  site: SiteTexts,
+  site: SiteFile,
   requestedLanguageCode: string | undefined,
 ): TextResource {
-  return { ...texts[languageFor(requestedLanguageCode)], ...site };
+  const language = languageFor(requestedLanguageCode);
+  return { ...texts[language], ...siteTextsFor(site, language) };
 }

@@ -1,3 +1,4 @@
+import { siteTextsFor } from '@keycard/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import type { MailKind, MailRequest } from './mail-kinds.ts';
@@ -36,7 +37,7 @@ export function createOutbox(config: Pick<Config, 'publicUrl' | 'site'>): Outbox
   return {
     async queue(db, request) {
       checkMailRequest(request, config.publicUrl);
-      const rendered = renderMail(request, config.site);
+      const rendered = renderMail(request, siteTextsFor(config.site, request.language));
       const id = await insertMail(db, {
         kind: request.kind,
         recipient: request.to,

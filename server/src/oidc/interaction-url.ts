@@ -1,4 +1,4 @@
-import { firstSupportedLanguage, usableLoginHint } from '@keycard/contract';
+import { firstSupportedLanguage, siteTextsFor, usableLoginHint } from '@keycard/contract';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
@@ -7,12 +7,15 @@ import type { Db } from '../store/database.ts';
 
 type Interaction = InstanceType<Provider['Interaction']>;
 
-/** The client's product name; for a client without one, the product's own name (SITE_FILE). */
+/**
+ * The client's product name; for a client without one, the product's own name (SITE_FILE). It is a
+ * ReturnUrl parameter (SPEC §3), not shown text, so it takes the English value of a per-language name.
+ */
 function productNameOf(ctx: KoaContextWithOIDC, config: Config): string {
   const name = ctx.oidc.client?.metadata().product_name;
-  return typeof name === 'string' && name !== ''
-    ? name
-    : `${config.site.productNamePart1}${config.site.productNamePart2}`;
+  if (typeof name === 'string' && name !== '') return name;
+  const site = siteTextsFor(config.site, 'en');
+  return `${site.productNamePart1}${site.productNamePart2}`;
 }
 
 function stringParam(interaction: Interaction, name: string): string | undefined {

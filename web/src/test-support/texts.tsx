@@ -16,6 +16,7 @@ const PLACEHOLDERS: Partial<Record<TextKey, string>> = {
   usingEmail: '{email}',
   backTo: '{product}',
   passwordLengthRequirement: '{length}',
+  passwordRequirementsMissing: '{requirements}',
   dataPolicyDated: '{date}',
   errorReference: '{reference}',
   tooManyRequests: '{wait}',

@@ -1,5 +1,12 @@
 import './form-fields.css';
-import { type InputHTMLAttributes, type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefObject,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useText } from '../text/use-text.ts';
 import { EyeIcon, EyeOffIcon } from './icons.tsx';
 
@@ -14,6 +21,8 @@ export interface PasswordInputProps extends NativeInputProps {
   readonly inputRef?: RefObject<HTMLInputElement | null>;
   /** Tab position of the show/hide toggle; the input's own is `tabIndex`. */
   readonly toggleTabIndex?: number;
+  /** Decoration shown inside the field, before the toggle (the reset form's valid/invalid icon). */
+  readonly adornment?: ReactNode;
 }
 
 interface Caret {
@@ -31,6 +40,7 @@ export function PasswordInput({
   onValueChange,
   inputRef,
   toggleTabIndex,
+  adornment,
   className,
   ...inputProps
 }: PasswordInputProps) {
@@ -59,7 +69,7 @@ export function PasswordInput({
   }, [shown]);
 
   return (
-    <div className="password-input">
+    <div className={adornment ? 'password-input password-input--adorned' : 'password-input'}>
       <input
         {...inputProps}
         ref={ref}
@@ -68,6 +78,7 @@ export function PasswordInput({
         value={value}
         onChange={(event) => onValueChange(event.currentTarget.value)}
       />
+      {adornment ? <span className="password-input__adornment">{adornment}</span> : null}
       <button
         type="button"
         className="password-input__toggle"

@@ -72,6 +72,12 @@ export const de: LanguageTexts = {
   passwordsMustMatch: 'Die beiden Passwörter müssen übereinstimmen.',
   requirementMet: 'Anforderung erfüllt',
   requirementNotMet: 'Anforderung nicht erfüllt',
+  passwordRequirementsMissing: 'Es fehlt noch: {requirements}.',
+  passwordRequirementsAllMet: 'Alle Anforderungen sind erfüllt.',
+  resetUnavailablePolicy: 'Speichern ist möglich, sobald das neue Passwort alle Anforderungen erfüllt.',
+  resetUnavailableConfirm:
+    'Speichern ist möglich, sobald Sie das neue Passwort im Bestätigungsfeld noch einmal eingegeben haben.',
+  resetUnavailableMismatch: 'Speichern ist möglich, sobald beide Passwörter übereinstimmen.',
   passwordStrengthLabel: 'Passwortstärke:',
   passwordStrengthVeryWeak: 'sehr schwach',
   passwordStrengthWeak: 'schwach',

@@ -69,6 +69,12 @@ export const en: LanguageTexts = {
   passwordsMustMatch: 'The two passwords must match.',
   requirementMet: 'Requirement met',
   requirementNotMet: 'Requirement not met',
+  passwordRequirementsMissing: 'Still missing: {requirements}.',
+  passwordRequirementsAllMet: 'All requirements are met.',
+  resetUnavailablePolicy: 'You can save once the new password meets every requirement.',
+  resetUnavailableConfirm:
+    'You can save once you have entered the new password again in the confirmation field.',
+  resetUnavailableMismatch: 'You can save once both passwords match.',
   passwordStrengthLabel: 'Password strength:',
   passwordStrengthVeryWeak: 'very weak',
   passwordStrengthWeak: 'weak',

@@ -16,6 +16,7 @@ const DOCUMENTED_PLACEHOLDERS = [
   'reference',
   'wait',
   'seconds',
+  'requirements',
 ];
 
 /** Placeholders a key's contract comment requires, so the SPA's value actually shows up. */
@@ -24,6 +25,7 @@ const REQUIRED_PLACEHOLDERS: Partial<Record<LocalizedTextKey, readonly string[]>
   unlockSuccessful: ['userName'],
   newEmailVerified: ['userFirstName'],
   passwordLengthRequirement: ['length'],
+  passwordRequirementsMissing: ['requirements'],
   incorrectAccessSuggestion1: ['host'],
   greetingMorning: ['userName'],
   greetingDay: ['userName'],

@@ -12,10 +12,18 @@ interface PolicyListProps {
 
 /**
  * SPEC §5: the password policy list with the length filled in. Each line says whether the new
- * password meets it, with an icon and a state text for assistive technology, not colour alone.
+ * password meets it, with an icon and a state text for assistive technology, not colour alone; a
+ * line under the list names the rules still unmet as the person types.
  */
 export function PolicyList({ id, password, validating }: PolicyListProps) {
   const { t } = useText();
+  const missing = REQUIREMENTS.filter((requirement) => !requirement.isMetBy(password)).map((requirement) =>
+    t(requirement.text, requirement.values),
+  );
+  const summary =
+    missing.length === 0
+      ? t('passwordRequirementsAllMet')
+      : t('passwordRequirementsMissing', { requirements: missing.join('; ') });
   return (
     <div id={id} className="policy">
       <p id={`${id}-heading`} className="policy__heading">
@@ -34,6 +42,10 @@ export function PolicyList({ id, password, validating }: PolicyListProps) {
           );
         })}
       </ul>
+      {/* Polite and only changed when a rule flips, so typing is not talked over on every key. */}
+      <p className="policy__summary" aria-live="polite">
+        {password === '' ? null : summary}
+      </p>
     </div>
   );
 }

@@ -12,8 +12,9 @@ const CONFIRM_ID = 'reset-confirm-password';
 const POLICY_ID = 'reset-password-policy';
 const STRENGTH_ID = 'reset-password-strength';
 const MATCH_ID = 'reset-passwords-must-match';
+const REASON_ID = 'reset-unavailable-reason';
 
-/** The valid/invalid icon beside a field (SPEC §5); the field itself carries aria-invalid. */
+/** The valid/invalid icon inside a field (SPEC §5); the field itself carries aria-invalid. */
 function FieldState({ valid }: { readonly valid: boolean }) {
   return (
     <span className={`reset__state reset__state--${valid ? 'valid' : 'invalid'}`}>
@@ -52,49 +53,48 @@ export function ResetForm({ form, userName }: ResetFormProps) {
         <label className="field__label" htmlFor={NEW_ID}>
           {t('newPasswordLabel')}
         </label>
-        <div className="reset__control">
-          <PasswordInput
-            id={NEW_ID}
-            name="new-password"
-            autoComplete="new-password"
-            placeholder={t('newPasswordPlaceholder')}
-            required
-            value={form.newPassword}
-            onValueChange={form.setNewPassword}
-            onBlur={form.leaveNewPassword}
-            aria-invalid={showNew ? !form.newPasswordValid : undefined}
-            aria-describedby={`${POLICY_ID} ${STRENGTH_ID}`}
-            tabIndex={RESET_TAB.newPassword}
-            toggleTabIndex={RESET_TAB.newToggle}
-          />
-          {showNew ? <FieldState valid={form.newPasswordValid} /> : null}
-        </div>
+        <PasswordInput
+          id={NEW_ID}
+          name="new-password"
+          autoComplete="new-password"
+          placeholder={t('newPasswordPlaceholder')}
+          required
+          value={form.newPassword}
+          onValueChange={form.setNewPassword}
+          onBlur={form.leaveNewPassword}
+          aria-invalid={showNew ? !form.newPasswordValid : undefined}
+          aria-describedby={`${POLICY_ID} ${STRENGTH_ID}`}
+          tabIndex={RESET_TAB.newPassword}
+          toggleTabIndex={RESET_TAB.newToggle}
+          adornment={showNew ? <FieldState valid={form.newPasswordValid} /> : null}
+        />
       </div>
       <div className="field">
         <label className="field__label" htmlFor={CONFIRM_ID}>
           {t('confirmPasswordLabel')}
         </label>
-        <div className="reset__control">
-          <PasswordInput
-            id={CONFIRM_ID}
-            name="confirm-password"
-            autoComplete="new-password"
-            placeholder={t('confirmPasswordPlaceholder')}
-            required
-            value={form.confirm}
-            onValueChange={form.setConfirm}
-            aria-invalid={showConfirm ? !form.confirmValid : undefined}
-            aria-describedby={mismatch ? MATCH_ID : undefined}
-            tabIndex={RESET_TAB.confirm}
-            toggleTabIndex={RESET_TAB.confirmToggle}
-          />
-          {showConfirm ? <FieldState valid={form.confirmValid} /> : null}
+        <PasswordInput
+          id={CONFIRM_ID}
+          name="confirm-password"
+          autoComplete="new-password"
+          placeholder={t('confirmPasswordPlaceholder')}
+          required
+          value={form.confirm}
+          onValueChange={form.setConfirm}
+          aria-invalid={showConfirm ? !form.confirmValid : undefined}
+          aria-describedby={mismatch ? MATCH_ID : undefined}
+          tabIndex={RESET_TAB.confirm}
+          toggleTabIndex={RESET_TAB.confirmToggle}
+          adornment={showConfirm ? <FieldState valid={form.confirmValid} /> : null}
+        />
+        {/* Always present, so the hint is announced when it appears. */}
+        <div aria-live="polite">
+          {mismatch ? (
+            <p id={MATCH_ID} className="reset__hint">
+              {t('passwordsMustMatch')}
+            </p>
+          ) : null}
         </div>
-        {mismatch ? (
-          <p id={MATCH_ID} className="reset__hint">
-            {t('passwordsMustMatch')}
-          </p>
-        ) : null}
       </div>
       <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
       <StrengthMeter id={STRENGTH_ID} feedback={strength} />
@@ -110,10 +110,17 @@ export function ResetForm({ form, userName }: ResetFormProps) {
         type="submit"
         className="button reset__submit"
         disabled={!form.canSubmit}
+        aria-describedby={form.unavailableReason ? REASON_ID : undefined}
         tabIndex={RESET_TAB.reset}
       >
         {t('resetLabel')}
       </button>
+      {/* SPEC §5 keeps Reset disabled until both fields are valid and equal; this says what is missing. */}
+      {form.unavailableReason ? (
+        <p id={REASON_ID} className="reset__reason">
+          {t(form.unavailableReason)}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -141,4 +141,72 @@ describe('ResetPasswordScreen validation (SPEC §5)', () => {
     await user.type(confirmField(), '{Backspace}');
     expect(resetButton().disabled).toBe(true);
   });
+
+  it('names the rules still unmet under the list as the person types, in a polite live region', async () => {
+    const { user } = renderReset();
+    const field = await newPasswordField();
+    const summary = document.querySelector('.policy__summary');
+    expect(summary?.getAttribute('aria-live')).toBe('polite');
+    expect(summary?.textContent).toBe('');
+
+    await user.type(field, 'abcdefghijk');
+    expect(summary?.textContent).toBe(
+      'passwordRequirementsMissing passwordLengthRequirement 12; passwordDigitRequirement; ' +
+        'passwordUppercaseRequirement; passwordSpecialRequirement',
+    );
+    await user.type(field, 'A1');
+    expect(summary?.textContent).toBe('passwordRequirementsMissing passwordSpecialRequirement');
+    await user.type(field, '!');
+    expect(summary?.textContent).toBe('passwordRequirementsAllMet');
+  });
+
+  it.each([
+    ['a weak password', 'abcdefghijkl', '', 'resetUnavailablePolicy'],
+    ['a strong password, not confirmed', STRONG, '', 'resetUnavailableConfirm'],
+    ['a strong password, confirmed differently', STRONG, 'Abcdefgh1!xz', 'resetUnavailableMismatch'],
+  ])(
+    'says why Reset is disabled for %s, describing the button by it',
+    async (_case, password, confirm, why) => {
+      const { user } = renderReset();
+      const field = await newPasswordField();
+      expect(document.getElementById(resetButton().getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        'resetUnavailablePolicy',
+      );
+      await user.type(field, password);
+      if (confirm) await user.type(confirmField(), confirm);
+      const button = resetButton();
+      expect(button.disabled).toBe(true);
+      const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '');
+      expect(reason?.textContent).toBe(why);
+      expect(reason?.className).toBe('reset__reason');
+    },
+  );
+
+  it('drops the reason once Reset is enabled', async () => {
+    const { user } = renderReset();
+    await fillBoth(user);
+    expect(resetButton().disabled).toBe(false);
+    expect(resetButton().hasAttribute('aria-describedby')).toBe(false);
+    expect(screen.queryByText(/^resetUnavailable/)).toBeNull();
+  });
+
+  it('announces the must-match hint through a live region that is there before it appears', async () => {
+    const { user } = renderReset();
+    await user.type(await newPasswordField(), STRONG);
+    await user.tab();
+    const confirm = confirmField();
+    const region = confirm.closest('.field')?.querySelector('[aria-live="polite"]');
+    expect(region?.textContent).toBe('');
+    await user.type(confirm, 'Abc');
+    expect(region?.textContent).toBe('passwordsMustMatch');
+  });
+
+  it('shows the valid/invalid icon inside the field, not beside it', async () => {
+    const { user } = renderReset();
+    await fillBoth(user, STRONG, 'x');
+    const newField = await newPasswordField();
+    expect(newField.parentElement?.querySelector('.reset__state--valid')).not.toBeNull();
+    expect(confirmField().parentElement?.querySelector('.reset__state--invalid')).not.toBeNull();
+    expect(newField.parentElement?.className).toContain('password-input--adorned');
+  });
 });

@@ -30,6 +30,8 @@ export interface ResetForm {
   readonly confirmValid: boolean;
   /** SPEC §5: Reset is enabled only when both fields are valid and equal. */
   readonly canSubmit: boolean;
+  /** While Reset is disabled: the text saying what is still missing; null once it is enabled. */
+  readonly unavailableReason: TextKey | null;
   /** A reset is in flight: further submits are ignored (the button keeps focus, so it stays enabled). */
   readonly busy: boolean;
   readonly violation: Violation | null;
@@ -48,6 +50,14 @@ export function resetRedirectUrl(verificationType: VerificationType, search: str
 function violationText(answer: CallResponse<'resetPassword'>): TextKey | null {
   if (answer.policyViolation) return 'passwordPolicyViolation';
   if (answer.historyViolation) return 'passwordHistoryViolation';
+  return null;
+}
+
+/** Why Reset is still disabled (SPEC §5), first things first; null when it is enabled. */
+export function unavailableReason(newPassword: string, confirm: string): TextKey | null {
+  if (!meetsPolicy(newPassword)) return 'resetUnavailablePolicy';
+  if (confirm === '') return 'resetUnavailableConfirm';
+  if (confirm !== newPassword) return 'resetUnavailableMismatch';
   return null;
 }
 
@@ -117,6 +127,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     newPasswordValid,
     confirmValid,
     canSubmit,
+    unavailableReason: unavailableReason(newPassword, confirm),
     busy,
     violation,
     done,

@@ -1,0 +1,90 @@
+import { VerificationType } from '@keycard/contract';
+import { ResetPasswordPage } from '../pages/reset-password-page.ts';
+import { axeViolations } from '../support/axe.ts';
+import { expect, LOCALE, test } from '../support/fixtures.ts';
+
+/** The code check is answered as valid: these journeys are about the form, not the code. */
+function resetPage(page: ConstructorParameters<typeof ResetPasswordPage>[0]): ResetPasswordPage {
+  return new ResetPasswordPage(page, VerificationType.PasswordReset, 'e2e-form-code', {
+    isValid: true,
+    userName: 'Ada',
+  });
+}
+
+test.describe('reset form explains itself as the person types (issue 16 item 5)', () => {
+  for (const locale of [LOCALE.en, LOCALE.de]) {
+    test.describe(locale, () => {
+      test.use({ locale });
+
+      test('the list names the rules still unmet, and Save says why it is disabled', async ({
+        page,
+        texts,
+      }) => {
+        const reset = resetPage(page);
+        await reset.open();
+        await reset.expectForm(texts);
+        const field = reset.newPasswordField(texts);
+        const save = reset.resetButton(texts);
+        const summary = page.locator('.policy__summary');
+        await expect(summary).toHaveAttribute('aria-live', 'polite');
+
+        await expect(save).toBeDisabled();
+        await expect(save).toHaveAccessibleDescription(texts.resetUnavailablePolicy);
+        await expect(page.getByText(texts.resetUnavailablePolicy, { exact: true })).toBeVisible();
+
+        await field.pressSequentially('abcdefghijkl');
+        await expect(summary).toHaveText(
+          texts.passwordRequirementsMissing.replace(
+            '{requirements}',
+            [
+              texts.passwordDigitRequirement,
+              texts.passwordUppercaseRequirement,
+              texts.passwordSpecialRequirement,
+            ].join('; '),
+          ),
+        );
+        await field.pressSequentially('A1');
+        await expect(summary).toHaveText(
+          texts.passwordRequirementsMissing.replace('{requirements}', texts.passwordSpecialRequirement),
+        );
+        await field.pressSequentially('!');
+        await expect(summary).toHaveText(texts.passwordRequirementsAllMet);
+        await expect(save).toHaveAccessibleDescription(texts.resetUnavailableConfirm);
+
+        const confirm = reset.confirmPasswordField(texts);
+        await confirm.fill('abcdefghijklA1?');
+        await expect(save).toHaveAccessibleDescription(texts.resetUnavailableMismatch);
+        // The hint appears inside a live region that was there before it, so it is announced.
+        await expect(confirm).toHaveAccessibleDescription(texts.passwordsMustMatch);
+        await expect(reset.mismatchHint(texts).locator('xpath=..')).toHaveAttribute('aria-live', 'polite');
+
+        await confirm.fill('abcdefghijklA1!');
+        await expect(save).toBeEnabled();
+        await expect(save).toHaveAccessibleDescription('');
+        await expect(page.getByText(texts.resetUnavailableMismatch, { exact: true })).toHaveCount(0);
+        expect(await axeViolations(page)).toEqual([]);
+      });
+    });
+  }
+
+  test('the valid and invalid icons sit inside the fields, in the fields column', async ({ page, texts }) => {
+    const reset = resetPage(page);
+    await reset.open();
+    await reset.expectForm(texts);
+    await reset.newPasswordField(texts).fill('Abcdefgh1!xy');
+    await reset.newPasswordField(texts).blur();
+    await reset.confirmPasswordField(texts).fill('Abcdefgh1!xz');
+    for (const [field, state] of [
+      [reset.newPasswordField(texts), 'valid'],
+      [reset.confirmPasswordField(texts), 'invalid'],
+    ] as const) {
+      const fieldBox = await field.boundingBox();
+      const iconBox = await field.locator('xpath=..').locator(`.reset__state--${state}`).boundingBox();
+      if (!fieldBox || !iconBox) throw new Error(`the ${state} icon or its field is not shown`);
+      expect(iconBox.x).toBeGreaterThanOrEqual(fieldBox.x);
+      expect(iconBox.x + iconBox.width).toBeLessThanOrEqual(fieldBox.x + fieldBox.width);
+      expect(iconBox.y).toBeGreaterThanOrEqual(fieldBox.y);
+      expect(iconBox.y + iconBox.height).toBeLessThanOrEqual(fieldBox.y + fieldBox.height);
+    }
+  });
+});
