@@ -171,6 +171,17 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(foreign).toMatchObject({ redirectUrl: DEFAULT_REDIRECT });
   });
 
+  it('allows a RedirectUrl on the origin of PUBLIC_URL and on that of DEFAULT_REDIRECT_URL', async () => {
+    const deps = recoveryDeps(testDb().db, { defaultRedirectUrl: 'https://portal.example/start' });
+    const { code } = await lockedAccount(deps);
+    const unlock = (redirectUrl: string) => unlockAccount(deps, { code, ip: freshIp(), redirectUrl });
+    expect(await unlock(`${PUBLIC_URL}/after`)).toMatchObject({ redirectUrl: `${PUBLIC_URL}/after` });
+    expect(await unlock('https://portal.example/other')).toMatchObject({
+      redirectUrl: 'https://portal.example/other',
+    });
+    expect(await unlock('https://evil.test/')).toMatchObject({ redirectUrl: 'https://portal.example/start' });
+  });
+
   it('queues the unlock mail of a lock with a PUBLIC_URL link whose code unlocks', async () => {
     const deps = recoveryDeps(testDb().db);
     serial += 1;
