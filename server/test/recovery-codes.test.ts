@@ -224,6 +224,10 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     const { id } = await account();
     const code = await issueResetCode(deps, id);
     await setDisabled(testDb().db, id, true);
+    expect(await checkVerification(deps, { code, type: 1, ip: freshIp() })).toEqual({
+      isValid: false,
+      userName: null,
+    });
     expect(await reset(deps, code)).toEqual({ outcome: 'invalid' });
     expect(await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, STRONG)).toBe(
       true,

@@ -148,6 +148,22 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
     expect(deps.mail.of('email_change_notice', old)).toHaveLength(1);
   });
 
+  it('keeps the new address trimmed and composed (NFC), its letter case as typed', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG, 'Ada Lovelace');
+    serial += 1;
+    const typed = `  Jose\u0301-${serial}@Example.com `;
+    const stored = `Jos\u00e9-${serial}@Example.com`;
+    await requestEmailChange(deps, account.id, typed);
+    const [mail] = deps.mail.of('email_change_confirm', stored);
+    expect(mail?.newEmail).toBe(stored);
+    expect((await confirm(deps, codeOf(mail?.link ?? ''))).outcome).toBe('confirmed');
+    expect(await findAccountById(testDb().db, account.id)).toMatchObject({
+      email: stored,
+      emailNormalized: stored.toLowerCase(),
+    });
+  });
+
   it('refuses a request for a taken or unchanged address and an unknown account', async () => {
     const deps = recoveryDeps(testDb().db);
     const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
@@ -339,6 +355,7 @@ describe('inviting a user (VerifyUser, type 6)', () => {
     const email = nextAddress('invited');
     const account = await createAccount(testDb().db, email, null, 'Grace Hopper');
     expect(await inviteUser(deps, account.id)).toEqual({ outcome: 'invited' });
+    expect(deps.mail.nudges).toBe(1);
     const [mail] = deps.mail.of('invitation', email);
     expect(mail?.userName).toBe('Grace Hopper');
     expect(mail?.link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/6/[\\w-]{43}$`));
