@@ -226,6 +226,59 @@ describe('configured forgot-password mail limits', () => {
   });
 });
 
+describe('forgot-password limits: whose requests count together', () => {
+  it('counts each address on its own: a fourth request for one address leaves another one mailed', async () => {
+    const { deps, mail } = recovery();
+    const first = await account();
+    const second = await account();
+    for (let n = 0; n < 4; n++) await forgot(deps, first.email, freshIp());
+    await forgot(deps, second.email, freshIp());
+    expect(mail.of('password_reset', first.email)).toHaveLength(3);
+    expect(mail.of('password_reset', second.email)).toHaveLength(1);
+  });
+
+  it('counts requests without a client address as one client, apart from every real one', async () => {
+    const { deps, mail } = recovery();
+    const unknownClient = (email: string) => requestPasswordReset(deps, { email, ip: null, language: 'en' });
+    for (let n = 0; n < 20; n++) await unknownClient(`pinned-anonymous-${serial}-${n}@example.com`);
+    const victim = await account();
+    await unknownClient(victim.email);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    await forgot(deps, victim.email, freshIp());
+    expect(mail.of('password_reset', victim.email)).toHaveLength(1);
+  });
+});
+
+describe('forgot-password records every request and wakes the mail worker only for a mail', () => {
+  async function requests(ip: string) {
+    const rows = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'reset_request'), eq(auditEvents.ip, ip)))
+      .orderBy(auditEvents.id);
+    return rows.map(({ outcome, accountId, detail }) => ({ outcome, accountId, detail }));
+  }
+
+  it('records a mailed and an unknown address as successes, and a request over the limit as refused', async () => {
+    const { deps, mail } = recovery();
+    const known = await account();
+    const ip = freshIp();
+    await forgot(deps, known.email, ip);
+    expect(mail.nudges).toBe(1);
+    await forgot(deps, 'pinned-nobody-audit@example.com', ip);
+    expect(mail.nudges).toBe(1);
+    for (let n = 0; n < 2; n++) await forgot(deps, known.email, freshIp());
+    expect(mail.nudges).toBe(3);
+    await forgot(deps, known.email, ip);
+    expect(mail.nudges).toBe(3);
+    expect(await requests(ip)).toEqual([
+      { outcome: 'success', accountId: known.id, detail: null },
+      { outcome: 'success', accountId: null, detail: null },
+      { outcome: 'refused', accountId: known.id, detail: { reason: 'rate_limited' } },
+    ]);
+  });
+});
+
 describe('wrong-code guessing (DESIGN §2 Codes: limited per IP)', () => {
   it('lets one client address present 20 wrong codes in 15 minutes, then refuses even a live code until the window ends', async () => {
     const { deps, advance } = recovery();

@@ -1,14 +1,14 @@
 import { VerificationType } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findAccountById } from '../src/accounts/account-repository.ts';
+import { findAccountById, setDisabled } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { codeHash } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { verificationCodes } from '../src/store/tables/index.ts';
+import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import { freshIp, issueResetCode, NEW_PASSWORD, recoveryDeps, STRONG } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
@@ -184,5 +184,68 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
       outcome: 'invalid',
     });
     expect((await checkVerification(deps, { code, type: 1, ip: freshIp() })).isValid).toBe(true);
+  });
+});
+
+describe('what a password reset records and sends (DESIGN §2 Reset password)', () => {
+  it('records the reset with its type and the client address, notifies by name in the request language, wakes the worker once', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id, email } = await account();
+    const code = await issueResetCode(deps, id, VerificationType.PasswordExpired);
+    const ip = freshIp();
+    const result = await resetPassword(deps, {
+      code,
+      type: 2,
+      newPassword: NEW_PASSWORD,
+      ip,
+      language: 'de',
+    });
+    expect(result.outcome).toBe('reset');
+    expect(deps.mail.queued).toEqual([
+      expect.objectContaining({
+        kind: 'password_changed',
+        to: email,
+        language: 'de',
+        values: { userName: 'Ada Lovelace' },
+      }),
+    ]);
+    expect(deps.mail.nudges).toBe(1);
+    const events = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'password_reset'), eq(auditEvents.accountId, id)));
+    expect(events.map(({ outcome, ip, detail }) => ({ outcome, ip, detail }))).toEqual([
+      { outcome: 'success', ip, detail: { verificationType: 2 } },
+    ]);
+  });
+
+  it('refuses the link of a disabled account and keeps it for when the account is enabled again', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    await setDisabled(testDb().db, id, true);
+    expect(await checkVerification(deps, { code, type: 1, ip: freshIp() })).toEqual({
+      isValid: false,
+      userName: null,
+    });
+    expect(await reset(deps, code)).toEqual({ outcome: 'invalid' });
+    expect(await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, STRONG)).toBe(
+      true,
+    );
+    expect(deps.mail.queued).toHaveLength(0);
+    await setDisabled(testDb().db, id, false);
+    expect((await reset(deps, code)).outcome).toBe('reset');
+  });
+
+  it('sets the new password of an address the outbox would refuse, without a notice', async () => {
+    const deps = recoveryDeps(testDb().db);
+    serial += 1;
+    const { id } = await createAccount(testDb().db, `codes-${serial}@localhost`, STRONG);
+    const code = await issueResetCode(deps, id);
+    expect((await reset(deps, code)).outcome).toBe('reset');
+    expect(
+      await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, NEW_PASSWORD),
+    ).toBe(true);
+    expect(deps.mail.queued).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { VerificationType } from '@keycard/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail, findAccountById } from '../src/accounts/account-repository.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
@@ -31,6 +31,41 @@ function nextAddress(prefix: string): string {
 
 function confirm(deps: ReturnType<typeof recoveryDeps>, code: string, redirectUrl?: string) {
   return confirmNewEmail(deps, { code, ip: freshIp(), language: 'en', redirectUrl });
+}
+
+/** The account's email_change audit records, oldest first, as far as a test states them. */
+async function emailChangeEvents(accountId: string) {
+  const rows = await testDb()
+    .db.select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.event, 'email_change'), eq(auditEvents.accountId, accountId)))
+    .orderBy(auditEvents.id);
+  return rows.map(({ outcome, ip, detail }) => ({ outcome, ip, detail }));
+}
+
+/**
+ * Runs `body` while every address swap on the account table first meets `statement` from a trigger:
+ * the moment between the swap's check and its write, where another account can take the address.
+ */
+async function duringSwap(statement: string, body: () => Promise<void>): Promise<void> {
+  const db = testDb().db;
+  await db.execute(
+    sql.raw(`create function keycard_test_during_swap() returns trigger language plpgsql as $$
+      begin
+        if new.email_normalized <> old.email_normalized then ${statement}; end if;
+        return new;
+      end $$`),
+  );
+  await db.execute(
+    sql.raw(`create trigger keycard_test_during_swap before update on account
+      for each row execute function keycard_test_during_swap()`),
+  );
+  try {
+    await body();
+  } finally {
+    await db.execute(sql.raw('drop trigger keycard_test_during_swap on account'));
+    await db.execute(sql.raw('drop function keycard_test_during_swap()'));
+  }
 }
 
 describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
@@ -113,6 +148,22 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
     expect(deps.mail.of('email_change_notice', old)).toHaveLength(1);
   });
 
+  it('keeps the new address trimmed and composed (NFC), its letter case as typed', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG, 'Ada Lovelace');
+    serial += 1;
+    const typed = `  Jose\u0301-${serial}@Example.com `;
+    const stored = `Jos\u00e9-${serial}@Example.com`;
+    await requestEmailChange(deps, account.id, typed);
+    const [mail] = deps.mail.of('email_change_confirm', stored);
+    expect(mail?.newEmail).toBe(stored);
+    expect((await confirm(deps, codeOf(mail?.link ?? ''))).outcome).toBe('confirmed');
+    expect(await findAccountById(testDb().db, account.id)).toMatchObject({
+      email: stored,
+      emailNormalized: stored.toLowerCase(),
+    });
+  });
+
   it('refuses a request for a taken or unchanged address and an unknown account', async () => {
     const deps = recoveryDeps(testDb().db);
     const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
@@ -141,12 +192,170 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
   });
 });
 
+describe('confirming the new address: what is recorded and when it is refused', () => {
+  it('records the request, and on the link the change with the client address, telling the old address in the request language', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG, 'Ada Lovelace');
+    const wanted = nextAddress('new');
+    await requestEmailChange(deps, account.id, wanted);
+    expect(deps.mail.nudges).toBe(1);
+    expect(await emailChangeEvents(account.id)).toEqual([
+      { outcome: 'success', ip: null, detail: { step: 'requested' } },
+    ]);
+    const code = codeOf(deps.mail.of('email_change_confirm', wanted)[0]?.link ?? '');
+    const ip = freshIp();
+    const confirmed = await confirmNewEmail(deps, { code, ip, language: 'de' });
+    expect(confirmed.outcome).toBe('confirmed');
+    expect(deps.mail.nudges).toBe(2);
+    const notices = deps.mail.queued.filter((mail) => mail.kind === 'email_change_notice');
+    expect(notices.at(-1)).toMatchObject({
+      to: old,
+      language: 'de',
+      values: { userName: 'Ada Lovelace', newEmail: wanted },
+    });
+    expect((await emailChangeEvents(account.id)).at(-1)).toEqual({ outcome: 'success', ip, detail: null });
+    // A later open changes nothing more: no mail, no wake-up, no record.
+    expect((await confirm(deps, code)).outcome).toBe('confirmed');
+    expect(deps.mail.nudges).toBe(2);
+    expect(await emailChangeEvents(account.id)).toHaveLength(2);
+  });
+
+  it('records a refusal with the client address when the address was taken, and wakes no mail worker', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
+    const wanted = nextAddress('new');
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
+    await createAccount(testDb().db, wanted, STRONG, 'Someone Else');
+    const ip = freshIp();
+    expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
+    expect(await emailChangeEvents(account.id)).toEqual([
+      { outcome: 'refused', ip, detail: { reason: 'address_taken' } },
+    ]);
+    expect(deps.mail.nudges).toBe(0);
+    expect(deps.mail.queued).toHaveLength(0);
+  });
+
+  it('treats an account created with the address during the swap as a taken address, and leaves the link usable', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const wanted = nextAddress('raced');
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
+    const ip = freshIp();
+    await duringSwap(
+      `insert into account (email, email_normalized, display_name, first_name)
+        values (new.email, new.email_normalized, 'Someone Else', 'Someone')`,
+      async () => {
+        expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
+      },
+    );
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+    expect(await emailChangeEvents(account.id)).toEqual([
+      { outcome: 'refused', ip, detail: { reason: 'address_taken' } },
+    ]);
+    expect(deps.mail.queued).toHaveLength(0);
+    // The racing account's insert went with the failed swap; the unspent link now changes the address.
+    expect((await confirm(deps, code)).outcome).toBe('confirmed');
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
+  });
+
+  it('lets any other database error during the swap through, changing nothing', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('new'),
+    });
+    await duringSwap(`raise exception 'disk on fire' using errcode = '53100'`, async () => {
+      await expect(confirm(deps, code)).rejects.toThrow();
+    });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+    expect(await emailChangeEvents(account.id)).toEqual([]);
+  });
+
+  it('tells the old address once when two opens of the link run at the same time', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
+    const wanted = nextAddress('new');
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
+    const both = await Promise.all([confirm(deps, code), confirm(deps, code)]);
+    expect(both.map((result) => result.outcome)).toEqual(['confirmed', 'confirmed']);
+    expect(deps.mail.of('email_change_notice')).toHaveLength(1);
+    expect(await emailChangeEvents(account.id)).toHaveLength(1);
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
+  });
+
+  it('fails for a used link once the address has changed again', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
+    const first = nextAddress('first');
+    const second = nextAddress('second');
+    const firstCode = await issueResetCode(deps, account.id, VerificationType.ContactEmailChanged, {
+      newEmail: first,
+    });
+    expect((await confirm(deps, firstCode)).outcome).toBe('confirmed');
+    const secondCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: second,
+    });
+    expect((await confirm(deps, secondCode)).outcome).toBe('confirmed');
+    expect(await confirm(deps, firstCode)).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(second);
+  });
+
+  it('fails for a link replaced by a newer request and for a code that carries no address', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const replaced = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('replaced'),
+    });
+    await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: nextAddress('newer') });
+    expect(await confirm(deps, replaced)).toEqual({ outcome: 'failed' });
+    const bare = await issueResetCode(deps, account.id, VerificationType.ContactEmailChanged);
+    expect(await confirm(deps, bare)).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+  });
+
+  it('fails at the very instant 72 hours have passed (DESIGN §2 Codes: EmailChanged 72 h)', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('new'),
+    });
+    deps.clock.advance(72 * 60 * 60_000);
+    expect(await confirm(deps, code)).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+  });
+
+  it('fails without looking once the client address has presented 20 wrong codes', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('new'),
+    });
+    const ip = freshIp();
+    // DESIGN §2 Codes: 20 wrong codes per IP in 15 minutes.
+    for (let n = 0; n < 20; n++) {
+      expect(await confirmNewEmail(deps, { code: `guess-${n}`, ip, language: 'en' })).toEqual({
+        outcome: 'failed',
+      });
+    }
+    expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+    expect((await confirm(deps, code)).outcome).toBe('confirmed');
+  });
+});
+
 describe('inviting a user (VerifyUser, type 6)', () => {
   it('mails a /resetPassword/6 link that sets the first password', async () => {
     const deps = recoveryDeps(testDb().db);
     const email = nextAddress('invited');
     const account = await createAccount(testDb().db, email, null, 'Grace Hopper');
     expect(await inviteUser(deps, account.id)).toEqual({ outcome: 'invited' });
+    expect(deps.mail.nudges).toBe(1);
     const [mail] = deps.mail.of('invitation', email);
     expect(mail?.userName).toBe('Grace Hopper');
     expect(mail?.link).toMatch(new RegExp(`^${PUBLIC_URL}/resetPassword/6/[\\w-]{43}$`));

@@ -156,6 +156,16 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     ['no protocol-relative ReturnUrl', '?ReturnUrl=%2F%2Fevil.test', ''],
     ['no absolute ReturnUrl', '?returnUrl=https%3A%2F%2Fevil.test', ''],
     ['no other parameter', '?product=Planner&foo=%2Fbar', ''],
+    [
+      'a RedirectUrl spelt redirectUrl',
+      '?redirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+    ],
+    [
+      'a local ReturnUrl spelt returnUrl',
+      '?returnUrl=%2Foidc%2Fauth%2Fabc',
+      '?ReturnUrl=%2Foidc%2Fauth%2Fabc',
+    ],
   ])('keeps %s in the link', async (_name, locationSearch, query) => {
     const account = await localAccount();
     await forgot(account.email, { locationSearch });

@@ -7,7 +7,7 @@ import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
-import { auditEvents } from '../src/store/tables/index.ts';
+import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import {
   codeOf,
   DEFAULT_REDIRECT,
@@ -68,6 +68,51 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(await unlockEvents(account.id)).toHaveLength(1);
   });
 
+  it('records the unlock as a success by link, with the client address', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    const ip = freshIp();
+    await unlockAccount(deps, { code, ip });
+    const [event] = await unlockEvents(account.id);
+    expect(event).toMatchObject({ outcome: 'success', ip, detail: { via: 'link' } });
+  });
+
+  it('works one second before 60 minutes and answers expired at the very instant (DESIGN §2 Codes: unlock 60 min)', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const first = await lockedAccount(deps);
+    const second = await lockedAccount(deps);
+    deps.clock.advance(60 * 60_000 - 1000);
+    expect((await unlockAccount(deps, { code: first.code, ip: freshIp() })).outcome).toBe('unlocked');
+    deps.clock.advance(1000);
+    expect(await unlockAccount(deps, { code: second.code, ip: freshIp() })).toEqual({ outcome: 'expired' });
+    const now = await deps.clock.now();
+    expect(await isLocked(testDb().db, identifierHash(second.account.email), now)).toBe(true);
+  });
+
+  it('answers expired for a link replaced by a newer unlock mail, and the newer link unlocks', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    const newer = await issueResetCode(deps, account.id, VerificationType.LockedAfterTooManyFailedAttempts);
+    expect(await unlockAccount(deps, { code, ip: freshIp() })).toEqual({ outcome: 'expired' });
+    const id = identifierHash(account.email);
+    expect(await isLocked(testDb().db, id, await deps.clock.now())).toBe(true);
+    expect((await unlockAccount(deps, { code: newer, ip: freshIp() })).outcome).toBe('unlocked');
+  });
+
+  it('answers invalid without looking once the client address has presented 20 wrong codes', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { account, code } = await lockedAccount(deps);
+    const ip = freshIp();
+    // DESIGN §2 Codes: 20 wrong codes per IP in 15 minutes.
+    for (let n = 0; n < 20; n++) {
+      expect(await unlockAccount(deps, { code: `guess-${n}`, ip })).toEqual({ outcome: 'invalid' });
+    }
+    expect(await unlockAccount(deps, { code, ip })).toEqual({ outcome: 'invalid' });
+    const id = identifierHash(account.email);
+    expect(await isLocked(testDb().db, id, await deps.clock.now())).toBe(true);
+    expect((await unlockAccount(deps, { code, ip: freshIp() })).outcome).toBe('unlocked');
+  });
+
   it('does not lift a newer lock when an already used link is opened again, and says it expired', async () => {
     const deps = recoveryDeps(testDb().db);
     const { account, code } = await lockedAccount(deps);
@@ -126,6 +171,17 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(foreign).toMatchObject({ redirectUrl: DEFAULT_REDIRECT });
   });
 
+  it('allows a RedirectUrl on the origin of PUBLIC_URL and on that of DEFAULT_REDIRECT_URL', async () => {
+    const deps = recoveryDeps(testDb().db, { defaultRedirectUrl: 'https://portal.example/start' });
+    const { code } = await lockedAccount(deps);
+    const unlock = (redirectUrl: string) => unlockAccount(deps, { code, ip: freshIp(), redirectUrl });
+    expect(await unlock(`${PUBLIC_URL}/after`)).toMatchObject({ redirectUrl: `${PUBLIC_URL}/after` });
+    expect(await unlock('https://portal.example/other')).toMatchObject({
+      redirectUrl: 'https://portal.example/other',
+    });
+    expect(await unlock('https://evil.test/')).toMatchObject({ redirectUrl: 'https://portal.example/start' });
+  });
+
   it('queues the unlock mail of a lock with a PUBLIC_URL link whose code unlocks', async () => {
     const deps = recoveryDeps(testDb().db);
     serial += 1;
@@ -145,5 +201,23 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect((await unlockAccount(deps, { code: codeOf(mail?.link ?? ''), ip: freshIp() })).outcome).toBe(
       'unlocked',
     );
+  });
+
+  it('wakes the mail worker once per unlock mail, and queues neither mail nor code for an undeliverable address', async () => {
+    const deps = recoveryDeps(testDb().db);
+    serial += 1;
+    const deliverable = await createAccount(testDb().db, `locked-mail-${serial}@example.com`, STRONG);
+    const undeliverable = await createAccount(testDb().db, `locked-${serial}@localhost`, STRONG);
+    const onLocked = queueUnlockMail({ ...deps, clockIn: () => deps.clock });
+    await testDb().db.transaction((tx) => onLocked(tx, deliverable, 'en'));
+    expect(deps.mail.nudges).toBe(1);
+    await testDb().db.transaction((tx) => onLocked(tx, undeliverable, 'en'));
+    expect(deps.mail.queued.map((queued) => queued.to)).toEqual([deliverable.email]);
+    expect(deps.mail.nudges).toBe(1);
+    const codes = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, undeliverable.id));
+    expect(codes).toEqual([]);
   });
 });

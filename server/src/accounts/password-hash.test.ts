@@ -20,6 +20,19 @@ describe('password hashing', () => {
     expect(await verifyPassword(null, 'anything at all')).toBe(false);
   });
 
+  it('verifies a missing hash against one dummy argon2id hash of today’s parameters, exactly once, and never answers true', async () => {
+    const verified: string[] = [];
+    const yes = async (storedHash: string) => {
+      verified.push(storedHash);
+      return true;
+    };
+    expect(await verifyPassword(null, 'anything at all', yes)).toBe(false);
+    expect(await verifyPassword(null, 'something else', yes)).toBe(false);
+    expect(verified).toHaveLength(2);
+    expect(verified[0]).toMatch(/^\$argon2id\$v=19\$m=12288,t=3,p=1\$/);
+    expect(verified[1]).toBe(verified[0]);
+  });
+
   it('answers false for a malformed stored hash instead of throwing', async () => {
     expect(await verifyPassword('not-a-hash', 'x')).toBe(false);
   });
