@@ -75,7 +75,8 @@ test.describe('unlocking a locked account by the mailed link', () => {
         await done.expectShown(texts, unlock.successHeading(texts, newAccount.name), 13);
         await done.continueButton(texts).click();
         await page.waitForURL((url) => url.href === defaultRedirectUrl(baseURL ?? ''));
-        await expect(demo.signInLink(texts)).toBeVisible();
+        // Signed in just above, so the application greets the person.
+        await expect(demo.signedInStatus(texts, newAccount.name)).toBeVisible();
 
         // Locked again: the used link no longer claims success but says it expired (SPEC §4, §8),
         // with the ways on: forgot password and the sign-in (the new lock mailed a link of its own).
