@@ -4,6 +4,7 @@ import { SCREEN_ROUTES } from '../pages/screens.ts';
 import { keepScreenshot } from '../support/artifacts.ts';
 import { contrastRatio } from '../support/contrast.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { answerMadeUpCodes } from '../support/made-up-codes.ts';
 
 /** Widths from the smallest phone to a large desktop monitor (issue 16 item 9). */
 const WIDTHS = [320, 375, 576, 768, 992, 1400, 1600, 1920, 2560] as const;
@@ -90,6 +91,7 @@ test.describe('layout from 320 px to 2560 px, and screenshots of every screen', 
           page,
           texts,
         }, testInfo) => {
+          await answerMadeUpCodes(page);
           const screen = route.screen(page);
           await page.setViewportSize(SHOTS.desktop);
           await screen.open();
