@@ -51,7 +51,8 @@ function Countdown({ delayMs, onGo }: CountdownProps) {
         </p>
       </div>
       <div className="done-state__progress" style={delayStyle} aria-hidden="true" />
-      <p aria-live="polite" className="done-state__announcement">
+      {/* Read by assistive technology: the visible seconds say the same. */}
+      <p aria-live="polite" className="visually-hidden">
         {announced ? t('redirectAnnouncement', { seconds: total }) : ''}
       </p>
     </>
