@@ -23,16 +23,13 @@ const CHROMIUM_ARGS = [
  * PostgreSQL (`npm test -- --store-only` runs the `store` project only).
  */
 const PAGE_ONLY = [
-  '**/accessibility.spec.ts',
   '**/dialogs.spec.ts',
+  '**/screens.spec.ts',
   '**/first-paint.spec.ts',
   '**/error-page.spec.ts',
-  '**/routes.spec.ts',
   '**/routing.spec.ts',
   '**/start-up.spec.ts',
   '**/theme.spec.ts',
-  '**/contrast.spec.ts',
-  '**/layout.spec.ts',
   '**/reset-form.spec.ts',
 ];
 
