@@ -1,5 +1,30 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Tests that start the service or the admin CLI as processes on the embedded store, whatever
+ * DATABASE_URL says (they remove it from the child's environment): the same on either pass, so they
+ * run once. Their PostgreSQL counterparts are in ON_POSTGRES.
+ */
+const EMBEDDED_PROCESSES = [
+  'test/main.test.ts',
+  'test/clean-stop.test.ts',
+  'test/admin-process.test.ts',
+  'test/admin-compiled.test.ts',
+  'test/admin-embedded.test.ts',
+];
+/** The service and the CLI started with DATABASE_URL: only where a PostgreSQL server is named. */
+const ON_POSTGRES = 'test/processes-on-postgres.test.ts';
+
+const SERVER_TEST_OPTIONS = {
+  globalSetup: ['test/support/global-setup.ts'],
+  // Server test files share nothing at module level (no module mocks, no env changes; each builds its
+  // own app on its own database), so a worker imports the server once instead of once per file: half
+  // the run's time on 2 cores.
+  isolate: false,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 // One runner for contract, server and web unit/API tests; browser journeys run under Playwright (e2e/).
 export default defineConfig({
@@ -15,14 +40,18 @@ export default defineConfig({
           name: 'server',
           root: 'server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          // Server test files share nothing at module level (no module mocks, no env changes; each
-          // builds its own app on its own database), so a worker imports the server once instead of
-          // once per file: half the run's time on 2 cores.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: [
+            ...EMBEDDED_PROCESSES,
+            ...(process.env.DATABASE_URL ? [] : [ON_POSTGRES]),
+            ...configDefaults.exclude,
+          ],
+          ...SERVER_TEST_OPTIONS,
         },
+      },
+      {
+        // Run by `npm test` only: `npm test -- --store-only` (CI's PostgreSQL pass) runs the server
+        // project alone, so these start their processes once per CI run.
+        test: { name: 'processes', root: 'server', include: EMBEDDED_PROCESSES, ...SERVER_TEST_OPTIONS },
       },
       {
         test: {

@@ -5,7 +5,8 @@
 // .ci/run parses it. Exits non-zero when anything failed.
 //
 // `npm test -- --store-only` runs just the tests whose outcome depends on the database: the server
-// tests and the journeys outside the page-only project. CI's second pass (PostgreSQL) uses it, so
+// tests (vitest's `server` project, not `processes`, whose service processes always run on the
+// embedded store) and the journeys outside the page-only project. CI's second pass (PostgreSQL) uses it, so
 // the contract, the SPA's component tests and the page-only journeys run once per CI run, not twice.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';

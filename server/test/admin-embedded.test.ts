@@ -19,7 +19,7 @@ import { auditEvents, outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
 import { appears } from './support/appears.ts';
-import { createTestDatabase, openMigratedPglite } from './support/database.ts';
+import { openMigratedPglite } from './support/database.ts';
 
 const PASSWORD = 'Correct-Horse-42';
 const MAILING = provisioningMailing(testConfig());
@@ -335,25 +335,3 @@ describe('admin CLI when an operation fails unexpectedly', () => {
     }
   });
 });
-
-// The PostgreSQL path runs on the PostgreSQL pass (DATABASE_URL set), on its own database.
-if (process.env.DATABASE_URL) {
-  describe('admin CLI with DATABASE_URL', () => {
-    it('connects to PostgreSQL and takes no DATA_DIR lock', async () => {
-      const postgres = await createTestDatabase();
-      try {
-        const run = await runAdmin(
-          ['user:add', '--email', 'pg@example.com', '--name', 'Post Gres', '--json'],
-          {
-            env: { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl },
-          },
-        );
-        expect(run.json()).toMatchObject({ ok: true, via: 'database' });
-        expect(await findAccountByEmail(postgres.database.db, 'pg@example.com')).not.toBeNull();
-        expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
-      } finally {
-        await postgres.dispose();
-      }
-    });
-  });
-}

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { createTestDatabase } from './support/database.ts';
 import { freePort, startService } from './support/service-process.ts';
 
 const LISTENING = /Keycard listening on (\S+)/;
@@ -83,26 +82,3 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     expect(service.output()).not.toMatch(/\n\s+at /);
   }, 30_000);
 });
-
-// The PostgreSQL path of main runs on the PostgreSQL pass (DATABASE_URL set), on its own database.
-if (process.env.DATABASE_URL) {
-  describe('main on PostgreSQL', () => {
-    it('migrates, serves and takes no DATA_DIR lock', async () => {
-      const database = await createTestDatabase({ migrated: false });
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-main-pg-'));
-      try {
-        const port = await freePort();
-        const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: String(database.databaseUrl) };
-        const service = startService(env);
-        await service.waitFor(LISTENING);
-        expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
-        expect((await fetch(`http://127.0.0.1:${port}/api/i18n/getresource`)).status).toBe(200);
-        service.child.kill('SIGTERM');
-        expect(await service.exited()).toBe(0);
-      } finally {
-        await database.dispose();
-        await rm(dataDir, { recursive: true, force: true });
-      }
-    }, 60_000);
-  });
-}

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findAccountByEmail } from '../src/accounts/account-repository.ts';
+import { LOCK_FILE_NAME } from '../src/lock-file.ts';
+import { runAdmin } from './admin-harness.ts';
+import { createTestDatabase } from './support/database.ts';
+import { freePort, startService } from './support/service-process.ts';
+
+/**
+ * The service and the admin CLI started with DATABASE_URL, each on its own database of the
+ * PostgreSQL server the run names. vitest.config.ts includes this file only when DATABASE_URL is set
+ * (the PostgreSQL pass); their embedded counterparts are in main.test.ts and admin-embedded.test.ts.
+ */
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-on-postgres-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('main on PostgreSQL', () => {
+  it('migrates, serves and takes no DATA_DIR lock', async () => {
+    const database = await createTestDatabase({ migrated: false });
+    try {
+      const port = await freePort();
+      const env = { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: String(database.databaseUrl) };
+      const service = startService(env);
+      await service.waitFor(/Keycard listening on (\S+)/);
+      expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+      expect((await fetch(`http://127.0.0.1:${port}/api/i18n/getresource`)).status).toBe(200);
+      service.child.kill('SIGTERM');
+      expect(await service.exited()).toBe(0);
+    } finally {
+      await database.dispose();
+    }
+  }, 60_000);
+});
+
+describe('admin CLI with DATABASE_URL', () => {
+  it('connects to PostgreSQL and takes no DATA_DIR lock', async () => {
+    const postgres = await createTestDatabase();
+    try {
+      const run = await runAdmin(['user:add', '--email', 'pg@example.com', '--name', 'Post Gres', '--json'], {
+        env: { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl },
+      });
+      expect(run.json()).toMatchObject({ ok: true, via: 'database' });
+      expect(await findAccountByEmail(postgres.database.db, 'pg@example.com')).not.toBeNull();
+      expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+    } finally {
+      await postgres.dispose();
+    }
+  });
+});
