@@ -1,4 +1,4 @@
-import { fillText } from '@keycard/contract';
+import { fillText, getCalls } from '@keycard/contract';
 import { DEMO_PRODUCT_NAME } from '../pages/demo-page.ts';
 import { ErrorPage } from '../pages/error-page.ts';
 import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
@@ -92,7 +92,7 @@ test('a refused request ends on the error page with a reference to quote, select
   expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(shown);
 
   // Then a way back and whom to ask, quoting the reference.
-  await expect(error.wayBack(texts.goToStartPage)).toHaveAttribute('href', '/');
+  await expect(error.wayBack(texts.goToStartPage)).toHaveAttribute('href', getCalls.defaultRedirect.path);
   await expect(error.help(texts).getByRole('link', { name: texts.siteEmail, exact: true })).toBeVisible();
   await expect(error.help(texts).getByRole('link', { name: texts.sitePhone, exact: true })).toBeVisible();
 });

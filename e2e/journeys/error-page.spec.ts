@@ -1,10 +1,10 @@
-import { THEMES } from '@keycard/contract';
+import { getCalls, THEMES } from '@keycard/contract';
 import { DemoPage } from '../pages/demo-page.ts';
 import { ErrorPage } from '../pages/error-page.ts';
-import { FallbackLandingPage } from '../pages/fallback-landing-page.ts';
 import { SignInPage } from '../pages/sign-in-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { defaultRedirectUrl } from '../support/recovery.ts';
 
 /** Issue 16: the error page is no dead end: SPEC's two lines, a way back and the help contact. */
 
@@ -35,9 +35,10 @@ test.describe('the error page leads back and names the help contact', () => {
     await expect(new DemoPage(page).signInLink(texts)).toBeVisible();
   });
 
-  test('without either it leads to the start page; it names the phone and e-mail of the site file', async ({
+  test('without either it leads to the default redirect; it names the phone and e-mail of the site file', async ({
     page,
     texts,
+    baseURL,
   }) => {
     const error = new ErrorPage(page, '/error');
     await error.open();
@@ -48,11 +49,12 @@ test.describe('the error page leads back and names the help contact', () => {
     const email = help.getByRole('link', { name: texts.siteEmail, exact: true });
     await expect(email).toHaveAttribute('href', `mailto:${texts.siteEmail}`);
 
+    // DEFAULT_REDIRECT_URL is the service's setting: the page links to the service, which answers 303 there.
     const back = error.wayBack(texts.goToStartPage);
-    await expect(back).toHaveAttribute('href', '/');
+    await expect(back).toHaveAttribute('href', getCalls.defaultRedirect.path);
     await back.click();
-    const landing = new FallbackLandingPage(page);
-    await expect(landing.heading).toHaveText(texts.fallbackWelcome);
+    await expect(page).toHaveURL(defaultRedirectUrl(baseURL ?? ''));
+    await expect(new DemoPage(page).signInLink(texts)).toBeVisible();
   });
 
   for (const theme of THEMES) {

@@ -177,7 +177,8 @@ export type CallErrorCode<N extends PostCallName> = ApiErrorCode<(typeof postCal
 
 /**
  * GET calls of SPEC §7. RedirectToExternalIdentityProvider is a navigation: its refusals are
- * redirects to the error page, never an error body.
+ * redirects to the error page, never an error body. DefaultRedirect, a navigation too, is the error
+ * page's last way back (issue 16): it answers 303 to DEFAULT_REDIRECT_URL, which only the service knows.
  */
 export const getCalls = {
   getResource: { path: '/api/i18n/getresource', query: getResourceQuery, errors: [] },
@@ -187,4 +188,5 @@ export const getCalls = {
     query: redirectToExternalIdentityProviderQuery,
     errors: [],
   },
+  defaultRedirect: { path: '/api/DefaultRedirect', errors: [] },
 } as const satisfies Record<string, DeclaresErrors & Record<string, unknown>>;

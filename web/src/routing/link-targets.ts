@@ -23,6 +23,11 @@ export function safeTarget(target: string): string {
   return isLocalReturnPath(target) || isHttpUrl(target) ? target : '';
 }
 
+/** SPEC §7: "the identity base plus" a path; the base may end in a slash or be '' (same origin). */
+export function identityUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
+
 /** The forgot-password page, keeping the query string (it carries the ReturnUrl/RedirectUrl). */
 export function forgotPasswordTarget(search: string): string {
   return `/forgotPassword${search}`;

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../route-module.ts';
 import { csrfTokenRoutes } from './csrf-token.ts';
+import { defaultRedirectRoutes } from './default-redirect.ts';
 import { federationRoutes } from './federation.ts';
 import { i18nRoutes } from './i18n.ts';
 import { logoutRoutes } from './logout.ts';
@@ -14,4 +15,5 @@ export const apiRoutes: readonly RouteModule[] = [
   federationRoutes,
   logoutRoutes,
   recoveryRoutes,
+  defaultRedirectRoutes,
 ];

@@ -1,12 +1,32 @@
 import '../../test-support/dom.ts';
-import { screen } from '@testing-library/react';
+import { getCalls } from '@keycard/contract';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../../test-support/texts.tsx';
-import { ErrorScreen, wayBack } from './error-screen.tsx';
+import { DEFAULT_REDIRECT_PATH, ErrorScreen, wayBack } from './error-screen.tsx';
 
 /** What follows the message on every error page: the way back, then the help contact of the site file. */
 const WAY_BACK_AND_HELP =
   'goToStartPagehelpLabelhelpIntrousingPhone +49 30 1234567-0usingEmail help@keycard.test';
+
+/**
+ * Whether the SPA takes a click on the link over (preventDefault, as its own links do). The window
+ * sees the click after React's handlers, and stops the page load jsdom cannot make.
+ */
+function spaTakesOver(link: HTMLElement): boolean {
+  let taken = false;
+  const watch = (event: Event) => {
+    taken = event.defaultPrevented;
+    event.preventDefault();
+  };
+  window.addEventListener('click', watch);
+  try {
+    fireEvent.click(link);
+  } finally {
+    window.removeEventListener('click', watch);
+  }
+  return taken;
+}
 
 describe('ErrorScreen (SPEC §2 /error)', () => {
   it('reads errorTitle as its heading and somethingWentWrong', () => {
@@ -59,18 +79,48 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
       '?ReturnUrl=%2Foidc%2Fauth%3Fx',
       'goToLoginLabel',
       '/?ReturnUrl=%2Foidc%2Fauth%3Fx',
+      false,
     ],
     [
       'a RedirectUrl: the application',
       '?RedirectUrl=https%3A%2F%2Fplanner.example%2F',
       'backToApplication',
       'https://planner.example/',
+      false,
     ],
-    ['a script RedirectUrl: the start page', '?RedirectUrl=javascript%3Aalert(1)', 'goToStartPage', '/'],
-    ['neither: the start page', '', 'goToStartPage', '/'],
-  ])('leads back with %s', (_case, search, label, href) => {
+    [
+      'a script RedirectUrl: the default redirect',
+      '?RedirectUrl=javascript%3Aalert(1)',
+      'goToStartPage',
+      '/api/DefaultRedirect',
+      true,
+    ],
+    ['neither: the default redirect', '', 'goToStartPage', '/api/DefaultRedirect', true],
+  ])('leads back with %s', (_case, search, label, href, viaService) => {
     renderWithTexts(<ErrorScreen reference={null} />, `/error${search}`);
     expect(screen.getByRole('link', { name: label }).getAttribute('href')).toBe(href);
-    expect(wayBack(search)).toEqual({ to: href, label });
+    expect(wayBack(search)).toEqual({ to: href, label, viaService });
+  });
+
+  it("names the service's call that answers with the default redirect", () => {
+    expect(DEFAULT_REDIRECT_PATH).toBe(getCalls.defaultRedirect.path);
+  });
+
+  it('leaves the default redirect to the browser: a page load the service answers, not a screen of the SPA', () => {
+    renderWithTexts(<ErrorScreen reference={null} />, '/error');
+    expect(spaTakesOver(screen.getByRole('link', { name: 'goToStartPage' }))).toBe(false);
+  });
+
+  it('moves to a sign-in inside the SPA, without a page load', () => {
+    renderWithTexts(<ErrorScreen reference={null} />, '/error?ReturnUrl=%2Foidc%2Fauth%3Fx');
+    expect(spaTakesOver(screen.getByRole('link', { name: 'goToLoginLabel' }))).toBe(true);
+  });
+
+  it('puts the identity base before the default redirect when the SPA is served apart from the service', () => {
+    expect(wayBack('', 'https://id.example/base/')).toEqual({
+      to: 'https://id.example/base/api/DefaultRedirect',
+      label: 'goToStartPage',
+      viaService: true,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import './error-screen.css';
 import { ERROR_REASON_PARAM, isErrorReference, type TextKey, UNAVAILABLE_REASON } from '@keycard/contract';
-import { safeTarget } from '../../routing/link-targets.ts';
+import { IDENTITY_BASE } from '../../api/api.ts';
+import { identityUrl, safeTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { hasReturnUrl, readRedirectUrl } from '../../routing/query.ts';
 import { HelpContent } from '../../shell/help-content.tsx';
@@ -8,6 +9,13 @@ import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { AppLink } from '../../ui/app-link.tsx';
 import { fillNodes } from '../../ui/fill-nodes.tsx';
+
+/**
+ * The service's way to DEFAULT_REDIRECT_URL, a setting this application never sees: it answers 303
+ * there. Equal to `getCalls.defaultRedirect` (a test pins it); repeated because `getCalls` lives
+ * beside the zod schemas, which this screen does not otherwise load.
+ */
+export const DEFAULT_REDIRECT_PATH = '/api/DefaultRedirect';
 
 export interface ErrorScreenProps {
   /** The last path segment of /error/{reference}; shown only when it is a reference the service makes. */
@@ -17,18 +25,20 @@ export interface ErrorScreenProps {
 interface WayBack {
   readonly to: string;
   readonly label: TextKey;
+  /** The identity service answers it with a redirect: a full page load, never a screen of this application. */
+  readonly viaService: boolean;
 }
 
 /**
- * Where the person can go from here: the sign-in page with the query as it is when it has a ReturnUrl
- * (the sign-in they were in), else the application the RedirectUrl names (a local path or an http(s)
- * URL only), else the start page.
+ * Where the person can go from here (issue 16): the sign-in page with the query as it is when it has
+ * a ReturnUrl (the sign-in they were in), else the application the RedirectUrl names (a local path or
+ * an http(s) URL only), else the default redirect, which the service resolves.
  */
-export function wayBack(search: string): WayBack {
-  if (hasReturnUrl(search)) return { to: `/${search}`, label: 'goToLoginLabel' };
+export function wayBack(search: string, base: string = IDENTITY_BASE): WayBack {
+  if (hasReturnUrl(search)) return { to: `/${search}`, label: 'goToLoginLabel', viaService: false };
   const application = safeTarget(readRedirectUrl(search));
-  if (application) return { to: application, label: 'backToApplication' };
-  return { to: '/', label: 'goToStartPage' };
+  if (application) return { to: application, label: 'backToApplication', viaService: false };
+  return { to: identityUrl(base, DEFAULT_REDIRECT_PATH), label: 'goToStartPage', viaService: true };
 }
 
 /**
@@ -56,9 +66,15 @@ export function ErrorScreen({ reference }: ErrorScreenProps) {
         </p>
       ) : null}
       <p className="error-way-back">
-        <AppLink to={back.to} className="button">
-          {t(back.label)}
-        </AppLink>
+        {back.viaService ? (
+          <a href={back.to} className="button">
+            {t(back.label)}
+          </a>
+        ) : (
+          <AppLink to={back.to} className="button">
+            {t(back.label)}
+          </AppLink>
+        )}
       </p>
       <section className="error-help" aria-labelledby="error-help-heading">
         <h2 id="error-help-heading">{t('helpLabel')}</h2>

@@ -1,5 +1,5 @@
 import { type CallResponse, VerificationType } from '@keycard/contract';
-import { safeTarget } from '../../routing/link-targets.ts';
+import { identityUrl, safeTarget } from '../../routing/link-targets.ts';
 
 /**
  * Path of SPEC §7's external-provider hand-off, equal to `getCalls.redirectToExternalIdentityProvider`
@@ -18,11 +18,6 @@ export type SignInMove =
   | { readonly kind: 'failed' };
 
 const FAILED: SignInMove = { kind: 'failed' };
-
-/** SPEC §7: "the identity base plus" a path; the base may end in a slash or be '' (same origin). */
-export function identityUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
-}
 
 /**
  * SPEC §7 CheckUsername: the hand-off URL when the address belongs to an external provider, else
