@@ -13,8 +13,11 @@ const EMBEDDED_PROCESSES = [
   'test/admin-compiled.test.ts',
   'test/admin-embedded.test.ts',
 ];
-/** The service and the CLI started with DATABASE_URL: only where a PostgreSQL server is named. */
-const ON_POSTGRES = 'test/processes-on-postgres.test.ts';
+/**
+ * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL, and
+ * OPERATIONS.md's backup and restore with pg_dump and pg_restore.
+ */
+const ON_POSTGRES = ['test/processes-on-postgres.test.ts', 'test/backup-restore.test.ts'];
 
 const SERVER_TEST_OPTIONS = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -42,7 +45,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [
             ...EMBEDDED_PROCESSES,
-            ...(process.env.DATABASE_URL ? [] : [ON_POSTGRES]),
+            ...(process.env.DATABASE_URL ? [] : ON_POSTGRES),
             ...configDefaults.exclude,
           ],
           ...SERVER_TEST_OPTIONS,
