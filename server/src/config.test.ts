@@ -175,6 +175,21 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
     expect(loadConfig({ PORT: '', DEMO: '  ' })).toMatchObject({ port: 3000, demo: true });
   });
 
+  it('serves no metrics unless METRICS_PORT is set, and then on HOST unless METRICS_HOST names another', () => {
+    expect(loadConfig({}).metricsListener).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsListener).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metricsListener).toEqual({
+      host: '0.0.0.0',
+      port: 9464,
+    });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsListener).toEqual({
+      host: '10.0.0.5',
+      port: 9464,
+    });
+    expect(loadConfig({}).threadPoolSize).toBe(4);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '8' }).threadPoolSize).toBe(8);
+  });
+
   it('sends recovery flows to the landing page when the demo is off', () => {
     expect(loadConfig({ DEMO: 'false' }).defaultRedirectUrl).toBe('http://localhost:3000/');
     expect(loadConfig({ DEFAULT_REDIRECT_URL: 'https://app.example.com/' }).defaultRedirectUrl).toBe(
@@ -253,6 +268,12 @@ describe('loadConfig refusals', () => {
     ['OIDC_JWKS', '{not json'],
     ['OIDC_JWKS', '{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b"}]}'],
     ['OIDC_JWKS', '{"keys":[]}'],
+    ['METRICS_PORT', '0'],
+    ['METRICS_PORT', '3000'],
+    ['METRICS_PORT', 'metrics'],
+    ['METRICS_HOST', '0.0.0.0'],
+    ['UV_THREADPOOL_SIZE', '0'],
+    ['UV_THREADPOOL_SIZE', '1025'],
   ];
 
   it.each(bad)('names %s when it is %j', (name, value) => {

@@ -122,6 +122,18 @@ function environmentSchema(readText: ReadText) {
        */
       OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
       RESOURCE_SERVERS: resourceServersSchema.default([]),
+      /**
+       * The port of the Prometheus metrics listener (metrics/metrics-listener.ts); unset = no metrics
+       * served. A port of its own, never PORT: the scraper reaches it, the load balancer does not.
+       */
+      METRICS_PORT: wholeNumber(1, 65_535).optional(),
+      /** The metrics listener's address; unset = HOST, like Keycloak's management interface. */
+      METRICS_HOST: z.string().optional(),
+      /**
+       * Threads of libuv's pool, read by Node itself (1–1024, default 4); argon2 runs there, and the
+       * metrics model its queue with this number.
+       */
+      UV_THREADPOOL_SIZE: wholeNumber(1, 1024).default(4),
     })
     .check((ctx) => {
       if (ctx.value.NODE_ENV === 'production' && ctx.value.DEV_MAILBOX === true) {
@@ -130,6 +142,22 @@ function environmentSchema(readText: ReadText) {
           path: ['DEV_MAILBOX'],
           message: 'cannot be on when NODE_ENV=production (it shows live reset links)',
           input: ctx.value.DEV_MAILBOX,
+        });
+      }
+      if (ctx.value.METRICS_PORT !== undefined && ctx.value.METRICS_PORT === ctx.value.PORT) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['METRICS_PORT'],
+          message: 'must differ from PORT (the metrics have a listener of their own)',
+          input: ctx.value.METRICS_PORT,
+        });
+      }
+      if (ctx.value.METRICS_HOST !== undefined && ctx.value.METRICS_PORT === undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['METRICS_HOST'],
+          message: 'needs METRICS_PORT (without it no metrics are served)',
+          input: ctx.value.METRICS_HOST,
         });
       }
       const { REFRESH_TOKEN_IDLE_DAYS: idle, REFRESH_TOKEN_ABSOLUTE_DAYS: absolute } = ctx.value;
@@ -243,6 +271,13 @@ function toConfig(env: Environment) {
     keyRetainMs: env.OIDC_KEY_RETAIN_MINUTES * MINUTE_MS,
     /** APIs a client may ask access tokens for (RFC 8707), besides the registered ones; none by default. */
     resourceServers: env.RESOURCE_SERVERS,
+    /** Where Prometheus scrapes (metrics/metrics-listener.ts); undefined: no metrics listener. */
+    metricsListener:
+      env.METRICS_PORT === undefined
+        ? undefined
+        : { host: env.METRICS_HOST ?? env.HOST, port: env.METRICS_PORT },
+    /** Threads of libuv's pool, which argon2 verifications share (UV_THREADPOOL_SIZE). */
+    threadPoolSize: env.UV_THREADPOOL_SIZE,
   };
 }
 

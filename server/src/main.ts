@@ -7,6 +7,8 @@ import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
@@ -59,6 +61,16 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
+/** METRICS_PORT: the metrics listener, closed with the app; its own port, for the scraper only. */
+async function serveMetrics(app: FastifyInstance, config: Config): Promise<void> {
+  if (config.metricsListener === undefined) return;
+  const listener = await listenForScrapes(app.metrics, config.metricsListener);
+  app.addHook('onClose', () => listener.close());
+  const { address, port } = listener.address;
+  const host = address.includes(':') ? `[${address}]` : address;
+  app.log.info(`Metrics at http://${host}:${port}${METRICS_PATH}`);
+}
+
 async function main(): Promise<void> {
   const parts: ServiceParts = { housekeeping: [] };
   // First of all, so a signal during start-up also ends in a clean stop instead of the default exit.
@@ -79,9 +91,11 @@ async function main(): Promise<void> {
       config,
       db: database.db,
       logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
+      metrics: createMetrics({ database, threadPoolSize: config.threadPoolSize }),
     });
     parts.app = app;
     signals.checkpoint();
+    await serveMetrics(app, config);
     // The embedded database admits one process: the admin CLI reaches it through this socket.
     if (database.kind === 'pglite') {
       const log = app.log;

@@ -5,6 +5,7 @@ import { identifierHash } from '../src/accounts/identifiers.ts';
 import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin } from '../src/accounts/login.ts';
 import { verifyArgon2, verifyPassword } from '../src/accounts/password-hash.ts';
+import { UNMEASURED } from '../src/metrics/meters.ts';
 import { manualClock } from '../src/store/clock.ts';
 import { auditEvents, outbox, passwordHistory } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
@@ -35,6 +36,7 @@ function login(email: string, password: string) {
       clock: manualClock(new Date()),
       rules: RULES,
       verifyHash: verifyArgon2,
+      signIns: UNMEASURED.signIns,
       onLocked: async () => {},
     },
     {

@@ -18,7 +18,13 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
 
   it('serves, refuses a second process on the same DATA_DIR, and releases the lock on SIGTERM', async () => {
     const port = await freePort();
-    const first = startService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'development' });
+    const metricsPort = await freePort();
+    const first = startService({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_ENV: 'development',
+      METRICS_PORT: String(metricsPort),
+    });
     const [, url] = await first.waitFor(LISTENING);
     expect(url).toBe(`http://localhost:${port}`);
     await first.waitFor(/Open the Keycard app: \S+\/$/m);
@@ -30,6 +36,14 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     expect(first.output().match(/listening/gi)).toHaveLength(1);
     const token = await fetch(`http://127.0.0.1:${port}/api/getcsrftoken`);
     expect(token.status).toBe(200);
+    // METRICS_PORT: the metrics listener, on HOST, with the app's families, the pool's and the process's.
+    expect(first.output()).toContain(`Metrics at http://127.0.0.1:${metricsPort}/metrics`);
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^keycard_http_request_duration_seconds_count\{method="GET",route="\/api\/getcsrftoken",status="200"\} 1$/m,
+    );
+    expect(metrics).toMatch(/^keycard_db_pool_max_connections 1$/m);
+    expect(metrics).toMatch(/^process_resident_memory_bytes \d+$/m);
 
     const holder = readFileSync(lockFile(), 'utf8').trim();
     const second = startService({ DATA_DIR: dataDir, PORT: String(await freePort()) });

@@ -2,6 +2,7 @@ import { type Language, VerificationType } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
 import { issueCode } from '../codes/codes.ts';
 import type { CodeLifetimes, Config } from '../config.ts';
+import { type HashMeter, type SignInMeter, UNMEASURED } from '../metrics/meters.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { type Account, claimUnlockMail, clearFailures, replaceHash } from './account-repository.ts';
@@ -10,6 +11,7 @@ import { readLoginFacts } from './login-facts.ts';
 import {
   type HashVerifier,
   hashPassword,
+  measuredVerifier,
   needsRehash,
   verifyArgon2,
   verifyPassword,
@@ -29,6 +31,8 @@ export interface LoginDeps {
   rules: LoginRules;
   /** The one argon2 verification of an attempt (password-hash.ts). */
   verifyHash: HashVerifier;
+  /** Counts each attempt's outcome and each lock (metrics). */
+  signIns: SignInMeter;
   /**
    * Queues the unlock mail of a fresh lock, inside the transaction that claimed it (one per lock);
    * `language` is the failed attempt's, for an account without a language of its own;
@@ -94,6 +98,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
       ip: attempt.ip,
       detail: { reason: 'locked' },
     });
+    deps.signIns.signedIn('locked');
     return { outcome: 'locked' };
   }
 
@@ -114,16 +119,20 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
         ip: attempt.ip,
         detail: { reason: 'password_expired' },
       });
+      deps.signIns.signedIn('expired');
       return { outcome: 'password_expired', account, code };
     }
     await recordAudit(db, { event: 'login', outcome: 'success', accountId, ip: attempt.ip });
+    deps.signIns.signedIn('success');
     return { outcome: 'authenticated', account };
   }
 
   // The failure is on record already: the claim counted it.
   await recordAudit(db, { event: 'login', outcome: 'failure', accountId, ip: attempt.ip });
+  deps.signIns.signedIn('wrong');
   if (!claim.locks) return { outcome: 'failed' };
   await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
+  deps.signIns.lockedOut();
   if (account && account.disabledAt === null) {
     await db.transaction(async (tx) => {
       if (await claimUnlockMail(tx, id, now))
@@ -147,15 +156,25 @@ function loginRulesOf(config: LoginConfig): LoginRules {
   };
 }
 
-/** The sign-in's dependencies in the service: the configured rules and argon2 itself unless given. */
+/**
+ * The sign-in's dependencies in the service: the configured rules, argon2 itself unless given, and
+ * the app's meters (none unless given).
+ */
 export function createLoginDeps(
   config: LoginConfig,
   {
     verifyHash = verifyArgon2,
+    meters = UNMEASURED,
     ...parts
   }: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'> & {
     verifyHash?: HashVerifier | undefined;
+    meters?: { readonly signIns: SignInMeter; readonly hashes: HashMeter };
   },
 ): LoginDeps {
-  return { ...parts, rules: loginRulesOf(config), verifyHash };
+  return {
+    ...parts,
+    rules: loginRulesOf(config),
+    verifyHash: measuredVerifier(verifyHash, meters.hashes),
+    signIns: meters.signIns,
+  };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import type { HashMeter } from '../metrics/meters.ts';
 
 /** Algorithm.Argon2id: the package's enum is an ambient const enum, which isolated modules cannot read. */
 const ARGON2ID = 2 as Algorithm;
@@ -31,6 +32,11 @@ export type HashVerifier = (storedHash: string, password: string) => Promise<boo
 
 /** The argon2 verification every password check ends in (the parameters come from the hash). */
 export const verifyArgon2: HashVerifier = (storedHash, password) => verify(storedHash, password);
+
+/** `verifyHash` with each verification counted and timed, its wait for a thread too (metrics). */
+export function measuredVerifier(verifyHash: HashVerifier, meter: HashMeter): HashVerifier {
+  return (storedHash, password) => meter.measure(() => verifyHash(storedHash, password));
+}
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password.normalize('NFC'), ARGON2_PARAMETERS);

@@ -68,6 +68,7 @@ export async function completeUpstreamSignIn(
     displayName: displayNameOf(claims, email),
   });
   if (!linked.ok) return refuse(linked.reason);
+  deps.signIns.signedIn('federated');
   return { ok: true, accountId: linked.account.id, providerId, how: linked.how };
 }
 

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { emailDomain } from '../accounts/identifiers.ts';
+import type { SignInMeter } from '../metrics/meters.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { findProviderRecord } from './federation-repository.ts';
@@ -12,6 +13,8 @@ export interface FederationDeps {
   readonly clock: Clock;
   /** PUBLIC_URL/api/ExternalIdentityProviderCallback, registered at every upstream provider. */
   readonly callbackUrl: string;
+  /** Counts each completed upstream sign-in (metrics). */
+  readonly signIns: SignInMeter;
 }
 
 /** Why a federation step was refused; recorded in the audit log, never shown in detail to the browser. */

@@ -10,6 +10,7 @@ import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
 import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
@@ -29,6 +30,7 @@ import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
 import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -57,6 +59,11 @@ export interface AppOptions {
   readonly clock?: Clock;
   /** The argon2 verification of a sign-in's password (DESIGN §2 Login); defaults to argon2 itself. */
   readonly verifyHash?: HashVerifier;
+  /**
+   * The app's Prometheus metrics (metrics/metrics.ts), exposed as `app.metrics`; defaults to a fresh
+   * set without the database pool's figures. main.ts serves them on METRICS_PORT.
+   */
+  readonly metrics?: Metrics;
 }
 
 /** Name of the stored development cookie secret (used only when COOKIE_SECRETS is unset). */
@@ -80,6 +87,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
   });
+  // Every answer counts, those the hooks below give too (http/request-metrics.ts).
+  const metrics = options.metrics ?? createMetrics({ threadPoolSize: config.threadPoolSize });
+  app.decorate('metrics', metrics);
+  measureRequests(app, metrics.http);
   installErrorHandler(app);
   // First of all hooks: a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
@@ -87,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);
   // Mail (DESIGN §2 Mail): sends outside requests; closing the app waits for a send in progress.
-  const mail = options.mail ?? createMailService({ config, db, log: app.log });
+  const mail = options.mail ?? createMailService({ config, db, log: app.log, meter: metrics.mail });
   app.decorate('mail', mail);
   app.addHook('onClose', () => mail.stop());
   await registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
@@ -143,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       db,
       clock,
       verifyHash: options.verifyHash,
+      meters: metrics,
       // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
       onLocked: queueUnlockMail(recovery),
     }),
@@ -172,6 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The app's metrics; main.ts serves them on METRICS_PORT (metrics/metrics-listener.ts). */
+    readonly metrics: Metrics;
     /** The back-channel logout worker (oidc/backchannel-worker.ts); main.ts starts it once listening. */
     readonly logouts: LogoutWorker;
   }

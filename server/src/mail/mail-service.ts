@@ -1,7 +1,9 @@
 import type { Config } from '../config.ts';
+import type { MailMeter } from '../metrics/meters.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
+import { outboxCounts } from './outbox-repository.ts';
 import { devMailboxTransport, type MailLog, type MailTransport, smtpTransport } from './transport.ts';
 import { createMailWorker, type MailWorker, type WorkerTiming } from './worker.ts';
 
@@ -36,6 +38,8 @@ export interface MailServiceOptions {
   readonly clock?: Clock;
   readonly timing?: Partial<WorkerTiming>;
   readonly random?: () => number;
+  /** Counts deliveries and reads the outbox's size at each scrape (metrics); none unless given. */
+  readonly meter?: MailMeter;
 }
 
 /** SMTP when SMTP_URL is set; otherwise the development mailbox, which production never uses. */
@@ -63,7 +67,9 @@ export function createMailService(options: MailServiceOptions): MailService {
     clock: options.clock,
     timing: options.timing,
     random: options.random,
+    meter: options.meter,
   });
+  options.meter?.readOutboxWith(() => outboxCounts(options.db));
   return {
     transport: transport.kind,
     queue: outbox.queue,

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { OutboxState } from '../metrics/meters.ts';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
 import { outbox } from '../store/tables/mail.ts';
@@ -230,4 +231,24 @@ export async function resetFailedMail(db: Db, ids?: readonly string[]): Promise<
     )
     .returning({ id: outbox.id });
   return rows.map((row) => row.id);
+}
+
+/**
+ * The outbox's size for the metrics: unsent messages still to be tried, messages given up, and the
+ * age of the oldest one to be tried (by the database's clock, which wrote created_at).
+ */
+export async function outboxCounts(db: Db): Promise<OutboxState> {
+  const result = await db.execute(sql`
+    select count(*) filter (where failed_at is null) as pending,
+           count(*) filter (where failed_at is not null) as failed,
+           coalesce(extract(epoch from now() - min(created_at) filter (where failed_at is null)), 0)
+             as oldest_pending_seconds
+    from mail_outbox
+    where sent_at is null`);
+  const [row] = rowsOf<{ pending: unknown; failed: unknown; oldest_pending_seconds: unknown }>(result);
+  return {
+    pending: Number(row?.pending ?? 0),
+    failed: Number(row?.failed ?? 0),
+    oldestPendingSeconds: Math.max(0, Number(row?.oldest_pending_seconds ?? 0)),
+  };
 }

@@ -1,3 +1,4 @@
+import { type MailMeter, UNMEASURED } from '../metrics/meters.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import {
@@ -33,6 +34,8 @@ export interface MailWorkerOptions {
   readonly timing?: Partial<WorkerTiming>;
   /** Jitter source of the back-off, in [0, 1). */
   readonly random?: () => number;
+  /** Counts messages sent, retried and given up (metrics); none counted unless given. */
+  readonly meter?: MailMeter;
 }
 
 export interface MailWorker {
@@ -55,6 +58,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, transport, log } = options;
   const timing = { ...WORKER_TIMING, ...options.timing };
   const clock = options.clock ?? databaseClock(db);
+  const meter = options.meter ?? UNMEASURED.mail;
   const cancel = new AbortController();
   let started = false;
   let stopping: Promise<void> | undefined;
@@ -70,11 +74,13 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const details = { mailId: mail.id, attempts, error: message };
     if (attempts >= MAX_ATTEMPTS || isPermanentRejection(error)) {
       await recordFailedAttempt(db, mail.id, attempts, { failedAt: now, error: message });
+      meter.failed(isPermanentRejection(error) ? 'rejected' : 'attempts');
       log.error(details, 'Mail delivery failed for good; see npm run admin -- mail:failed');
       return;
     }
     const retryAt = new Date(now.getTime() + retryDelayMs(attempts, options.random));
     await recordFailedAttempt(db, mail.id, attempts, { retryAt, error: message });
+    meter.retried();
     log.warn({ ...details, retryAt: retryAt.toISOString() }, 'Mail delivery failed; will retry');
   }
 
@@ -92,13 +98,17 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     // the same Message-ID, rather than lost. It removes the message's links (codes) from the outbox,
     // except in the development mailbox, whose rows are the delivered messages.
     await markSent(db, mail.id, await clock.now(), transport.kind === 'dev-mailbox');
+    meter.sent();
   }
 
   async function drain(): Promise<number> {
     let tried = 0;
     try {
       const expired = await failExpired(db, await clock.now());
-      if (expired > 0) log.warn({ messages: expired }, 'Mail expired undelivered; its links no longer work');
+      if (expired > 0) {
+        meter.failed('expired', expired);
+        log.warn({ messages: expired }, 'Mail expired undelivered; its links no longer work');
+      }
       await removeExpiredLinks(db, await clock.now());
       while (stopping === undefined) {
         const now = await clock.now();

@@ -40,6 +40,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     db: deps.db,
     clock: deps.login.clock,
     callbackUrl: `${publicUrl}${UPSTREAM_CALLBACK_PATH}`,
+    signIns: deps.login.signIns,
   };
   // Lax (cookie-policy.ts): the provider's redirect back is a top-level GET navigation, which
   // carries Lax cookies.
