@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase } from '../src/store/open-database.ts';
+import { rowsOf } from '../src/store/rows.ts';
 import { buildTestApp } from './support/app.ts';
 import { createTestDatabase } from './support/database.ts';
 import {
@@ -79,12 +80,16 @@ describe('backup and restore of PostgreSQL (OPERATIONS.md)', () => {
     const restored = await openDatabase({ databaseUrl: restoredUrl });
     try {
       // The restored migration journal is current: starting the service there migrates nothing.
-      const applied = async () =>
-        (await restored.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)).rows;
+      const applied = async () => {
+        const [row] = rowsOf<{ n: number }>(
+          await restored.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+        );
+        return row?.n ?? 0;
+      };
       const before = await applied();
-      expect(before[0]?.n).toBeGreaterThan(0);
+      expect(before).toBeGreaterThan(0);
       await migrateDatabase(restored);
-      expect(await applied()).toEqual(before);
+      expect(await applied()).toBe(before);
       const app = await buildTestApp(restored.db);
       try {
         const discovery = (await app.inject('/oidc/.well-known/openid-configuration')).json();
