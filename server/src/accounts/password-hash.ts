@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { traced } from '../tracing/spans.ts';
 
 /** Algorithm.Argon2id: the package's enum is an ambient const enum, which isolated modules cannot read. */
 const ARGON2ID = 2 as Algorithm;
@@ -30,10 +31,11 @@ function theDummyHash(): Promise<string> {
 export type HashVerifier = (storedHash: string, password: string) => Promise<boolean>;
 
 /** The argon2 verification every password check ends in (the parameters come from the hash). */
-export const verifyArgon2: HashVerifier = (storedHash, password) => verify(storedHash, password);
+export const verifyArgon2: HashVerifier = (storedHash, password) =>
+  traced('argon2.verify', {}, () => verify(storedHash, password));
 
 export async function hashPassword(password: string): Promise<string> {
-  return hash(password.normalize('NFC'), ARGON2_PARAMETERS);
+  return traced('argon2.hash', {}, () => hash(password.normalize('NFC'), ARGON2_PARAMETERS));
 }
 
 /**
