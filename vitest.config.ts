@@ -12,6 +12,7 @@ const EMBEDDED_PROCESSES = [
   'test/admin-process.test.ts',
   'test/admin-compiled.test.ts',
   'test/admin-embedded.test.ts',
+  'test/tracing.test.ts',
 ];
 /**
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL, and

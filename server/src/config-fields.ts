@@ -25,6 +25,11 @@ export function urlWithProtocol(protocols: readonly string[], description: strin
   return z.string().refine((value) => hasProtocol(value, protocols), { error: `must be ${description}` });
 }
 
+/** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: the OTLP encodings the SDK exports with. */
+export const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc'], {
+  error: 'must be http/protobuf, http/json or grpc',
+});
+
 /** An origin only: links, the issuer and redirects are built from it, so a path would be ambiguous. */
 export function isHttpOrigin(value: string): boolean {
   if (!hasProtocol(value, ['http', 'https']) || /[?#]/.test(value)) return false;

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { siteFileSchema, siteTextsFor } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, tracingSettings } from './config.ts';
 import defaultSite from './site/default-site.json' with { type: 'json' };
 
 const SECRET_A = 'a'.repeat(32);
@@ -392,5 +392,43 @@ describe('SITE_FILE', () => {
       expect(problems[0]).toMatch(/^SITE_FILE: /);
       expect(problems[0]).toMatch(expected);
     }
+  });
+});
+
+describe('tracing (OTEL_*)', () => {
+  const ENDPOINT = 'http://collector.example.com:4318';
+
+  it('is off unless an OTLP endpoint is named, and off again when OTEL_SDK_DISABLED says so', () => {
+    expect(tracingSettings({})).toBeUndefined();
+    expect(
+      tracingSettings({ OTEL_SERVICE_NAME: 'login', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
+    ).toBeUndefined();
+    expect(
+      tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_SDK_DISABLED: 'true' }),
+    ).toBeUndefined();
+  });
+
+  it('names the service keycard and exports OTLP over http/protobuf unless configured', () => {
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT })).toEqual({
+      serviceName: 'keycard',
+      protocol: 'http/protobuf',
+    });
+    expect(
+      tracingSettings({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${ENDPOINT}/v1/traces`,
+        OTEL_SERVICE_NAME: 'login-eu',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      }),
+    ).toEqual({ serviceName: 'login-eu', protocol: 'http/json' });
+  });
+
+  it('refuses to start on a bad endpoint or protocol, and then does not trace either', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http' };
+    expect(problemsOf(env)).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http(s) URL',
+      'OTEL_EXPORTER_OTLP_PROTOCOL: must be http/protobuf, http/json or grpc',
+    ]);
+    expect(tracingSettings(env)).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import {
   isHttpOrigin,
   isLoopbackHost,
   jwksSchema,
+  otlpProtocol,
   resourceServersSchema,
   urlWithProtocol,
   wholeNumber,
@@ -23,10 +24,25 @@ export const REQUIRED_IN_PRODUCTION = [
   'OIDC_JWKS',
 ] as const;
 
+/**
+ * OpenTelemetry tracing, off unless an OTLP endpoint is named. These are the SDK's standard variables:
+ * they are checked here, and the SDK reads them and its others (OTEL_BSP_*, OTEL_TRACES_SAMPLER,
+ * OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS …) itself.
+ */
+const tracingEnvironment = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithProtocol(['http', 'https'], 'an http(s) URL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlWithProtocol(['http', 'https'], 'an http(s) URL').optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_SERVICE_NAME: z.string().default('keycard'),
+  OTEL_SDK_DISABLED: z.stringbool({ error: 'must be true or false' }).default(false),
+};
+
 /** The environment of DESIGN §5. Defaults are the development defaults of its table. */
 function environmentSchema(readText: ReadText) {
   return z
     .object({
+      ...tracingEnvironment,
       NODE_ENV: z
         .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
         .default('development'),
@@ -326,4 +342,33 @@ export function loadConfig(
   }
   if (problems.size > 0 || !parsed.success) throw new ConfigError([...problems.values()]);
   return toConfig(parsed.data);
+}
+
+/** How spans are exported, when they are (tracing/start-tracing.ts). */
+export interface TracingSettings {
+  readonly serviceName: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf. */
+  readonly protocol: z.output<typeof otlpProtocol>;
+}
+
+/**
+ * Whether to trace, read on its own before anything else: the SDK has to start before the modules it
+ * instruments load, so before loadConfig runs. Undefined when off, or when a tracing variable is bad,
+ * in which case loadConfig names it and start-up stops.
+ */
+export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
+  const parsed = z.object(tracingEnvironment).safeParse(withoutBlanks(env));
+  if (!parsed.success || parsed.data.OTEL_SDK_DISABLED) return undefined;
+  const values = parsed.data;
+  if (
+    values.OTEL_EXPORTER_OTLP_ENDPOINT === undefined &&
+    values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    serviceName: values.OTEL_SERVICE_NAME,
+    protocol:
+      values.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? values.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+  };
 }

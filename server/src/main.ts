@@ -1,3 +1,5 @@
+// First: tracing, when configured, starts before the modules it instruments are evaluated.
+import './tracing/start-if-configured.ts';
 import type { FastifyInstance } from 'fastify';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import type { DataDirLock } from './lock-file.ts';
 import type { Database } from './store/database.ts';
+import { stopTracing } from './tracing/spans.ts';
 
 /** A stop must not hang forever: the lock, the port and a supervisor's patience are all waiting. */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -20,7 +21,8 @@ export interface ServiceParts {
  * Stops whatever of the service is running, each part after the work that needs it: no new
  * housekeeping passes; the HTTP server stops accepting, lets requests in flight finish and stops the
  * mail worker (its onClose hook waits for a send in progress); admin commands in flight finish; only
- * then does the database close, and the DATA_DIR lock goes last.
+ * then does the database close, and the DATA_DIR lock goes last. The spans of all that are exported
+ * before the process exits.
  */
 export async function stopService(parts: ServiceParts): Promise<void> {
   for (const job of parts.housekeeping) job.stop();
@@ -28,6 +30,7 @@ export async function stopService(parts: ServiceParts): Promise<void> {
   await Promise.all(parts.housekeeping.map((job) => job.idle()));
   await parts.database?.close();
   parts.lock?.release();
+  await stopTracing();
 }
 
 /** Thrown at a start-up step after SIGINT/SIGTERM: start-up stops there and the service shuts down. */

@@ -7,7 +7,8 @@ import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { runAdmin } from './admin-harness.ts';
 import { createTestDatabase } from './support/database.ts';
-import { freePort, startService } from './support/service-process.ts';
+import { buildServerIfStale, freePort, startService } from './support/service-process.ts';
+import { runTracedJourney } from './support/traced-journey.ts';
 
 /**
  * The service and the admin CLI started with DATABASE_URL, each on its own database of the
@@ -52,4 +53,37 @@ describe('admin CLI with DATABASE_URL', () => {
       await postgres.dispose();
     }
   });
+});
+
+describe('tracing on PostgreSQL', () => {
+  it("exports a sign-in's queries in its trace (instrumentation-pg), with placeholders and no secret", async () => {
+    await buildServerIfStale();
+    const database = await createTestDatabase({ migrated: false });
+    const journey = await runTracedJourney({
+      DATABASE_URL: database.databaseUrl,
+      OTEL_SERVICE_NAME: 'login-eu',
+    });
+    try {
+      expect(await journey.stop()).toBe(0);
+      const { spans } = journey.collector;
+      const login = spans.find(
+        (span) => span.name === 'POST /api/login' && span.attributes['http.response.status_code'] === 200,
+      );
+      if (!login) throw new Error(`no sign-in span among ${spans.map((span) => span.name)}`);
+      const trace = spans.filter((span) => span.traceId === login.traceId);
+      const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
+      expect(queries.some((span) => span.name.startsWith('pg.query:SELECT'))).toBe(true);
+      expect(
+        queries.some((span) => /"email_normalized" = \$1/.test(String(span.attributes['db.query.text']))),
+      ).toBe(true);
+      expect(trace.filter((span) => span.name === 'argon2.verify')).toHaveLength(1);
+      expect(spans.filter((span) => span.name === 'smtp.send')).toHaveLength(1);
+      expect(spans.every((span) => span.resource['service.name'] === 'login-eu')).toBe(true);
+      const exported = journey.collector.bodies.join('\n');
+      for (const secret of journey.secrets) expect(exported).not.toContain(secret);
+    } finally {
+      await journey.dispose();
+      await database.dispose();
+    }
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import type { HashMeter } from '../metrics/meters.ts';
+import { traced } from '../tracing/spans.ts';
 
 /** Algorithm.Argon2id: the package's enum is an ambient const enum, which isolated modules cannot read. */
 const ARGON2ID = 2 as Algorithm;
@@ -31,7 +32,8 @@ function theDummyHash(): Promise<string> {
 export type HashVerifier = (storedHash: string, password: string) => Promise<boolean>;
 
 /** The argon2 verification every password check ends in (the parameters come from the hash). */
-export const verifyArgon2: HashVerifier = (storedHash, password) => verify(storedHash, password);
+export const verifyArgon2: HashVerifier = (storedHash, password) =>
+  traced('argon2.verify', {}, () => verify(storedHash, password));
 
 /** `verifyHash` with each verification counted and timed, its wait for a thread too (metrics). */
 export function measuredVerifier(verifyHash: HashVerifier, meter: HashMeter): HashVerifier {
@@ -39,7 +41,7 @@ export function measuredVerifier(verifyHash: HashVerifier, meter: HashMeter): Ha
 }
 
 export async function hashPassword(password: string): Promise<string> {
-  return hash(password.normalize('NFC'), ARGON2_PARAMETERS);
+  return traced('argon2.hash', {}, () => hash(password.normalize('NFC'), ARGON2_PARAMETERS));
 }
 
 /**

@@ -1,10 +1,11 @@
 import * as oidc from 'openid-client';
 import { emailDomain } from '../accounts/identifiers.ts';
+import { traced } from '../tracing/spans.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
 import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
-import { upstreamConfiguration } from './upstream-client.ts';
+import { upstreamConfiguration, upstreamSpan } from './upstream-client.ts';
 import type { UpstreamFlow } from './upstream-flow.ts';
 
 export type CompleteResult =
@@ -43,12 +44,14 @@ export async function completeUpstreamSignIn(
   }
   let claims: oidc.IDToken | undefined;
   try {
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-      pkceCodeVerifier: flow.codeVerifier,
-      expectedState: flow.state,
-      expectedNonce: flow.nonce,
-      idTokenExpected: true,
-    });
+    const tokens = await traced('upstream.token', upstreamSpan(provider), () =>
+      oidc.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      }),
+    );
     claims = tokens.claims();
   } catch {
     return refuse('token_invalid');

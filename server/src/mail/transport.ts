@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { traced } from '../tracing/spans.ts';
 import { linksIn } from './html.ts';
 
 /** One message as the worker hands it to a transport. */
@@ -45,6 +46,12 @@ function credentialsOf(url: string): string[] {
   return [password, username].filter((value) => value !== '').map(decodeURIComponent);
 }
 
+/** The SMTP server a send talks to, as a span names it: host and port, never the credentials. */
+function serverAttributes(url: string): Record<string, string | number> {
+  const { hostname, port, protocol } = new URL(url);
+  return { 'server.address': hostname, 'server.port': Number(port) || (protocol === 'smtps:' ? 465 : 587) };
+}
+
 /** Sends through nodemailer, one connection per message (mail volume is low, and nothing idles open). */
 export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   const timeouts = options.timeouts ?? SMTP_TIMEOUTS;
@@ -54,21 +61,24 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
     greetingTimeout: timeouts.greetingMs,
     socketTimeout: timeouts.socketMs,
   });
+  const span = { client: true, attributes: serverAttributes(options.url) };
   return {
     kind: 'smtp',
     secrets: credentialsOf(options.url),
     async send(mail, signal) {
-      await transporter.sendMail({
-        from: options.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: `<${mail.id}@${options.messageIdDomain}>`,
-        // RFC 3834: automatic mail; out-of-office replies should not answer it.
-        headers: { 'Auto-Submitted': 'auto-generated' },
-        signal,
-      });
+      await traced('smtp.send', span, () =>
+        transporter.sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: `<${mail.id}@${options.messageIdDomain}>`,
+          // RFC 3834: automatic mail; out-of-office replies should not answer it.
+          headers: { 'Auto-Submitted': 'auto-generated' },
+          signal,
+        }),
+      );
     },
     close: () => transporter.close(),
   };

@@ -1,6 +1,7 @@
 import { type MailMeter, UNMEASURED } from '../metrics/meters.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { detachedFromRequest, traced } from '../tracing/spans.ts';
 import {
   type ClaimedMail,
   claimNextDue,
@@ -114,7 +115,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
         const now = await clock.now();
         const mail = await claimNextDue(db, now, new Date(now.getTime() + timing.leaseMs));
         if (!mail) break;
-        await deliver(mail);
+        await traced('mail.deliver', { attributes: { 'keycard.mail.transport': transport.kind } }, () =>
+          deliver(mail),
+        );
         tried += 1;
       }
       if (!outboxReachable) log.info('Mail worker reaches the outbox again');
@@ -148,7 +151,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       return;
     }
     clearTimeout(timer);
-    pass = drain().finally(afterPass);
+    // A nudge comes from a request; the pass it starts is not part of that request's trace.
+    pass = detachedFromRequest(drain).finally(afterPass);
   }
 
   async function runOnce(): Promise<number> {

@@ -4,7 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { tracingOn } from '../tracing/spans.ts';
 import type { Database } from './database.ts';
+import { tracePgliteQueries } from './pglite-spans.ts';
 
 export type DatabaseLocation =
   /** PostgreSQL ≥ 15 (DATABASE_URL). */
@@ -27,6 +29,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     'pgliteDir' in location
       ? await PGlite.create(location.pgliteDir)
       : await PGlite.create(location.from ? { loadDataDir: location.from } : {});
+  if (tracingOn()) tracePgliteQueries(client);
   return { kind: 'pglite', client, db: drizzlePglite({ client }), close: () => client.close() };
 }
 

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -22,14 +23,28 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
+/** server/dist as `npm start` leaves it: rebuilt only when its sources changed. */
+export async function buildServerIfStale(): Promise<void> {
+  const build = `
+const { buildServer } = await import('./scripts/build-server.mjs');
+await buildServer({ onlyIfStale: true });`;
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', build], { cwd: REPO_ROOT });
+}
+
+export interface StartOptions {
+  /**
+   * Runs server/dist/main.js with plain node, as production does (build it first with
+   * buildServerIfStale); otherwise the sources, with tsx loaded into the service's own process.
+   */
+  readonly compiled?: boolean;
+}
+
+export function startService(env: NodeJS.ProcessEnv, options: StartOptions = {}): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
   // From its sources, tsx loaded into the service's own process so signals reach it directly; `npm start`
   // runs the compiled build instead (test/clean-stop.test.ts covers that path).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...parentEnv, ...env },
-  });
+  const args = options.compiled ? ['server/dist/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
   let text = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {
