@@ -52,6 +52,7 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       passwordMaxAgeDays: 0,
       passwordMinScore: 3,
       trustProxy: false,
+      logLevel: 'info',
       demo: true,
       cookieSecrets: undefined,
       oidcJwks: undefined,
@@ -68,6 +69,11 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       FORGOT_PASSWORD_WINDOW_MINUTES: '60',
     });
     expect(configured.forgotPasswordLimits).toEqual({ perAddress: 1, perIp: 100, windowMs: 60 * 60_000 });
+  });
+
+  it('logs at the configured level', () => {
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({ ...PRODUCTION, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 
   it("answers for PUBLIC_URL's host name and the configured aliases, without ports", () => {
@@ -237,6 +243,8 @@ describe('loadConfig refusals', () => {
     ['VERIFY_USER_CODE_DAYS', '0'],
     ['VERIFY_USER_CODE_DAYS', '91'],
     ['TRUST_PROXY', 'perhaps'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
     ['DEMO', 'sometimes'],
     ['DEV_MAILBOX', 'maybe'],
     ['PUBLIC_HOST_ALIASES', 'https://login.example.com'],
@@ -270,6 +278,12 @@ describe('loadConfig refusals', () => {
     ]);
     expect(problemsOf({ VERIFY_USER_CODE_DAYS: '-7' })).toEqual([
       'VERIFY_USER_CODE_DAYS: must be a whole number from 1 to 90',
+    ]);
+  });
+
+  it('says which levels there are', () => {
+    expect(problemsOf({ LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL: must be one of silent, fatal, error, warn, info, debug, trace',
     ]);
   });
 

@@ -23,6 +23,9 @@ export const REQUIRED_IN_PRODUCTION = [
   'OIDC_JWKS',
 ] as const;
 
+/** pino's levels, least to most verbose; `silent` logs nothing. */
+const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
 /** The environment of DESIGN §5. Defaults are the development defaults of its table. */
 function environmentSchema(readText: ReadText) {
   return z
@@ -107,6 +110,8 @@ function environmentSchema(readText: ReadText) {
       FORGOT_PASSWORD_PER_IP: wholeNumber(1, 100_000).default(20),
       FORGOT_PASSWORD_WINDOW_MINUTES: wholeNumber(1, 1440).default(15),
       TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+      /** The least level logged; `debug` adds the load balancer's probes to the one line per request. */
+      LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
       DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
       COOKIE_SECRETS: cookieSecretsSchema.optional(),
       OIDC_JWKS: jwksSchema.optional(),
@@ -232,6 +237,7 @@ function toConfig(env: Environment) {
     /** Milliseconds a code of each verification type works (DESIGN §2 Codes). */
     codeLifetimes: codeLifetimesOf(env),
     trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
     demo,
     /** Unset (development only): a secret generated at first start and kept in the database. */
     cookieSecrets: env.COOKIE_SECRETS,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -39,6 +39,14 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * Where start-up lines go: at info whatever LOG_LEVEL says, as tools wait for the listening line and
+ * the demo account's password is shown only once.
+ */
+function startUpLog(app: FastifyInstance): FastifyBaseLogger {
+  return app.log.child({}, { level: 'info' });
+}
+
 /** Fastify logs one line per listening address; the public URL is the one that matters, once. */
 async function listen(app: FastifyInstance, config: Config): Promise<void> {
   const level = app.log.level;
@@ -48,13 +56,14 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   } finally {
     app.log.level = level;
   }
-  app.log.info(`Keycard listening on ${config.publicUrl}`);
+  const log = startUpLog(app);
+  log.info(`Keycard listening on ${config.publicUrl}`);
   // Its pages show live reset links: say that it is on, and why, wherever it is.
-  if (config.devMailbox.on) app.log.info(`Dev mailbox on (${config.devMailbox.reason})`);
+  if (config.devMailbox.on) log.info(`Dev mailbox on (${config.devMailbox.reason})`);
   if (config.production) return;
   for (const link of DEVELOPMENT_LINKS) {
     if (link.path === '/' || app.hasRoute({ method: 'GET', url: link.path })) {
-      app.log.info(`${link.label}: ${config.publicUrl}${link.path}`);
+      log.info(`${link.label}: ${config.publicUrl}${link.path}`);
     }
   }
 }
@@ -78,7 +87,9 @@ async function main(): Promise<void> {
     const app = await buildApp({
       config,
       db: database.db,
-      logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
+      logger: config.production
+        ? { level: config.logLevel }
+        : { level: config.logLevel, stream: developmentLogStream() },
     });
     parts.app = app;
     signals.checkpoint();
@@ -111,7 +122,7 @@ async function main(): Promise<void> {
       startMailRetention({ db: database.db, clock, log: app.log }),
     ];
     if (demoAccount) {
-      app.log.info(
+      startUpLog(app).info(
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
       );
     }

@@ -6,6 +6,7 @@ import { createLogoutWorker, type LogoutWorker } from '../backchannel/backchanne
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
+import { requestIdGenerator } from '../errors/request-id.ts';
 import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
@@ -29,6 +30,7 @@ import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
 import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { RequestLog, sendRequestIds } from './request-log.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -77,11 +79,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cookieSecrets = config.cookieSecrets ?? [await getOrCreateSecret(db, DEV_COOKIE_SECRET)];
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
+    // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
+    logController: new RequestLog(),
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
   });
   installErrorHandler(app);
-  // First of all hooks: a request for a name the service is not configured under gets no further.
+  // First of all hooks, so every answer carries its request's id, a refused one included.
+  sendRequestIds(app);
+  // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
   registerAllowedMethods(app);
