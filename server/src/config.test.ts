@@ -53,6 +53,7 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       passwordMinScore: 3,
       trustProxy: false,
       logLevel: 'info',
+      shutdownDrainMs: 0,
       demo: true,
       cookieSecrets: undefined,
       oidcJwks: undefined,
@@ -69,6 +70,13 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       FORGOT_PASSWORD_WINDOW_MINUTES: '60',
     });
     expect(configured.forgotPasswordLimits).toEqual({ perAddress: 1, perIp: 100, windowMs: 60 * 60_000 });
+  });
+
+  it('drains 5000 ms before a stop in production and not at all elsewhere, unless configured', () => {
+    expect(loadConfig(PRODUCTION).shutdownDrainMs).toBe(5000);
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...PRODUCTION, SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '60000' }).shutdownDrainMs).toBe(60_000);
   });
 
   it('logs at the configured level', () => {
@@ -245,6 +253,8 @@ describe('loadConfig refusals', () => {
     ['TRUST_PROXY', 'perhaps'],
     ['LOG_LEVEL', 'verbose'],
     ['LOG_LEVEL', 'INFO'],
+    ['SHUTDOWN_DRAIN_MS', '60001'],
+    ['SHUTDOWN_DRAIN_MS', '5s'],
     ['DEMO', 'sometimes'],
     ['DEV_MAILBOX', 'maybe'],
     ['PUBLIC_HOST_ALIASES', 'https://login.example.com'],
@@ -281,9 +291,12 @@ describe('loadConfig refusals', () => {
     ]);
   });
 
-  it('says which levels there are', () => {
+  it('says which levels and how long a drain may be', () => {
     expect(problemsOf({ LOG_LEVEL: 'loud' })).toEqual([
       'LOG_LEVEL: must be one of silent, fatal, error, warn, info, debug, trace',
+    ]);
+    expect(problemsOf({ SHUTDOWN_DRAIN_MS: '-1' })).toEqual([
+      'SHUTDOWN_DRAIN_MS: must be a whole number from 0 to 60000',
     ]);
   });
 

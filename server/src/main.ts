@@ -10,7 +10,13 @@ import { startMailRetention } from './mail/mail-retention.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
-import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
+import {
+  drainService,
+  handleShutdownSignals,
+  type ServiceParts,
+  StopRequested,
+  stopService,
+} from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
@@ -71,7 +77,13 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
 async function main(): Promise<void> {
   const parts: ServiceParts = { housekeeping: [] };
   // First of all, so a signal during start-up also ends in a clean stop instead of the default exit.
-  const signals = handleShutdownSignals({ stop: () => stopService(parts), fail });
+  const signals = handleShutdownSignals({
+    stop: async (drainMs) => {
+      await drainService(parts, drainMs);
+      await stopService(parts);
+    },
+    fail,
+  });
   const config = readConfig();
   try {
     if (config.databaseUrl === undefined) parts.lock = acquireDataDirLock(config.dataDir);
@@ -92,6 +104,7 @@ async function main(): Promise<void> {
         : { level: config.logLevel, stream: developmentLogStream() },
     });
     parts.app = app;
+    parts.readiness = app.readiness;
     signals.checkpoint();
     // The embedded database admits one process: the admin CLI reaches it through this socket.
     if (database.kind === 'pglite') {
@@ -126,7 +139,7 @@ async function main(): Promise<void> {
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
       );
     }
-    signals.serving();
+    signals.serving(config.shutdownDrainMs);
   } catch (error) {
     await stopService(parts).catch(() => undefined);
     if (error instanceof StopRequested) process.exit(0);

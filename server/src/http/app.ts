@@ -25,11 +25,13 @@ import { registerAllowedHosts } from './allowed-hosts.ts';
 import { registerAllowedMethods } from './allowed-methods.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { registerHealth } from './health.ts';
 import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
-import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
+import { isAdminApiPath, isApiPath, isHealthPath, isOidcPath, pathOf } from './paths.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { createReadiness } from './readiness.ts';
 import { RequestLog, sendRequestIds } from './request-log.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -100,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
+  // Load balancers' probes: before the request limit, like the SPA's files (health.ts).
+  registerHealth(app, createReadiness({ db, mailWorkerRunning: mail.running, log: app.log }));
   // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.
   const redis = config.redisUrl === undefined ? undefined : openRedis(config.redisUrl);
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
@@ -168,7 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isBuildFilePath(path);
-    if (!isPage || isApiPath(path) || isAdminApiPath(path) || isOidcPath(path) || isDevMailboxPath(path)) {
+    const served = [isApiPath, isAdminApiPath, isOidcPath, isDevMailboxPath, isHealthPath];
+    if (!isPage || served.some((isServed) => isServed(path))) {
       const notFound = new ServiceError('not_found', 'Not found.');
       return reply.code(notFound.statusCode).send(notFound.toBody());
     }
