@@ -9,6 +9,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const EMBEDDED_PROCESSES = [
   'test/main.test.ts',
   'test/clean-stop.test.ts',
+  'test/drain.test.ts',
   'test/admin-process.test.ts',
   'test/admin-compiled.test.ts',
   'test/admin-embedded.test.ts',

@@ -52,6 +52,8 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       passwordMaxAgeDays: 0,
       passwordMinScore: 3,
       trustProxy: false,
+      logLevel: 'info',
+      shutdownDrainMs: 0,
       demo: true,
       cookieSecrets: undefined,
       oidcJwks: undefined,
@@ -68,6 +70,18 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       FORGOT_PASSWORD_WINDOW_MINUTES: '60',
     });
     expect(configured.forgotPasswordLimits).toEqual({ perAddress: 1, perIp: 100, windowMs: 60 * 60_000 });
+  });
+
+  it('drains 5000 ms before a stop in production and not at all elsewhere, unless configured', () => {
+    expect(loadConfig(PRODUCTION).shutdownDrainMs).toBe(5000);
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...PRODUCTION, SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '60000' }).shutdownDrainMs).toBe(60_000);
+  });
+
+  it('logs at the configured level', () => {
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({ ...PRODUCTION, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 
   it("answers for PUBLIC_URL's host name and the configured aliases, without ports", () => {
@@ -252,6 +266,10 @@ describe('loadConfig refusals', () => {
     ['VERIFY_USER_CODE_DAYS', '0'],
     ['VERIFY_USER_CODE_DAYS', '91'],
     ['TRUST_PROXY', 'perhaps'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LOG_LEVEL', 'INFO'],
+    ['SHUTDOWN_DRAIN_MS', '60001'],
+    ['SHUTDOWN_DRAIN_MS', '5s'],
     ['DEMO', 'sometimes'],
     ['DEV_MAILBOX', 'maybe'],
     ['PUBLIC_HOST_ALIASES', 'https://login.example.com'],
@@ -291,6 +309,15 @@ describe('loadConfig refusals', () => {
     ]);
     expect(problemsOf({ VERIFY_USER_CODE_DAYS: '-7' })).toEqual([
       'VERIFY_USER_CODE_DAYS: must be a whole number from 1 to 90',
+    ]);
+  });
+
+  it('says which levels and how long a drain may be', () => {
+    expect(problemsOf({ LOG_LEVEL: 'loud' })).toEqual([
+      'LOG_LEVEL: must be one of silent, fatal, error, warn, info, debug, trace',
+    ]);
+    expect(problemsOf({ SHUTDOWN_DRAIN_MS: '-1' })).toEqual([
+      'SHUTDOWN_DRAIN_MS: must be a whole number from 0 to 60000',
     ]);
   });
 

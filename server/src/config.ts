@@ -37,6 +37,11 @@ const tracingEnvironment = {
   OTEL_SERVICE_NAME: z.string().default('keycard'),
   OTEL_SDK_DISABLED: z.stringbool({ error: 'must be true or false' }).default(false),
 };
+/** pino's levels, least to most verbose; `silent` logs nothing. */
+const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+/** Long enough for a load balancer probing every second or two to see two failed probes. */
+const PRODUCTION_DRAIN_MS = 5_000;
 
 /** The environment of DESIGN §5. Defaults are the development defaults of its table. */
 function environmentSchema(readText: ReadText) {
@@ -123,6 +128,13 @@ function environmentSchema(readText: ReadText) {
       FORGOT_PASSWORD_PER_IP: wholeNumber(1, 100_000).default(20),
       FORGOT_PASSWORD_WINDOW_MINUTES: wholeNumber(1, 1440).default(15),
       TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+      /** The least level logged; `debug` adds the load balancer's probes to the one line per request. */
+      LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+      /**
+       * Milliseconds a stopping service keeps serving while GET /health/ready answers 503, so load
+       * balancers stop sending before it closes (shutdown.ts); unset: 5000 in production, else 0.
+       */
+      SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000).optional(),
       DEMO: z.stringbool({ error: 'must be true or false' }).optional(),
       COOKIE_SECRETS: cookieSecretsSchema.optional(),
       OIDC_JWKS: jwksSchema.optional(),
@@ -276,6 +288,9 @@ function toConfig(env: Environment) {
     /** Milliseconds a code of each verification type works (DESIGN §2 Codes). */
     codeLifetimes: codeLifetimesOf(env),
     trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    /** Milliseconds of draining before a stop: GET /health/ready answers 503 while requests are still served. */
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (production ? PRODUCTION_DRAIN_MS : 0),
     demo,
     /** Unset (development only): a secret generated at first start and kept in the database. */
     cookieSecrets: env.COOKIE_SECRETS,

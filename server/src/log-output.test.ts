@@ -13,13 +13,14 @@ describe('development log output', () => {
     const line = JSON.stringify({
       level: 50,
       time: at,
+      reqId: '7K2M9QXD',
       msg: 'request failed',
       err: { stack: 'Error: x\n    at y' },
     });
-    expect(formatLogLine(line)).toBe('09:05:07 ERROR request failed \nError: x\n    at y');
+    expect(formatLogLine(line)).toBe('09:05:07 ERROR request failed [7K2M9QXD] \nError: x\n    at y');
   });
 
-  it('turns a request into one line written when it completes', () => {
+  it('writes a request as one line with its id, the reference an error page shows', () => {
     const written: string[] = [];
     const stream = developmentLogStream({
       write: (text: string) => written.push(text),
@@ -28,23 +29,14 @@ describe('development log output', () => {
       JSON.stringify({
         level: 30,
         time: at,
-        reqId: 'r1',
+        reqId: '7K2M9QXD',
         req: { method: 'GET', url: '/api/x' },
-        msg: 'incoming request',
-      }),
-    );
-    expect(written).toEqual([]);
-    stream.write(
-      JSON.stringify({
-        level: 30,
-        time: at,
-        reqId: 'r1',
         res: { statusCode: 200 },
         responseTime: 3.4,
         msg: 'request completed',
       }),
     );
-    expect(written).toEqual(['09:05:07 GET /api/x 200 3ms\n']);
+    expect(written).toEqual(['09:05:07 GET /api/x 200 3ms [7K2M9QXD]\n']);
   });
 
   it('passes lines that are not JSON through unchanged', () => {

@@ -24,6 +24,8 @@ function details(record: LogRecord): string[] {
   const status = field(record.res, 'statusCode');
   if (status !== undefined) out.push(String(status));
   if (typeof record.responseTime === 'number') out.push(`${Math.round(record.responseTime)}ms`);
+  // The request's id, which its answer's X-Request-Id and an error page's reference show.
+  if (typeof record.reqId === 'string') out.push(`[${record.reqId}]`);
   const stack = field(record.err, 'stack');
   if (typeof stack === 'string') out.push(`\n${stack}`);
   return out;
@@ -41,35 +43,17 @@ export function formatLogLine(line: string): string {
     .toTimeString()
     .slice(0, 8);
   const level = LEVEL_NAMES[Number(record.level)];
-  return [time, level, String(record.msg ?? ''), ...details(record)].filter(Boolean).join(' ');
+  // A request's line says what the request was; "request completed" would be the same on each.
+  const message = record.msg === 'request completed' ? '' : String(record.msg ?? '');
+  return [time, level, message, ...details(record)].filter(Boolean).join(' ');
 }
 
-/**
- * A pino destination writing formatted lines to `out`. Fastify logs each request twice (incoming,
- * completed); here it becomes one line, "GET /path 200 3ms", written when the request completes.
- */
+/** A pino destination writing formatted lines to `out`; a request's is "GET /path 200 3ms [its id]". */
 export function developmentLogStream(out: NodeJS.WritableStream = process.stdout): {
   write(line: string): void;
 } {
-  const pending = new Map<unknown, unknown>();
   return {
     write(line) {
-      let record: LogRecord | undefined;
-      try {
-        record = JSON.parse(line) as LogRecord;
-      } catch {
-        record = undefined;
-      }
-      if (record?.msg === 'incoming request') {
-        pending.set(record.reqId, record.req);
-        return;
-      }
-      if (record?.msg === 'request completed') {
-        const req = pending.get(record.reqId);
-        pending.delete(record.reqId);
-        out.write(`${formatLogLine(JSON.stringify({ ...record, msg: '', req }))}\n`);
-        return;
-      }
       out.write(`${formatLogLine(line)}\n`);
     },
   };

@@ -1,6 +1,6 @@
 // First: tracing, when configured, starts before the modules it instruments are evaluated.
 import './tracing/start-if-configured.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -14,7 +14,13 @@ import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
-import { handleShutdownSignals, type ServiceParts, StopRequested, stopService } from './shutdown.ts';
+import {
+  drainService,
+  handleShutdownSignals,
+  type ServiceParts,
+  StopRequested,
+  stopService,
+} from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
@@ -43,6 +49,14 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * Where start-up lines go: at info whatever LOG_LEVEL says, as tools wait for the listening line and
+ * the demo account's password is shown only once.
+ */
+function startUpLog(app: FastifyInstance): FastifyBaseLogger {
+  return app.log.child({}, { level: 'info' });
+}
+
 /** Fastify logs one line per listening address; the public URL is the one that matters, once. */
 async function listen(app: FastifyInstance, config: Config): Promise<void> {
   const level = app.log.level;
@@ -52,13 +66,14 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   } finally {
     app.log.level = level;
   }
-  app.log.info(`Keycard listening on ${config.publicUrl}`);
+  const log = startUpLog(app);
+  log.info(`Keycard listening on ${config.publicUrl}`);
   // Its pages show live reset links: say that it is on, and why, wherever it is.
-  if (config.devMailbox.on) app.log.info(`Dev mailbox on (${config.devMailbox.reason})`);
+  if (config.devMailbox.on) log.info(`Dev mailbox on (${config.devMailbox.reason})`);
   if (config.production) return;
   for (const link of DEVELOPMENT_LINKS) {
     if (link.path === '/' || app.hasRoute({ method: 'GET', url: link.path })) {
-      app.log.info(`${link.label}: ${config.publicUrl}${link.path}`);
+      log.info(`${link.label}: ${config.publicUrl}${link.path}`);
     }
   }
 }
@@ -76,7 +91,13 @@ async function serveMetrics(app: FastifyInstance, config: Config): Promise<void>
 async function main(): Promise<void> {
   const parts: ServiceParts = { housekeeping: [] };
   // First of all, so a signal during start-up also ends in a clean stop instead of the default exit.
-  const signals = handleShutdownSignals({ stop: () => stopService(parts), fail });
+  const signals = handleShutdownSignals({
+    stop: async (drainMs) => {
+      await drainService(parts, drainMs);
+      await stopService(parts);
+    },
+    fail,
+  });
   const config = readConfig();
   try {
     if (config.databaseUrl === undefined) parts.lock = acquireDataDirLock(config.dataDir);
@@ -92,10 +113,13 @@ async function main(): Promise<void> {
     const app = await buildApp({
       config,
       db: database.db,
-      logger: config.production ? { level: 'info' } : { level: 'info', stream: developmentLogStream() },
+      logger: config.production
+        ? { level: config.logLevel }
+        : { level: config.logLevel, stream: developmentLogStream() },
       metrics: createMetrics({ database, threadPoolSize: config.threadPoolSize }),
     });
     parts.app = app;
+    parts.readiness = app.readiness;
     signals.checkpoint();
     await serveMetrics(app, config);
     // The embedded database admits one process: the admin CLI reaches it through this socket.
@@ -127,11 +151,11 @@ async function main(): Promise<void> {
       startMailRetention({ db: database.db, clock, log: app.log }),
     ];
     if (demoAccount) {
-      app.log.info(
+      startUpLog(app).info(
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
       );
     }
-    signals.serving();
+    signals.serving(config.shutdownDrainMs);
   } catch (error) {
     await stopService(parts).catch(() => undefined);
     if (error instanceof StopRequested) process.exit(0);

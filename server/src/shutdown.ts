@@ -1,10 +1,15 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import type { DataDirLock } from './lock-file.ts';
 import type { Database } from './store/database.ts';
 import { stopTracing } from './tracing/spans.ts';
 
-/** A stop must not hang forever: the lock, the port and a supervisor's patience are all waiting. */
+/**
+ * A stop must not hang forever: the lock, the port and a supervisor's patience are all waiting. It
+ * counts from the end of the drain (SHUTDOWN_DRAIN_MS), so a supervisor waits for both.
+ */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /** What a running service holds; main.ts fills it in as start-up gets further. */
@@ -13,6 +18,8 @@ export interface ServiceParts {
   /** The admin socket (admin/admin-socket.ts): stops accepting and lets commands in flight finish. */
   adminSocket?: { close(): Promise<void> } | undefined;
   app?: FastifyInstance | undefined;
+  /** Tells load balancers to stop sending (http/readiness.ts: GET /health/ready answers 503). */
+  readiness?: { drain(): void } | undefined;
   database?: Database | undefined;
   lock?: DataDirLock | undefined;
 }
@@ -33,6 +40,18 @@ export async function stopService(parts: ServiceParts): Promise<void> {
   await stopTracing();
 }
 
+/**
+ * The first step of a stop once the service serves: GET /health/ready answers 503, and every answer
+ * closes its connection, while every request is still served for `drainMs`, the time a load balancer
+ * needs to see failed probes and send elsewhere; only then does stopService stop accepting.
+ */
+export async function drainService(parts: ServiceParts, drainMs: number): Promise<void> {
+  parts.readiness?.drain();
+  if (drainMs === 0 || parts.readiness === undefined) return;
+  parts.app?.log.info(`Stopping: GET /health/ready answers 503 for ${drainMs} ms, then the service closes`);
+  await sleep(drainMs);
+}
+
 /** Thrown at a start-up step after SIGINT/SIGTERM: start-up stops there and the service shuts down. */
 export class StopRequested extends Error {
   constructor() {
@@ -44,13 +63,16 @@ export class StopRequested extends Error {
 export interface ShutdownSignals {
   /** Throws StopRequested once a signal came; main.ts calls it between start-up steps. */
   checkpoint(): void;
-  /** Start-up is complete: a signal now stops the service at once, and one that came already does so now. */
-  serving(): void;
+  /**
+   * Start-up is complete: a signal now stops the service after draining for `drainMs`; one that came
+   * during start-up stops it now, without draining (no load balancer was told it is ready).
+   */
+  serving(drainMs?: number): void;
 }
 
 export interface ShutdownSignalOptions {
-  /** Stops the service; the process exits 0 when it resolves. */
-  readonly stop: () => Promise<void>;
+  /** Drains for `drainMs`, then stops the service; the process exits 0 when it resolves. */
+  readonly stop: (drainMs: number) => Promise<void>;
   /** Ends the process after a failed or overdue stop, with its reason. */
   readonly fail: (message: string) => never;
 }
@@ -64,10 +86,11 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
   let requested = false;
   let started = false;
   let stopping = false;
-  const stopNow = () => {
+  let servingDrainMs = 0;
+  const stopNow = (drainMs: number) => {
     if (stopping) return;
     stopping = true;
-    stop().then(
+    stop(drainMs).then(
       () => process.exit(0),
       (error: unknown) => fail(`Keycard failed to shut down cleanly: ${String(error)}`),
     );
@@ -75,11 +98,12 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
   const onSignal = () => {
     if (requested) return;
     requested = true;
+    const deadlineMs = (started ? servingDrainMs : 0) + SHUTDOWN_DEADLINE_MS;
     setTimeout(
-      () => fail(`Keycard did not shut down within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting.`),
-      SHUTDOWN_DEADLINE_MS,
+      () => fail(`Keycard did not shut down within ${deadlineMs / 1000} s; exiting.`),
+      deadlineMs,
     ).unref();
-    if (started) stopNow();
+    if (started) stopNow(servingDrainMs);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -87,9 +111,10 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
     checkpoint() {
       if (requested) throw new StopRequested();
     },
-    serving() {
+    serving(drainMs = 0) {
       started = true;
-      if (requested) stopNow();
+      servingDrainMs = drainMs;
+      if (requested) stopNow(0);
     },
   };
 }
@@ -97,15 +122,17 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
 /**
  * Once the app is closing, each answer closes its connection. app.close() closes the kept-alive
  * connections that are idle at that moment, but one whose request was still in flight would
- * otherwise stay open after its answer, and the close would wait for the keep-alive timeout.
+ * otherwise stay open after its answer, and the close would wait for the keep-alive timeout. Set on
+ * the raw response, so the provider's own (hijacked) answers close theirs too.
  */
 export function closeConnectionsWhenClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
+  const inFlight = new Set<ServerResponse>();
+  app.addHook('onRequest', async (_request, reply) => {
+    const response = reply.raw;
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
+  app.addHook('preClose', async () => {
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
   });
 }

@@ -57,6 +57,8 @@ async function refusedOnErrorPage(configuration: oidc.Configuration, extra: Reco
   const location = String(response.headers.location);
   const reference = /^\/error\/(\w+)$/.exec(location)?.[1];
   expect(isErrorReference(reference), location).toBe(true);
+  // The reference is the request's id: its answer's X-Request-Id, its request log line's reqId.
+  expect(response.headers['x-request-id']).toBe(reference);
   return { reference, challenge };
 }
 
@@ -80,6 +82,10 @@ describe('a refused authorization request shown on the error page', () => {
         answer: 'error_page',
       }),
     ]);
+    const requestLines = logged
+      .map((line) => JSON.parse(line) as { reqId?: string; msg: string; res?: { statusCode: number } })
+      .filter((line) => line.reqId === reference && line.msg === 'request completed');
+    expect(requestLines).toEqual([expect.objectContaining({ res: { statusCode: 303 } })]);
     expectNoSecretLogged(challenge);
   });
 

@@ -26,7 +26,8 @@ import {
 // is no coming back to test); on PostgreSQL a relay in front of the server is switched off and on.
 
 const PASSWORD = 'Outage-Horse-42';
-const OUTAGE_PAGE = /^\/error(\/[0-9A-Z]{8})?\?reason=unavailable$/;
+/** The outage page, with the request's id as the reference a person quotes. */
+const OUTAGE_PAGE = /^\/error\/([0-9A-Z]{8})\?reason=unavailable$/;
 
 interface Outage {
   readonly db: Db;
@@ -133,7 +134,9 @@ async function expectOutage(all: ReturnType<typeof routes>, keysFromDatabase: bo
   for (const [name, call] of Object.entries(all.person)) {
     const response = await call();
     expect([name, response.statusCode]).toEqual([name, 303]);
-    expect(String(response.headers.location)).toMatch(OUTAGE_PAGE);
+    const reference = OUTAGE_PAGE.exec(String(response.headers.location))?.[1];
+    expect([name, reference]).toEqual([name, expect.stringMatching(/^[0-9A-Z]{8}$/)]);
+    expect(response.headers['x-request-id']).toBe(reference);
   }
   for (const [name, call] of Object.entries(all.client)) {
     const response = await call();

@@ -11,6 +11,7 @@ import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { eventually, PUBLIC_URL, recordingLog, resetRequest } from './mail-kit.ts';
 import { buildTestApp, testConfig } from './support/app.ts';
+import { openMigratedPglite } from './support/database.ts';
 
 /** A promise with its resolve function, to hold a request or a send until the test lets it go. */
 function gate(): { readonly opened: Promise<void>; open(): void } {
@@ -140,6 +141,38 @@ describe('stopService: what a SIGTERM does once the service runs', () => {
     expect(events).toEqual(['request answered', 'mail sent', 'database closed']);
     await expect(opened.db.execute(sql`select 1`)).rejects.toThrow();
   }, 30_000);
+
+  it("closes the connection of a hijacked answer in flight too (the provider's), so the stop does not wait on it", async () => {
+    const database = await openMigratedPglite();
+    cleanup.push(() => database.close());
+    const entered = gate();
+    const released = gate();
+    const app = await buildTestApp(database.db, {
+      routes: [
+        (api) => {
+          api.get('/api/hijacked', async (_request, reply) => {
+            reply.hijack();
+            entered.open();
+            await released.opened;
+            reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+            reply.raw.end('written by hand');
+          });
+        },
+      ],
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const keepAlive = new http.Agent({ keepAlive: true });
+    cleanup.push(async () => keepAlive.destroy());
+    const inFlight = get(port, '/api/hijacked', keepAlive);
+    await entered.opened;
+
+    const stopped = stopService({ housekeeping: [], app });
+    await eventually(async () => !app.server.listening);
+    released.open();
+    expect(await inFlight).toEqual({ status: 200, connection: 'close', body: 'written by hand' });
+    await stopped;
+  });
 
   it('lets a housekeeping pass in flight finish before the database closes', async () => {
     const events: string[] = [];

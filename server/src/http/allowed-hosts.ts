@@ -2,6 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { hostNameOf, isLoopbackHost } from '../config-fields.ts';
 import { ServiceError } from '../errors/service-error.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers whatever the Host: it reveals nothing about the name it is asked under. */
+    anyHost?: boolean;
+  }
+}
+
 export interface AllowedHostsOptions {
   /** PUBLIC_URL's host name and PUBLIC_HOST_ALIASES, lower-case, without ports. */
   readonly hosts: readonly string[];
@@ -14,11 +21,14 @@ export interface AllowedHostsOptions {
  * behind a trusted proxy) is answered 421 Misdirected Request before any route runs. Links never use
  * the request's Host anyway (PUBLIC_URL does); this stops the service from serving pages, cookies and
  * protocol answers under a name an attacker chose, e.g. by DNS rebinding a developer's localhost.
- * Ports are not compared: a proxy may forward the public name with or without one.
+ * Ports are not compared: a proxy may forward the public name with or without one. The health probes
+ * (health.ts) answer under any name: a load balancer or an orchestrator probes each instance by its
+ * own address, which no configuration lists in advance, and the answers carry no page, cookie or link.
  */
 export function registerAllowedHosts(app: FastifyInstance, options: AllowedHostsOptions): void {
   const allowed = new Set(options.hosts.map((host) => hostNameOf(host) ?? host));
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.anyHost === true) return;
     const name = hostNameOf(request.host);
     if (name !== undefined && (allowed.has(name) || (options.loopback && isLoopbackHost(name)))) return;
     throw new ServiceError('misdirected_request', 'This service does not answer for that host name.');

@@ -4,7 +4,7 @@ import { ServiceError } from '../errors/service-error.ts';
 import { isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { protocolMethods } from '../oidc/protocol-routes.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
-import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
+import { isAdminApiPath, isApiPath, isHealthPath, isOidcPath, pathOf } from './paths.ts';
 
 /** The methods a path's routes are looked up for; no route here takes TRACE or CONNECT. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -16,7 +16,13 @@ function isMethod(value: string): value is Method {
 
 /** Pages are the SPA's: GET (and HEAD) of any path outside the service's own prefixes. */
 function isPagePath(path: string): boolean {
-  return !isApiPath(path) && !isAdminApiPath(path) && !isOidcPath(path) && !isDevMailboxPath(path);
+  return (
+    !isApiPath(path) &&
+    !isAdminApiPath(path) &&
+    !isOidcPath(path) &&
+    !isDevMailboxPath(path) &&
+    !isHealthPath(path)
+  );
 }
 
 function withHead(methods: readonly string[]): readonly string[] {

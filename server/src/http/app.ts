@@ -6,6 +6,7 @@ import { createLogoutWorker, type LogoutWorker } from '../backchannel/backchanne
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
+import { requestIdGenerator } from '../errors/request-id.ts';
 import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
@@ -25,11 +26,14 @@ import { registerAllowedHosts } from './allowed-hosts.ts';
 import { registerAllowedMethods } from './allowed-methods.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { registerHealth } from './health.ts';
 import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
-import { isAdminApiPath, isApiPath, isOidcPath, pathOf } from './paths.ts';
+import { isAdminApiPath, isApiPath, isHealthPath, isOidcPath, pathOf } from './paths.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { createReadiness } from './readiness.ts';
+import { RequestLog, sendRequestIds } from './request-log.ts';
 import { measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -84,6 +88,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cookieSecrets = config.cookieSecrets ?? [await getOrCreateSecret(db, DEV_COOKIE_SECRET)];
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
+    // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
+    logController: new RequestLog(),
+    genReqId: requestIdGenerator(config.trustProxy),
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
   });
@@ -92,7 +99,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('metrics', metrics);
   measureRequests(app, metrics.http);
   installErrorHandler(app);
-  // First of all hooks: a request for a name the service is not configured under gets no further.
+  // First of all hooks, so every answer carries its request's id, a refused one included.
+  sendRequestIds(app);
+  // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
   registerAllowedMethods(app);
@@ -104,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
+  // Load balancers' probes: before the request limit, like the SPA's files (health.ts).
+  registerHealth(app, createReadiness({ db, mailWorkerRunning: mail.running, log: app.log }));
   // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.
   const redis = config.redisUrl === undefined ? undefined : openRedis(config.redisUrl);
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
@@ -173,7 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isBuildFilePath(path);
-    if (!isPage || isApiPath(path) || isAdminApiPath(path) || isOidcPath(path) || isDevMailboxPath(path)) {
+    const served = [isApiPath, isAdminApiPath, isOidcPath, isDevMailboxPath, isHealthPath];
+    if (!isPage || served.some((isServed) => isServed(path))) {
       const notFound = new ServiceError('not_found', 'Not found.');
       return reply.code(notFound.statusCode).send(notFound.toBody());
     }

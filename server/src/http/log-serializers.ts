@@ -32,6 +32,8 @@ export function loggableUrl(url: string): string {
 
 export const requestSerializers = {
   req(request: FastifyRequest) {
-    return { method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip };
+    // The URL as it came: the request line is written when the answer is complete, after the
+    // provider's mount (oidc-mount.ts) has cut /oidc from the raw URL it hands on.
+    return { method: request.method, url: loggableUrl(request.originalUrl), remoteAddress: request.ip };
   },
 };

@@ -11,7 +11,7 @@ import { forProvider, guardProtocolInput } from './oidc-input.ts';
 function answerOutage(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   request.log.warn({ err: error }, 'protocol request met a database outage');
   const path = (request.url.split('?')[0] ?? '').slice(OIDC_MOUNT.length);
-  if (isPersonFacing(path)) return reply.code(303).redirect(unavailablePage());
+  if (isPersonFacing(path)) return reply.code(303).redirect(unavailablePage(request.id));
   return reply
     .code(503)
     .header('retry-after', String(RETRY_AFTER_SECONDS))

@@ -24,3 +24,8 @@ export function isOidcPath(url: string): boolean {
 export function isAdminApiPath(url: string): boolean {
   return under(url, '/admin/api');
 }
+
+/** The load balancer's probes (health.ts); never answered by the SPA. */
+export function isHealthPath(url: string): boolean {
+  return under(url, '/health');
+}

@@ -25,7 +25,7 @@ export interface Mailer extends Outbox {
 }
 
 /** The outbox and its worker, built once per process from the config (http/app.ts). */
-export interface MailService extends Mailer, Pick<MailWorker, 'start' | 'stop' | 'runOnce'> {
+export interface MailService extends Mailer, Pick<MailWorker, 'start' | 'stop' | 'runOnce' | 'running'> {
   readonly transport: MailTransport['kind'];
 }
 
@@ -77,6 +77,7 @@ export function createMailService(options: MailServiceOptions): MailService {
     start: worker.start,
     stop: worker.stop,
     runOnce: worker.runOnce,
+    running: worker.running,
   };
 }
 

@@ -48,6 +48,8 @@ export interface MailWorker {
   runOnce(): Promise<number>;
   /** Takes no further message and waits for a send in progress (cancelled after the grace time). */
   stop(): Promise<void>;
+  /** Started and not stopped: it sends what is queued (GET /health/ready reports it). */
+  running(): boolean;
 }
 
 /**
@@ -184,5 +186,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       stopping ??= shutDown();
       return stopping;
     },
+    running: () => started && stopping === undefined,
   };
 }

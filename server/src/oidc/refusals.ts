@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { ERROR_REFERENCE_ALPHABET, ERROR_REFERENCE_LENGTH } from '@keycard/contract';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { newRequestId, requestIdOf } from '../errors/request-id.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
 
 type Middleware = Parameters<Provider['use']>[0];
@@ -30,18 +29,6 @@ interface ProtocolError extends Error {
 // redirect_uri that stops it from being sent to the client); the log gets the last, once.
 const refusals = new WeakMap<KoaContextWithOIDC, Refusal>();
 
-/** A fresh reference: 40 random bits in Crockford's base32. */
-export function newReference(): string {
-  const bytes = randomBytes(5);
-  let bits = 0n;
-  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
-  let reference = '';
-  for (let index = ERROR_REFERENCE_LENGTH - 1; index >= 0; index--) {
-    reference += ERROR_REFERENCE_ALPHABET[Number((bits >> BigInt(index * 5)) & 31n)];
-  }
-  return reference;
-}
-
 /**
  * The reason an integrating developer looks for: the protocol's error code, made specific where the
  * code alone does not say what was wrong.
@@ -56,7 +43,11 @@ export function refusalReason(error: ProtocolError): string {
   return error.error;
 }
 
-/** Notes a refusal of this request (keeping the reference it already has) and answers its reference. */
+/**
+ * Notes a refusal of this request (keeping the reference it already has) and answers its reference:
+ * the request's id (errors/request-id.ts), which its answer's header and its request log line carry
+ * too; a fresh one only where the provider runs outside the service's HTTP app.
+ */
 export function noteRefusal(ctx: KoaContextWithOIDC, error: Error, answer: Answer = 'redirect_uri'): string {
   const known = refusals.get(ctx);
   if (known) {
@@ -64,7 +55,7 @@ export function noteRefusal(ctx: KoaContextWithOIDC, error: Error, answer: Answe
     if (answer === 'error_page') known.answer = answer;
     return known.reference;
   }
-  const reference = newReference();
+  const reference = requestIdOf(ctx.res) ?? newRequestId();
   refusals.set(ctx, { reference, error, answer });
   return reference;
 }

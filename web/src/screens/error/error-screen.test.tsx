@@ -46,6 +46,12 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
     expect(main.textContent).toBe(`errorTitlesomethingWentWrongerrorReference 7K2M9QXD${WAY_BACK_AND_HELP}`);
   });
 
+  it('shows the request id a trusted proxy gave as the reference too', () => {
+    const proxied = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
+    renderWithTexts(<ErrorScreen reference={proxied} />, `/error/${proxied}`);
+    expect(screen.getByText(proxied).tagName).toBe('CODE');
+  });
+
   it.each(['call-0800-123456', '7k2m9qxd', '7K2M9QX', 'ILOU1234'])(
     'shows no text a link could put there: %s',
     (reference) => {
