@@ -67,6 +67,26 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
     expect(verifiedBy(tokens.id_token, jwks)).toBe(true);
   });
 
+  it('redeem an authorization code once when both are asked for it at the same moment', async () => {
+    const account = await createAccount(service().db, 'code-race@example.com', PASSWORD);
+    const browser = new TestBrowser(first());
+    const auth = await startAuthorization(browser);
+    await browser.loadSpa();
+    await browser.post('/api/login', {
+      Username: account.email,
+      Password: PASSWORD,
+      ReturnUrl: auth.returnUrl,
+    });
+    const code = await resumeToCode(browser, auth.returnUrl);
+    const redeemed = await Promise.allSettled([
+      redeemCode(first(), code, auth.verifier),
+      redeemCode(second(), code, auth.verifier),
+    ]);
+    expect(redeemed.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = redeemed.find((outcome) => outcome.status === 'rejected');
+    expect(String(refused?.reason)).toMatch(/token answered 400 .*invalid_grant/);
+  });
+
   it('rotate the session at sign-in: the session a browser had before no longer signs anyone in', async () => {
     const ada = await createAccount(service().db, 'rotate-ada@example.com', PASSWORD);
     const bob = await createAccount(service().db, 'rotate-bob@example.com', PASSWORD);

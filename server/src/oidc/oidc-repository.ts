@@ -200,11 +200,26 @@ export async function findLivePayload(
   return row;
 }
 
-export async function consumePayload(db: Db, clock: Clock, model: string, id: string): Promise<void> {
-  await db
+/**
+ * Marks a payload consumed, once: of concurrent callers only one gets `consumed: true`, because the
+ * condition and the update are one statement. Answers the payload's grant either way (null when the
+ * payload is gone or has none).
+ */
+export async function consumePayload(
+  db: Db,
+  clock: Clock,
+  model: string,
+  id: string,
+): Promise<{ consumed: boolean; grantId: string | null }> {
+  const key = and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id));
+  const [consumed] = await db
     .update(oidcPayloads)
     .set({ consumedAt: nowOf(clock) })
-    .where(and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)));
+    .where(and(key, isNull(oidcPayloads.consumedAt)))
+    .returning({ grantId: oidcPayloads.grantId });
+  if (consumed) return { consumed: true, grantId: consumed.grantId };
+  const [row] = await db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(key).limit(1);
+  return { consumed: false, grantId: row?.grantId ?? null };
 }
 
 export async function destroyPayload(db: Db, model: string, id: string): Promise<void> {

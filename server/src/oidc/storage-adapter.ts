@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { findClientMetadata } from './clients.ts';
@@ -23,6 +23,30 @@ const GRANT_TOKEN_MODELS = [
   'BackchannelAuthenticationRequest',
   'PreAuthorizedCode',
 ];
+
+/**
+ * What oidc-provider answers a second use of each model it consumes (helpers/grant_source.js,
+ * actions/grants/refresh_token.js, actions/authorization/respond.js), and whether that use revokes the
+ * grant. It checks `consumed` after a find and consumes after its other checks, so two requests (on two
+ * instances, or one) can both find a code unspent: consume() lets one of them spend it and gives the
+ * other this answer, as if it had come second.
+ */
+const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; readonly revokes: boolean }>> = {
+  AuthorizationCode: {
+    refusal: () => new errors.InvalidGrant('authorization code already consumed'),
+    revokes: true,
+  },
+  RefreshToken: { refusal: () => new errors.InvalidGrant('refresh token already used'), revokes: true },
+  DeviceCode: { refusal: () => new errors.InvalidGrant('device code already consumed'), revokes: true },
+  BackchannelAuthenticationRequest: {
+    refusal: () => new errors.InvalidGrant('backchannel authentication request already consumed'),
+    revokes: true,
+  },
+  PushedAuthorizationRequest: {
+    refusal: () => new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used'),
+    revokes: false,
+  },
+};
 
 /**
  * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
@@ -59,8 +83,20 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
       return this.findBy('userCode', userCode);
     }
 
-    consume(id: string): Promise<void> {
-      return consumePayload(db, clock, this.model, id);
+    /**
+     * Spends the payload once. Lost to a concurrent use, it refuses like a second use and, like one
+     * (RFC 6749 §4.1.2: a code used twice revokes what it issued), takes the grant's tokens and the
+     * grant away.
+     */
+    async consume(id: string): Promise<void> {
+      const { consumed, grantId } = await consumePayload(db, clock, this.model, id);
+      const secondUse = SECOND_USE[this.model];
+      if (consumed || !secondUse) return;
+      if (secondUse.revokes && grantId !== null) {
+        await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
+        await destroyPayload(db, 'Grant', grantId);
+      }
+      throw secondUse.refusal();
     }
 
     destroy(id: string): Promise<void> {

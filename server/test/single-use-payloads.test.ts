@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
+import { manualClock } from '../src/store/clock.ts';
+import { useTestDatabase } from './support/database.ts';
+
+/**
+ * oidc-provider spends a code after checking that it is unspent, so two redemptions at once (on two
+ * instances) can both pass the check. The storage adapter lets exactly one of them spend it; the
+ * other is answered as a second use is, and takes the grant away like one (RFC 6749 §4.1.2).
+ */
+
+const testDb = useTestDatabase();
+const MINUTE = 60;
+
+function adapters() {
+  const Adapter = databaseAdapter(testDb().db, manualClock());
+  return (model: string) => new Adapter(model);
+}
+
+describe('single-use payloads of the storage adapter', () => {
+  it('spends an authorization code once; the lost race is invalid_grant and revokes the grant', async () => {
+    const model = adapters();
+    await model('Grant').upsert('grant-race-1', { accountId: 'a1', clientId: 'planner' }, MINUTE);
+    await model('AuthorizationCode').upsert('code-race-1', { grantId: 'grant-race-1' }, MINUTE);
+    await model('AccessToken').upsert('token-race-1', { grantId: 'grant-race-1' }, MINUTE);
+
+    // Both found it unspent; the first consume wins.
+    await model('AuthorizationCode').consume('code-race-1');
+    await expect(model('AuthorizationCode').consume('code-race-1')).rejects.toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'grant request is invalid',
+      status: 400,
+    });
+    expect(await model('AccessToken').find('token-race-1')).toBeUndefined();
+    expect(await model('Grant').find('grant-race-1')).toBeUndefined();
+  });
+
+  it('refuses the second rotation of one refresh token the same way', async () => {
+    const model = adapters();
+    await model('RefreshToken').upsert('refresh-race-1', { grantId: 'grant-race-2' }, MINUTE);
+    await model('RefreshToken').consume('refresh-race-1');
+    await expect(model('RefreshToken').consume('refresh-race-1')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('answers a pushed request used twice as an invalid request_uri, and lets other models be consumed again', async () => {
+    const model = adapters();
+    await model('PushedAuthorizationRequest').upsert('par-race-1', {}, MINUTE);
+    await model('PushedAuthorizationRequest').consume('par-race-1');
+    await expect(model('PushedAuthorizationRequest').consume('par-race-1')).rejects.toMatchObject({
+      error: 'invalid_request_uri',
+    });
+    await model('Interaction').upsert('interaction-1', {}, MINUTE);
+    await model('Interaction').consume('interaction-1');
+    await expect(model('Interaction').consume('interaction-1')).resolves.toBeUndefined();
+  });
+});
