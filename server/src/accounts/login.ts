@@ -39,6 +39,11 @@ export interface LoginDeps {
    * `flowLanguage` the one its sign-in asked for (`ui_locales`), which wins.
    */
   onLocked: (tx: Db, account: Account, language: Language, flowLanguage?: Language | null) => Promise<void>;
+  /**
+   * Wakes the mail worker once that transaction has committed: woken inside it, the worker's pass
+   * could run before the commit, find nothing and leave the mail to its next poll.
+   */
+  nudgeMail?: () => void;
 }
 
 export interface LoginAttempt {
@@ -134,10 +139,12 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
   deps.signIns.lockedOut();
   if (account && account.disabledAt === null) {
-    await db.transaction(async (tx) => {
-      if (await claimUnlockMail(tx, id, now))
-        await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
+    const claimed = await db.transaction(async (tx) => {
+      if (!(await claimUnlockMail(tx, id, now))) return false;
+      await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
+      return true;
     });
+    if (claimed) deps.nudgeMail?.();
   }
   return { outcome: 'locked' };
 }
@@ -166,7 +173,7 @@ export function createLoginDeps(
     verifyHash = verifyArgon2,
     meters = UNMEASURED,
     ...parts
-  }: Pick<LoginDeps, 'db' | 'clock' | 'onLocked'> & {
+  }: Pick<LoginDeps, 'db' | 'clock' | 'onLocked' | 'nudgeMail'> & {
     verifyHash?: HashVerifier | undefined;
     meters?: { readonly signIns: SignInMeter; readonly hashes: HashMeter };
   },

@@ -168,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       meters: metrics,
       // DESIGN §2 Login: the lock's one unlock mail, queued in the transaction that claimed it.
       onLocked: queueUnlockMail(recovery),
+      nudgeMail: () => mail.nudge(),
     }),
     recovery,
     logouts: { clock, nudge: logouts.nudge },

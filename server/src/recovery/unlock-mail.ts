@@ -15,7 +15,8 @@ export interface UnlockMailDeps extends Pick<MailingDeps, 'mail' | 'publicUrl' |
 
 /**
  * The `onLocked` step of the login policy (DESIGN §2 Login): an unlock code (type 3) and the unlock mail
- * carrying PUBLIC_URL/unlock/<code>, written in the transaction that claimed the lock's one mail.
+ * carrying PUBLIC_URL/unlock/<code>, written in the transaction that claimed the lock's one mail. The
+ * sign-in wakes the mail worker once that transaction has committed (LoginDeps.nudgeMail).
  */
 export function queueUnlockMail(
   deps: UnlockMailDeps,
@@ -35,7 +36,5 @@ export function queueUnlockMail(
       values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },
       expiresAt,
     });
-    // The worker also polls; this only shortens the wait once the lock's transaction has committed.
-    deps.mail.nudge();
   };
 }
