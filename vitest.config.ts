@@ -16,10 +16,15 @@ const EMBEDDED_PROCESSES = [
   'test/tracing.test.ts',
 ];
 /**
- * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL, and
- * OPERATIONS.md's backup and restore with pg_dump and pg_restore.
+ * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,
+ * OPERATIONS.md's backup and restore with pg_dump and pg_restore, and its fleet of three instances
+ * behind HAProxy.
  */
-const ON_POSTGRES = ['test/processes-on-postgres.test.ts', 'test/backup-restore.test.ts'];
+const ON_POSTGRES = [
+  'test/processes-on-postgres.test.ts',
+  'test/backup-restore.test.ts',
+  'test/fleet.test.ts',
+];
 
 const SERVER_TEST_OPTIONS = {
   globalSetup: ['test/support/global-setup.ts'],

@@ -17,6 +17,12 @@ export interface SmtpSink {
   readonly received: readonly ReceivedMail[];
   /** Resolves once `count` messages have arrived in total; fails after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<readonly ReceivedMail[]>;
+  /** Resolves with the first message from position `from` on that `matches`; fails after `timeoutMs`. */
+  waitForMail(
+    matches: (mail: ReceivedMail) => boolean,
+    from?: number,
+    timeoutMs?: number,
+  ): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -74,6 +80,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       );
     },
   });
+  // A sender killed mid-message (the fleet test's SIGKILL) resets its connection; nothing was received.
+  server.on('error', () => undefined);
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
@@ -91,6 +99,26 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         const timer = setTimeout(() => {
           cleanup();
           reject(new Error(`expected ${count} messages, received ${received.length}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    waitForMail(matches, from = 0, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const mail = received.slice(from).find(matches);
+          if (!mail) return;
+          cleanup();
+          resolve(mail);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no matching message among ${received.length - from} received`));
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
