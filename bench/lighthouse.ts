@@ -15,20 +15,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { type StartedService, startService } from './started-service.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As e2e/playwright.config.ts, headless: no sandbox or GPU in containers, no traffic of the browser's own. */
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** Headless, with the journeys' flags. */
+const CHROMIUM_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MAX_RETRIES = 3;
 const TARGETS = { accessibility: 0.98, performance: 0.95 } as const;

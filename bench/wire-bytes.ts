@@ -7,20 +7,10 @@
  * comparison it also makes each visit asking for no compression and no image format.
  */
 import { type BrowserContextOptions, chromium, devices } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { startService } from './started-service.ts';
 
 const BUDGET_BYTES = 200_000;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As e2e/playwright.config.ts: no sandbox or GPU in containers, no traffic of the browser's own. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The sign-in page as a relying party sends the browser there (SPEC §2). */
 const SIGN_IN = '/?ReturnUrl=%2Foidc%2Fauth%3Fclient_id%3Dplanner';
 
@@ -63,7 +53,7 @@ function kindOf(url: string, mimeType: string): Kind {
 }
 
 async function visit(base: string, profile: BrowserContextOptions, time: string): Promise<Received[]> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   try {
     const context = await browser.newContext({ ...profile, timezoneId: 'UTC' });
     const page = await context.newPage();

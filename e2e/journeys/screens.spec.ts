@@ -4,6 +4,7 @@ import {
   backgroundPath,
   type PageKind,
   SIGN_IN_ROTATION,
+  type TextResource,
   THEMES,
   type Theme,
 } from '@keycard/contract';
@@ -12,7 +13,7 @@ import { FallbackLandingPage } from '../pages/fallback-landing-page.ts';
 import { DIALOG_LABEL_KEYS } from '../pages/footer-dialogs.ts';
 import type { PageFrame } from '../pages/page-frame.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
-import { SCREEN_ROUTES } from '../pages/screens.ts';
+import { SCREEN_ROUTES, type ScreenRoute } from '../pages/screens.ts';
 import { keepScreenshot } from '../support/artifacts.ts';
 import { axeViolations } from '../support/axe.ts';
 import { colourFindings, focusRingFindings } from '../support/contrast.ts';
@@ -68,6 +69,21 @@ async function expectFrame(
   await expect(page.locator(`img[src="${background}"]`)).toHaveJSProperty('naturalWidth', BACKGROUND_WIDTH);
 }
 
+/** Opens the route's screen at desktop size, its made-up codes answered, and checks its frame. */
+async function openScreen(
+  route: ScreenRoute,
+  page: Page,
+  request: APIRequestContext,
+  expected: { theme: Theme; language: string; texts: TextResource },
+): Promise<PageFrame> {
+  await answerMadeUpCodes(page);
+  const screen = route.screen(page);
+  await page.setViewportSize(SHOTS.desktop);
+  await screen.open();
+  await expectFrame(screen, request, { ...expected, heading: screen.expectedHeading(expected.texts) });
+  return screen;
+}
+
 /** Nothing scrolls sideways at any width, and the card keeps equal margins (within 2 px) on both sides. */
 async function expectCentredAtEveryWidth(page: Page): Promise<void> {
   for (const width of WIDTHS) {
@@ -99,15 +115,7 @@ test.describe('every screen of SPEC §2', () => {
           request,
           texts,
         }, testInfo) => {
-          await answerMadeUpCodes(page);
-          const screen = route.screen(page);
-          await page.setViewportSize(SHOTS.desktop);
-          await screen.open();
-          await expectFrame(screen, request, {
-            theme,
-            language: 'en',
-            heading: screen.expectedHeading(texts),
-          });
+          await openScreen(route, page, request, { theme, language: 'en', texts });
 
           expect(await axeViolations(page), 'axe').toEqual([]);
           expect(await colourFindings(page), 'colours').toEqual([]);
@@ -171,15 +179,7 @@ test.describe('every screen of SPEC §2', () => {
           request,
           texts,
         }, testInfo) => {
-          await answerMadeUpCodes(page);
-          const screen = route.screen(page);
-          await page.setViewportSize(SHOTS.desktop);
-          await screen.open();
-          await expectFrame(screen, request, {
-            theme,
-            language: 'de',
-            heading: screen.expectedHeading(texts),
-          });
+          await openScreen(route, page, request, { theme, language: 'de', texts });
           expect(await axeViolations(page), 'axe').toEqual([]);
           await keepScreenshot(page, testInfo, `${route.name}-${theme}-de-desktop`);
         });

@@ -1,11 +1,13 @@
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { storePassword } from '../src/accounts/account-repository.ts';
+import { setDisabled, storePassword } from '../src/accounts/account-repository.ts';
 import { attemptLogin, createLoginDeps, type LoginDeps } from '../src/accounts/login.ts';
 import { hashPassword, verifyArgon2 } from '../src/accounts/password-hash.ts';
 import { createRecoveryDeps } from '../src/recovery/create-recovery-deps.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
 import { manualClock } from '../src/store/clock.ts';
+import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import { codeOf, freshIp, recordingMail, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -147,6 +149,20 @@ describe('lockout (DESIGN §2 Login: LOCKOUT_THRESHOLD 5, LOCKOUT_MINUTES 60; 0 
     clock.advance(366 * DAY);
     expect((await attempt(known.email, STRONG)).outcome).toBe('locked');
   });
+
+  it('mails the unlock link at the 5th failure of an enabled account, and none for a disabled one', async () => {
+    const { attempt, mail } = signIn();
+    const enabled = await account();
+    const disabled = await account();
+    await setDisabled(testDb().db, disabled.id, true);
+    for (const known of [enabled, disabled]) {
+      for (let n = 1; n <= 4; n++) await attempt(known.email, `Wrong-${n}-password`);
+      expect(mail.of('unlock', known.email)).toHaveLength(0);
+      expect((await attempt(known.email, 'Wrong-5-password')).outcome).toBe('locked');
+    }
+    expect(mail.of('unlock', enabled.email)).toHaveLength(1);
+    expect(mail.of('unlock', disabled.email)).toHaveLength(0);
+  });
 });
 
 describe('password age (DESIGN §2 Login: PASSWORD_MAX_AGE_DAYS, default 0 = never)', () => {
@@ -171,5 +187,34 @@ describe('password age (DESIGN §2 Login: PASSWORD_MAX_AGE_DAYS, default 0 = nev
     clock.advance(2 * SECOND);
     expect((await attempt(aged.email, STRONG)).outcome).toBe('password_expired');
     expect((await attempt(aged.email, 'Not-The-Password-1')).outcome).toBe('failed');
+  });
+
+  it('with PASSWORD_MAX_AGE_DAYS=90 still accepts a password exactly 90 days old: only an older one has expired', async () => {
+    const { attempt, clock } = signIn({ PASSWORD_MAX_AGE_DAYS: '90' });
+    const aged = await agedAccount(clock);
+    clock.advance(90 * DAY);
+    expect((await attempt(aged.email, STRONG)).outcome).toBe('authenticated');
+  });
+
+  it('never expires a password whose change was not recorded (an account from before the date was kept)', async () => {
+    const { attempt, clock } = signIn({ PASSWORD_MAX_AGE_DAYS: '90' });
+    const undated = await agedAccount(clock);
+    await testDb().db.update(accounts).set({ passwordChangedAt: null }).where(eq(accounts.id, undated.id));
+    clock.advance(3653 * DAY);
+    expect((await attempt(undated.email, STRONG)).outcome).toBe('authenticated');
+  });
+
+  it('records the refusal of an expired password in the audit trail, with its reason', async () => {
+    const { attempt, clock } = signIn({ PASSWORD_MAX_AGE_DAYS: '90' });
+    const aged = await agedAccount(clock);
+    clock.advance(91 * DAY);
+    expect((await attempt(aged.email, STRONG)).outcome).toBe('password_expired');
+    const rows = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'login'), eq(auditEvents.accountId, aged.id)));
+    expect(rows.map((row) => ({ outcome: row.outcome, detail: row.detail }))).toEqual([
+      { outcome: 'refused', detail: { reason: 'password_expired' } },
+    ]);
   });
 });

@@ -8,6 +8,8 @@ describe('the lookup form of an e-mail domain', () => {
     expect(normalizeDomain(' Example.COM ')).toBe('example.com');
     expect(normalizeDomain('Bücher.Example')).toBe('xn--bcher-kva.example');
     expect(normalizeDomain('bu\u0308cher.example')).toBe('xn--bcher-kva.example');
+    // Lower case first, as a browser does: upper case would turn ß into SS, another name.
+    expect(normalizeDomain('STRAßE.example')).toBe('xn--strae-oqa.example');
     expect(normalizeDomain('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
     expect(normalizeDomain('mail.sub-1.example.co')).toBe('mail.sub-1.example.co');
     expect(normalizeDomain('a.b.example.xn--p1ai')).toBe('a.b.example.xn--p1ai');

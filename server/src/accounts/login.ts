@@ -107,6 +107,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     return { outcome: 'locked' };
   }
 
+  // Stryker disable next-line OptionalChaining: `matches` is true only after an account's own hash was verified, so `account` is set whenever this is read
   if (matches && account?.passwordHash && account.disabledAt === null) {
     // The attempt was counted like every other: the success clears the count (and a lock it took).
     await clearFailures(db, id);
@@ -140,6 +141,7 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
   deps.signIns.lockedOut();
   if (account && account.disabledAt === null) {
     const claimed = await db.transaction(async (tx) => {
+      // Stryker disable next-line ConditionalExpression: the lock claim answers `locks` once per lock, which the mail claim then always wins; it guards the mail should that ever change
       if (!(await claimUnlockMail(tx, id, now))) return false;
       await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
       return true;
