@@ -56,7 +56,7 @@ const ipBase = 20 + ((randomBytes(1)[0] ?? 0) % 200);
 let ips = 0;
 function freshIp(): string {
   ips += 1;
-  return `127.${ipBase}.${ips >> 8}.${(ips & 255) + 1}`;
+  return `127.${ipBase}.${Math.floor(ips / 254)}.${(ips % 254) + 1}`;
 }
 const browsers: FleetBrowser[] = [];
 function browser(headers: Record<string, string> = {}): FleetBrowser {
