@@ -36,8 +36,6 @@ export interface LoadCounts {
    * the same success and changes nothing), so the audit trail tells how often one took effect.
    */
   readonly unlockCodes: string[];
-  /** Reset codes whose use lost its answer: spent or not, the person cannot tell. */
-  readonly codesUncertain: string[];
   /** Second uses of a spent reset code that the service still took as valid (must stay 0). */
   secondUsesAccepted: number;
 }
@@ -72,7 +70,6 @@ export function emptyCounts(): LoadCounts {
     interrupted: 0,
     resetCodes: [],
     unlockCodes: [],
-    codesUncertain: [],
     secondUsesAccepted: 0,
   };
 }
@@ -97,11 +94,8 @@ const signInAndOut: Flow = async (browser, person) => {
 const reset: Flow = async (browser, person, options, counts) => {
   const code = await forgotPassword(browser, options.mailbox, person.email);
   if (!(await resetCodeValid(browser, code))) throw new Error('a fresh reset code was refused');
-  const lostBefore = browser.lost;
   const password = newPassword();
-  const done = await resetPassword(browser, code, password);
-  if (browser.lost > lostBefore) counts.codesUncertain.push(code);
-  if (!done) throw new Error('the reset with a fresh code failed');
+  if (!(await resetPassword(browser, code, password))) throw new Error('the reset with a fresh code failed');
   person.password = password;
   counts.resetCodes.push(code);
   if (await resetCodeValid(browser, code)) counts.secondUsesAccepted += 1;

@@ -16,8 +16,6 @@ export interface Instance {
   readonly name: string;
   readonly port: number;
   process: ServiceProcess;
-  /** Output of every process this instance has had, for a failure's message. */
-  readonly earlierOutput: string[];
 }
 
 export interface Fleet {
@@ -73,7 +71,7 @@ export async function startFleet(options: { size: number; env: Record<string, st
   for (let index = 1; index <= options.size; index++) {
     const port = await freePort();
     const service = startService({ ...env, PORT: String(port) }, { compiled: true });
-    instances.push({ name: `keycard${index}`, port, process: service, earlierOutput: [] });
+    instances.push({ name: `keycard${index}`, port, process: service });
   }
   const balancer = await startLoadBalancer({
     dir,
@@ -91,7 +89,6 @@ export async function startFleet(options: { size: number; env: Record<string, st
     database,
     isUp,
     async restart(instance) {
-      instance.earlierOutput.push(instance.process.output());
       instance.process = startService({ ...env, PORT: String(instance.port) }, { compiled: true });
       await instance.process.waitFor(LISTENING, START_WITHIN_MS);
       await balancer.waitFor((stats) => stats.get(instance.name)?.status === 'UP', `${instance.name} UP`);
