@@ -7,7 +7,7 @@ import { createRecoveryDeps } from '../src/recovery/create-recovery-deps.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
 import { manualClock } from '../src/store/clock.ts';
-import { accounts, auditEvents } from '../src/store/tables/index.ts';
+import { accounts, auditEvents, upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
 import { codeOf, freshIp, recordingMail, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -162,6 +162,44 @@ describe('lockout (DESIGN §2 Login: LOCKOUT_THRESHOLD 5, LOCKOUT_MINUTES 60; 0 
     }
     expect(mail.of('unlock', enabled.email)).toHaveLength(1);
     expect(mail.of('unlock', disabled.email)).toHaveLength(0);
+  });
+});
+
+describe('the stored password (DESIGN §2 Login, §1 Federation)', () => {
+  it('keeps a hash made with today’s parameters as it is through sign-ins', async () => {
+    const { attempt } = signIn();
+    const known = await account();
+    const stored = async () =>
+      (await testDb().db.select().from(accounts).where(eq(accounts.id, known.id)))[0]?.passwordHash;
+    const before = await stored();
+    expect((await attempt(known.email, STRONG)).outcome).toBe('authenticated');
+    expect((await attempt(known.email, STRONG)).outcome).toBe('authenticated');
+    expect(await stored()).toBe(before);
+  });
+
+  it('refuses the right local password of an address whose domain signs in upstream, verifying the dummy', async () => {
+    const { attempt } = signIn();
+    const [provider] = await testDb()
+      .db.insert(upstreamProviders)
+      .values({
+        name: 'Bound',
+        issuer: 'https://idp.bound.example',
+        clientId: 'keycard',
+        clientSecret: 'secret',
+        scopes: ['openid'],
+      })
+      .returning();
+    await testDb()
+      .db.insert(upstreamDomains)
+      .values({ domain: 'bound.example', providerId: String(provider?.id) });
+    const bound = await createAccount(testDb().db, 'kept-password@bound.example', STRONG);
+    const { outcome, verified } = await attempt(bound.email, STRONG);
+    expect(outcome).toBe('failed');
+    expect(verified).toHaveLength(1);
+    const [own] = (await testDb().db.select().from(accounts).where(eq(accounts.id, bound.id))).map(
+      (row) => row.passwordHash,
+    );
+    expect(verified[0]).not.toBe(own);
   });
 });
 
