@@ -71,6 +71,32 @@ test.describe('first paint of the served index.html (issue 16, item 3)', () => {
     });
   }
 
+  test.describe('light theme', () => {
+    test.use({ theme: 'light' });
+
+    test('the theme is chosen before the body is parsed, so the first paint is already light', async ({
+      page,
+    }) => {
+      // Runs before the document's own scripts: notes the theme at the moment <body> is inserted.
+      await page.addInitScript(() => {
+        const seen = window as unknown as { themeAtBody?: string | null };
+        new MutationObserver((records, observer) => {
+          for (const record of records) {
+            for (const node of record.addedNodes) {
+              if (node.nodeName !== 'BODY') continue;
+              seen.themeAtBody = document.documentElement.getAttribute('data-theme');
+              observer.disconnect();
+            }
+          }
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await new SignInPage(page).open();
+      expect(
+        await page.evaluate(() => (window as unknown as { themeAtBody?: string | null }).themeAtBody),
+      ).toBe('light');
+    });
+  });
+
   test('names each screen in the tab title by its heading, then the product', async ({ page, texts }) => {
     const product = `${texts.productNamePart1}${texts.productNamePart2}`;
     const signIn = new SignInPage(page, '/?ReturnUrl=%2F');
