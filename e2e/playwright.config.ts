@@ -31,6 +31,11 @@ const PAGE_ONLY = [
   '**/start-up.spec.ts',
   '**/theme.spec.ts',
   '**/reset-form.spec.ts',
+  // Real sign-ins and sign-outs, but what they check (axe, focus, announcements, target sizes) is the
+  // pages' own.
+  '**/sign-in-accessibility.spec.ts',
+  '**/sign-out-accessibility.spec.ts',
+  '**/sign-in-guidance.spec.ts',
 ];
 
 export default defineConfig({
