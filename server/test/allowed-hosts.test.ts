@@ -1,8 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { errorBodySchema } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from './support/app.ts';
+import { buildTestApp, productionEnv } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
@@ -15,19 +14,6 @@ async function appWith(env: NodeJS.ProcessEnv): Promise<FastifyInstance> {
   const app = await buildTestApp(testDb().db, { env });
   opened.push(app);
   return app;
-}
-
-function productionEnv(): NodeJS.ProcessEnv {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-  return {
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'https://login.example.test',
-    PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal',
-    DATABASE_URL: 'postgres://keycard@127.0.0.1:5432/unused',
-    SMTP_URL: 'smtp://127.0.0.1:2525',
-    COOKIE_SECRETS: 'p'.repeat(32),
-    OIDC_JWKS: JSON.stringify({ keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] }),
-  };
 }
 
 const URLS = ['/api/getcsrftoken', '/oidc/.well-known/openid-configuration', '/', '/unlock/some-code'];
@@ -43,7 +29,7 @@ async function expectMisdirected(app: FastifyInstance, host: string, url: string
 
 describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', () => {
   it("answers for PUBLIC_URL's name, with or without a port and in any case", async () => {
-    const app = await appWith(productionEnv());
+    const app = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     for (const host of ['login.example.test', 'LOGIN.example.test:443', 'login.example.test.']) {
       const response = await app.inject({
         method: 'GET',
@@ -55,7 +41,7 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
   });
 
   it('answers for each alias, e.g. the address a load balancer probes by', async () => {
-    const app = await appWith(productionEnv());
+    const app = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     for (const host of ['10.0.0.5:3000', 'keycard.internal']) {
       const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken', headers: { host } });
       expect(response.statusCode, host).toBe(200);
@@ -63,7 +49,7 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
   });
 
   it('answers 421 for any other name, loopback ones included, on every kind of route', async () => {
-    const app = await appWith(productionEnv());
+    const app = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     for (const host of [
       'evil.example',
       'login.example.test.evil.example',
@@ -76,7 +62,7 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
   });
 
   it('answers 421, not a 500, on calls whose contract entry lists their errors', async () => {
-    const app = await appWith(productionEnv());
+    const app = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     for (const url of ['/api/login', '/admin/api/users']) {
       const response = await app.inject({
         method: 'POST',
@@ -90,14 +76,17 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
   });
 
   it('answers 421 for a Host header that names no host', async () => {
-    const app = await appWith(productionEnv());
+    const app = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     for (const host of ['login.example.test/path', 'user@login.example.test', 'login.example.test:99999']) {
       await expectMisdirected(app, host, '/api/getcsrftoken');
     }
   });
 
   it('reads the forwarded name behind a trusted proxy, and only there', async () => {
-    const trusting = await appWith({ ...productionEnv(), TRUST_PROXY: 'true' });
+    const trusting = await appWith({
+      ...productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }),
+      TRUST_PROXY: 'true',
+    });
     const forwarded = (host: string) => ({ host: '10.0.0.9', 'x-forwarded-host': host });
     const ok = await trusting.inject({
       method: 'GET',
@@ -112,7 +101,7 @@ describe('Host allow-list in production: PUBLIC_URL and PUBLIC_HOST_ALIASES', ()
     });
     expect(refused.statusCode).toBe(421);
 
-    const direct = await appWith(productionEnv());
+    const direct = await appWith(productionEnv({ PUBLIC_HOST_ALIASES: '10.0.0.5,keycard.internal' }));
     const ignored = await direct.inject({
       method: 'GET',
       url: '/api/getcsrftoken',

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import type { Db } from '../src/store/database.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { migrationsApplied } from '../src/store/readiness-queries.ts';
 import { eventually } from './mail-kit.ts';
-import { buildTestApp, type TestAppOptions } from './support/app.ts';
+import { buildTestApp, productionEnv, type TestAppOptions } from './support/app.ts';
 import { createTestDatabase, type TestDatabase, useTestDatabase } from './support/database.ts';
 import { databaseSwitch } from './support/database-switch.ts';
 
@@ -52,18 +51,6 @@ const ALL_PASS = {
   status: 'pass',
   checks: { database: { status: 'pass' }, migrations: { status: 'pass' }, mailWorker: { status: 'pass' } },
 };
-
-function productionEnv(): NodeJS.ProcessEnv {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-  return {
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'https://login.example.test',
-    DATABASE_URL: 'postgres://keycard@127.0.0.1:5432/unused',
-    SMTP_URL: 'smtp://127.0.0.1:2525',
-    COOKIE_SECRETS: 'p'.repeat(32),
-    OIDC_JWKS: JSON.stringify({ keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] }),
-  };
-}
 
 describe('GET /health/live and /health/ready', () => {
   it('live answers 200 as long as the process serves, never cached', async () => {

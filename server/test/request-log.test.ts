@@ -1,7 +1,6 @@
-import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestAppOptions } from './support/app.ts';
+import { buildTestApp, productionEnv, type TestAppOptions } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 // Issue 17: one JSON log line per request, with the request id its answer carries in X-Request-Id
@@ -21,18 +20,6 @@ async function appWith(options: TestAppOptions = {}): Promise<FastifyInstance> {
 
 /** The service's own ids: 8 characters of Crockford's base32. */
 const SERVICE_ID = /^[0-9A-HJKMNP-TV-Z]{8}$/;
-
-function productionEnv(): NodeJS.ProcessEnv {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-  return {
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'https://login.example.test',
-    DATABASE_URL: 'postgres://keycard@127.0.0.1:5432/unused',
-    SMTP_URL: 'smtp://127.0.0.1:2525',
-    COOKIE_SECRETS: 'p'.repeat(32),
-    OIDC_JWKS: JSON.stringify({ keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] }),
-  };
-}
 
 function csrfToken(app: FastifyInstance, headers: Record<string, string> = {}) {
   return app.inject({ method: 'GET', url: '/api/getcsrftoken', headers });
