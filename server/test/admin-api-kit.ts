@@ -103,7 +103,7 @@ export function useAdminApi({ setUp, ...options }: TestServiceOptions = {}) {
 }
 
 /** One sign-in through the login policy as the SPA does (DESIGN §1), in a fresh browser. */
-async function attemptSignIn(app: FastifyInstance, email: string, password: string) {
+export async function attemptSignIn(app: FastifyInstance, email: string, password: string) {
   const browser = new TestBrowser(app);
   const auth = await startAuthorization(browser);
   await browser.loadSpa();

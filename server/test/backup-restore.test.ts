@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { loginResponse } from '@keycard/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { rowsOf } from '../src/store/rows.ts';
+import { attemptSignIn } from './admin-api-kit.ts';
 import { buildTestApp } from './support/app.ts';
 import { createTestDatabase } from './support/database.ts';
 import {
@@ -19,8 +19,6 @@ import {
   redeemCode,
   registerTestClient,
   resumeToCode,
-  startAuthorization,
-  TestBrowser,
 } from './support/oidc-flow.ts';
 import { administer, databaseUrlOn } from './support/postgres-admin.ts';
 
@@ -95,16 +93,7 @@ describe('backup and restore of PostgreSQL (OPERATIONS.md)', () => {
         const discovery = (await app.inject('/oidc/.well-known/openid-configuration')).json();
         expect(discovery.issuer).toBe(issuer);
 
-        const browser = new TestBrowser(app);
-        const auth = await startAuthorization(browser);
-        await browser.loadSpa();
-        const login = await browser.post('/api/login', {
-          Username: 'grace@example.com',
-          Password: 'Backed-Up-Password-7',
-          ReturnUrl: auth.returnUrl,
-        });
-        expect(login.statusCode).toBe(200);
-        const body = loginResponse.parse(login.json());
+        const { browser, auth, body } = await attemptSignIn(app, 'grace@example.com', 'Backed-Up-Password-7');
         expect(body.isAuthenticated).toBe(true);
         const tokens = await redeemCode(
           app,
