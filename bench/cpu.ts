@@ -16,16 +16,40 @@ export interface CpuSnapshot {
   idle: number;
 }
 
-/** utime + stime of a /proc stat line, in ms. */
-function statCpuMs(statPath: string): number {
+/** The fields of a /proc stat file after the command name; empty when it is gone. */
+function statFields(statPath: string): string[] {
   try {
     const text = readFileSync(statPath, 'utf8');
     // The command name is in parentheses and may hold spaces: count fields after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0; // the thread or process ended between listing and reading
+    return []; // the thread or process ended between listing and reading
   }
+}
+
+/** utime + stime of a /proc stat file, in ms. */
+function statCpuMs(statPath: string): number {
+  const fields = statFields(statPath);
+  return fields.length === 0 ? 0 : (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/**
+ * CPU of every PostgreSQL process since the server started, in ms: the live processes' own time plus
+ * what the postmaster has collected of its ended children (cutime + cstime, added when it reaps one).
+ * A sum of the live processes alone loses a connection that ends within a phase, and can fall.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  const postgres = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && comm(pid) === 'postgres');
+  const pids = new Set(postgres);
+  for (const pid of postgres) {
+    const fields = statFields(`/proc/${pid}/stat`);
+    if (fields.length === 0) continue;
+    total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    // The postmaster: the one PostgreSQL process whose parent is not one.
+    if (!pids.has(fields[1] ?? '')) total += (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  }
+  return total;
 }
 
 function comm(pid: string): string {
@@ -56,10 +80,7 @@ export function cpuSnapshot(servicePid: number): CpuSnapshot {
     if (Number(tid) === servicePid) serviceMain += ms;
     else serviceOther += ms;
   }
-  let postgres = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (/^\d+$/.test(pid) && comm(pid) === 'postgres') postgres += statCpuMs(`/proc/${pid}/stat`);
-  }
+  const postgres = postgresCpuMs();
   const own = process.cpuUsage();
   return {
     serviceMain,

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,12 +8,20 @@ import { freePort } from './started-service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+/** What runs: the service itself (compiled, as production runs it) or the floor (bench/floor/). */
+export type Subject = 'keycard' | 'floor';
+/** The embedded default (PGlite in a data directory) or a fresh database on DATABASE_URL's server. */
+export type Store = 'PGlite' | 'PostgreSQL';
+
 export interface BenchService {
+  subject: Subject;
   base: string;
   pid: number;
-  demoPassword: string;
+  password: string;
   /** Event-loop delay since the previous call. */
   loopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
+  /** Resident memory now and its peak so far (VmRSS, VmHWM), MiB; NaN without /proc. */
+  memory(): { rssMiB: number; peakMiB: number };
   stop(): Promise<void>;
 }
 
@@ -27,35 +35,75 @@ async function administer(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** A fresh database on the server of DATABASE_URL, so every run starts from nothing; null without one. */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return null;
-  const name = `keycard_bench_${Date.now().toString(36)}`;
+/** A fresh database on the server of DATABASE_URL, so every run starts from nothing. */
+async function freshDatabase(
+  serverUrl: string,
+  subject: Subject,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${subject}_bench_${Date.now().toString(36)}`;
   await administer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.href, drop: () => administer(serverUrl, `drop database if exists ${name} with (force)`) };
 }
 
+/** Compiles server/dist when it is older than the sources, as `npm start` does. */
+export function buildServerIfStale(): void {
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), '--if-stale'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('building server/dist failed');
+}
+
+function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+  } catch {
+    return { rssMiB: NaN, peakMiB: NaN };
+  }
+}
+
+const COMMANDS: Record<Subject, { args: string[]; ready: RegExp; password: RegExp }> = {
+  keycard: {
+    args: [path.join(ROOT, 'server/dist/main.js')],
+    ready: /Keycard listening on/,
+    password: /Demo account created: \S+ \/ password (\S+)/,
+  },
+  floor: {
+    args: ['--import', 'tsx', path.join(ROOT, 'bench/floor/floor.ts')],
+    ready: /floor listening on/,
+    password: /floor account: \S+ \/ password (\S+)/,
+  },
+};
+
 /**
- * Starts the real service (demo relying party) on loopback with a fresh DATA_DIR, on the embedded
- * database, or on a fresh PostgreSQL database when DATABASE_URL names a server.
+ * Starts the service (demo relying party, compiled: call buildServerIfStale first) or the floor on
+ * loopback with a fresh data directory, on PGlite or on a fresh PostgreSQL database of DATABASE_URL's
+ * server. Its event-loop delay is measured by bench/loop-monitor.mjs, preloaded.
  */
-export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchService> {
+export async function startService(
+  subject: Subject,
+  store: Store,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BenchService> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (store === 'PostgreSQL' && !serverUrl) throw new Error('PostgreSQL needs DATABASE_URL');
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'keycard-bench-'));
-  const database = await freshDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${subject}-bench-`));
+  const database = store === 'PostgreSQL' && serverUrl ? await freshDatabase(serverUrl, subject) : null;
+  const command = COMMANDS[subject];
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the service, written when it stops.
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each process, written when it stops.
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       '--import',
-      'tsx',
-      '--import',
       path.join(ROOT, 'bench/loop-monitor.mjs'),
-      path.join(ROOT, 'server/src/main.ts'),
+      ...command.args,
     ],
     {
       cwd: ROOT,
@@ -79,7 +127,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchSe
   const nextLine = (match: RegExp, timeoutMs: number) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`service printed no ${match} within ${timeoutMs} ms`)),
+        () => reject(new Error(`${subject} printed no ${match} within ${timeoutMs} ms`)),
         timeoutMs,
       );
       waiting.push((line) => {
@@ -91,18 +139,20 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchSe
         return found !== null;
       });
     });
-  const demo = nextLine(/Demo account created: \S+ \/ password (\S+)/, 90_000);
-  await nextLine(/Keycard listening on/, 90_000);
-  const [, demoPassword = ''] = await demo;
+  const password = nextLine(command.password, 90_000);
+  await nextLine(command.ready, 90_000);
+  const pid = child.pid ?? 0;
   return {
+    subject,
     base: `http://localhost:${port}`,
-    pid: child.pid ?? 0,
-    demoPassword,
+    pid,
+    password: (await password)[1] ?? '',
     async loopDelay() {
       const report = nextLine(/^\{"loopDelay":(.*)\}$/, 5_000);
       child.kill('SIGUSR2');
       return JSON.parse((await report)[1] ?? '{}') as { maxMs: number; p99Ms: number };
     },
+    memory: () => memoryOf(pid),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
