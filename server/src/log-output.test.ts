@@ -75,6 +75,7 @@ describe('production log output', () => {
       await expect.poll(() => readFileSync(file, 'utf8').length).toBeGreaterThan(4096);
       expect(line(1) + line(2) + lines.join('')).toContain(readFileSync(file, 'utf8'));
     } finally {
+      stream.end();
       rmSync(dir, { recursive: true, force: true });
     }
   });

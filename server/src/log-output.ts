@@ -6,9 +6,7 @@ import pino from 'pino';
  * tenth of its time serving files (BENCHMARKS.md, Static delivery). pino writes what is left when
  * the process exits; `flush()` sends it at once, for lines a tool waits for.
  */
-export function productionLogStream(dest: number | string = 1): pino.DestinationStream & {
-  flush(callback?: (error?: Error) => void): void;
-} {
+export function productionLogStream(dest: number | string = 1): ReturnType<typeof pino.destination> {
   return pino.destination({ dest, minLength: PRODUCTION_LOG_BATCH_BYTES, periodicFlush: 1000 });
 }
 
