@@ -7,7 +7,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
-import { developmentLogStream } from './log-output.ts';
+import { developmentLogStream, productionLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
@@ -110,12 +110,11 @@ async function main(): Promise<void> {
     signals.checkpoint();
     await migrateDatabase(database);
     signals.checkpoint();
+    const productionLog = config.production ? productionLogStream() : undefined;
     const app = await buildApp({
       config,
       db: database.db,
-      logger: config.production
-        ? { level: config.logLevel }
-        : { level: config.logLevel, stream: developmentLogStream() },
+      logger: { level: config.logLevel, stream: productionLog ?? developmentLogStream() },
       metrics: createMetrics({ database, threadPoolSize: config.threadPoolSize }),
     });
     parts.app = app;
@@ -155,6 +154,8 @@ async function main(): Promise<void> {
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,
       );
     }
+    // Tools wait for the start-up lines: out now, not with the next batch.
+    productionLog?.flush();
     signals.serving(config.shutdownDrainMs);
   } catch (error) {
     await stopService(parts).catch(() => undefined);

@@ -127,12 +127,13 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
  */
 export function closeConnectionsWhenClosing(app: FastifyInstance): void {
   const inFlight = new Set<ServerResponse>();
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     // Answers that ended are dropped here rather than by a 'close' listener of their own: the
     // provider's middleware already puts ten of those on a response, Node's warning limit.
     for (const response of inFlight)
       if (response.writableEnded || response.destroyed) inFlight.delete(response);
     inFlight.add(reply.raw);
+    done();
   });
   app.addHook('preClose', async () => {
     for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');

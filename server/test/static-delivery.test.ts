@@ -130,6 +130,63 @@ describe('static delivery: caching and content negotiation', () => {
     );
   });
 
+  describe('headers', () => {
+    // Worked out once at start-up (http/security-headers.ts), sent alike on every answer.
+    const SECURITY_HEADERS = {
+      'content-security-policy':
+        "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;connect-src 'self';" +
+        "font-src 'self';object-src 'none';base-uri 'none';frame-ancestors 'none';form-action 'self'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+
+    it('are the same security headers on index.html, a hashed asset, a page and an API answer', async () => {
+      const answers = [
+        await get('/', { 'accept-encoding': 'br' }),
+        await get('/assets/index-3f2a1b.js', { 'accept-encoding': 'br' }),
+        await get('/resetPassword/1/abc', { 'accept-encoding': 'br' }),
+        await get('/assets/index-3f2a1b.js', { 'if-none-match': '"any"' }),
+        await get('/api/getcsrftoken'),
+      ];
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(200);
+        for (const [name, value] of Object.entries(SECURITY_HEADERS))
+          expect(answer.headers[name], name).toBe(value);
+        expect(answer.headers['strict-transport-security']).toBeUndefined();
+      }
+      // Each its own request id, and the caching of what it is.
+      const ids = answers.map((answer) => String(answer.headers['x-request-id']));
+      for (const id of ids) expect(id).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+      expect(new Set(ids).size).toBe(answers.length);
+      expect(answers.map((answer) => answer.headers['cache-control'])).toEqual([
+        'no-cache',
+        IMMUTABLE,
+        'no-cache',
+        IMMUTABLE,
+        'no-store',
+      ]);
+    });
+
+    it('keep them on a 304', async () => {
+      const first = await get('/', { 'accept-encoding': 'br' });
+      const again = await get('/', { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+      expect(again.statusCode).toBe(304);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(again.headers[name], name).toBe(value);
+      expect(again.headers['cache-control']).toBe('no-cache');
+      expect(again.headers.vary).toMatch(/accept-encoding/i);
+      expect(again.headers['x-request-id']).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+    });
+  });
+
   describe('the text resource (GET /api/i18n/getresource)', () => {
     const url = '/api/i18n/getresource?requestedLanguageCode=de-DE';
 

@@ -9,6 +9,9 @@ declare module 'fastify' {
   }
 }
 
+/** How many allowed Host values are remembered as sent. */
+const SEEN_HOSTS = 64;
+
 export interface AllowedHostsOptions {
   /** PUBLIC_URL's host name and PUBLIC_HOST_ALIASES, lower-case, without ports. */
   readonly hosts: readonly string[];
@@ -27,10 +30,23 @@ export interface AllowedHostsOptions {
  */
 export function registerAllowedHosts(app: FastifyInstance, options: AllowedHostsOptions): void {
   const allowed = new Set(options.hosts.map((host) => hostNameOf(host) ?? host));
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.anyHost === true) return;
-    const name = hostNameOf(request.host);
-    if (name !== undefined && (allowed.has(name) || (options.loopback && isLoopbackHost(name)))) return;
-    throw new ServiceError('misdirected_request', 'This service does not answer for that host name.');
+  const isAllowed = (host: string) => {
+    const name = hostNameOf(host);
+    return name !== undefined && (allowed.has(name) || (options.loopback && isLoopbackHost(name)));
+  };
+  // Host values already found allowed, as sent: a browser sends the same one on every request, which
+  // then needs no parsing. Bounded, since a client may vary ports and letter case without end.
+  const seen = new Set<string>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.anyHost === true) return done();
+    const host = request.host;
+    if (seen.has(host)) return done();
+    if (!isAllowed(host)) {
+      return done(
+        new ServiceError('misdirected_request', 'This service does not answer for that host name.'),
+      );
+    }
+    if (seen.size < SEEN_HOSTS) seen.add(host);
+    done();
   });
 }

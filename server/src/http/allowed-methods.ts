@@ -67,9 +67,11 @@ export function registerAllowedMethods(app: FastifyInstance): void {
     return isPagePath(path) ? ['GET', 'HEAD'] : undefined;
   };
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const path = pathOf(request.url);
     const allowed = allowedOn(request, path);
-    if (allowed !== undefined && !allowed.includes(request.method)) throw new MethodNotAllowedError(allowed);
+    if (allowed !== undefined && !allowed.includes(request.method))
+      return done(new MethodNotAllowedError(allowed));
+    done();
   });
 }

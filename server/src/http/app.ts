@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mail = options.mail ?? createMailService({ config, db, log: app.log, meter: metrics.mail });
   app.decorate('mail', mail);
   app.addHook('onClose', () => mail.stop());
-  await registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
+  registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   await registerSpa(app, webDist);
   // Load balancers' probes: before the request limit, like the SPA's files (health.ts).

@@ -39,7 +39,8 @@ export function registerHealth(app: FastifyInstance, readiness: Readiness): void
   });
   // While draining, every answer closes its connection: a load balancer's kept-alive connection
   // would otherwise be cut by the stop while it might be sending the next request on it.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (readiness.draining) reply.raw.setHeader('connection', 'close');
+    done();
   });
 }

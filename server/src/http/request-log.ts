@@ -37,7 +37,8 @@ export class RequestLog extends LogController {
  * later hooks carry it too; on the raw response, so the provider's own (hijacked) answers have it.
  */
 export function sendRequestIds(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }

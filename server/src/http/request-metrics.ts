@@ -49,19 +49,16 @@ function routeLabel(request: FastifyRequest, url: string): string {
  * request whose client went away before its answer was written is not counted.
  */
 export function measureRequests(app: FastifyInstance, meter: HttpMeter): void {
-  // Kept from arrival: the provider's mount rewrites the URL below /oidc before answering.
-  const urls = new WeakMap<FastifyRequest, string>();
-  app.addHook('onRequest', async (request) => {
-    urls.set(request, request.url);
-  });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     meter.answered(
       {
         method: METHODS.has(request.method) ? request.method : 'other',
-        route: routeLabel(request, urls.get(request) ?? request.url),
+        // As it arrived: the provider's mount rewrites the URL below /oidc and keeps this one.
+        route: routeLabel(request, request.originalUrl),
         status: String(reply.raw.statusCode),
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }

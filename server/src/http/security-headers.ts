@@ -1,6 +1,22 @@
-import helmet from '@fastify/helmet';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath } from './paths.ts';
+
+/**
+ * The headers helmet sets with `options`, taken once at start-up: they depend on nothing in the
+ * request, so every answer gets the same values without helmet building its middleware (and the
+ * policy text) again for each one.
+ */
+function helmetHeaders(options: Readonly<HelmetOptions>): readonly (readonly [string, string])[] {
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
+  helmet(options)(request, response, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)] as const);
+}
 
 /**
  * DESIGN §2 Headers. The CSP allows no inline script and no framing; Referrer-Policy is no-referrer
@@ -8,13 +24,13 @@ import { isApiPath } from './paths.ts';
  * development browser is never pinned to https on localhost. Inline styles are allowed only by the
  * hashes in `styleSources` (the SPA page's first-paint colours).
  */
-export async function registerSecurityHeaders(
+export function registerSecurityHeaders(
   app: FastifyInstance,
   publicUrl: string,
   styleSources: readonly string[] = [],
-): Promise<void> {
+): void {
   const https = new URL(publicUrl).protocol === 'https:';
-  await app.register(helmet, {
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -36,13 +52,18 @@ export async function registerSecurityHeaders(
     frameguard: { action: 'deny' },
     xContentTypeOptions: true,
   });
+  // On the raw response, so the provider's own (hijacked) answers carry them too.
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
+  });
   // API answers carry account state and codes: no cache may keep them, error answers included
   // (onSend runs for every reply, whichever handler produced it). The one exception is an answer
   // its route marked no-cache, the text resource: no account state, and every use still asks here.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiPath(request.url) && reply.getHeader('cache-control') !== 'no-cache') {
       reply.header('cache-control', 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
 }

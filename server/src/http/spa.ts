@@ -27,6 +27,16 @@ function cacheControlFor(normalised: string): string {
   return 'no-cache';
 }
 
+/** The caching headers of a file of the build (path relative to it), which may be the .br or .gz copy. */
+function headersFor(sent: string): readonly (readonly [string, string])[] {
+  const asked = sent
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(?:br|gz)$/, '');
+  const cacheControl = ['cache-control', cacheControlFor(asked)] as const;
+  return COMPRESSIBLE.test(asked) ? [cacheControl, ['vary', 'Accept-Encoding']] : [cacheControl];
+}
+
 /** Whether the SPA is built, i.e. there is an index.html to serve. */
 export function isSpaBuilt(webDist: string): boolean {
   return existsSync(path.join(webDist, 'index.html'));
@@ -52,21 +62,26 @@ export function inlineStyleSources(webDist: string): string[] {
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   if (!isSpaBuilt(webDist)) return;
+  // Worked out once a file: only files of the build that exist get here, so the map stays that size.
+  const fileHeaders = new Map<string, readonly (readonly [string, string])[]>();
   await app.register(fastifyStatic, {
     root: webDist,
     prefix: '/',
     // '/' is the SPA itself; a directory without index.html falls through to the not-found handler.
-    index: 'index.html',
+    // A list, not a string: @fastify/static finds the .br or .gz copy of an index only in a list, and
+    // with a string would send '/' the long way round, through the not-found handler.
+    index: ['index.html'],
     dotfiles: 'ignore',
     cacheControl: false,
     // The .br or .gz copy the build wrote, by the request's Accept-Encoding; the file itself otherwise.
     preCompressed: true,
     setHeaders: (response, filePath) => {
-      // The file sent, which may be the .br or .gz copy of the one asked for.
-      const sent = path.relative(webDist, filePath).split(path.sep).join('/');
-      const asked = sent.replace(/\.(?:br|gz)$/, '');
-      response.setHeader('cache-control', cacheControlFor(asked));
-      if (COMPRESSIBLE.test(asked)) response.setHeader('vary', 'Accept-Encoding');
+      let headers = fileHeaders.get(filePath);
+      if (headers === undefined) {
+        headers = headersFor(path.relative(webDist, filePath));
+        fileHeaders.set(filePath, headers);
+      }
+      for (const [name, value] of headers) response.setHeader(name, value);
     },
   });
   const backgrounds = listBackgroundFiles(webDist);
