@@ -16,6 +16,7 @@ import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/a
 import { authorize, Browser, finishFlow, type Started } from './browser.ts';
 import { type CpuSnapshot, cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { type BenchService, buildServerIfStale, type Store, startService } from './service.ts';
+import { measureStatic, printStatic, REQUIRED_RATIO, type StaticResult } from './static.ts';
 
 const DEMO_EMAIL = 'demo@keycard.example';
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 300);
@@ -325,6 +326,7 @@ async function main(): Promise<void> {
     );
   });
   const results: StoreResult[] = [];
+  let staticDelivery: StaticResult[];
   try {
     await Promise.race([
       (async () => {
@@ -332,6 +334,8 @@ async function main(): Promise<void> {
       })(),
       outOfTime,
     ]);
+    console.log('\nstatic delivery against bare @fastify/static…');
+    staticDelivery = await Promise.race([measureStatic(), outOfTime]);
   } finally {
     clearTimeout(timer);
   }
@@ -339,7 +343,7 @@ async function main(): Promise<void> {
   // are taken against the mean of both.
   const rawAfter = await rawVerifies();
   console.log(`raw argon2 verifies at the end: ${rawAfter.toFixed(1)}/s`);
-  report(results, (rawBefore + rawAfter) / 2);
+  report(results, staticDelivery, (rawBefore + rawAfter) / 2);
 }
 
 /** The service's three login outcomes, taking turns in rounds. */
@@ -377,7 +381,7 @@ async function measureLogins(service: BenchService): Promise<Phase[]> {
 /** The tables of BENCHMARKS.md and the target checks; `raw` is verifies/s of the bare hash. */
 type Check = readonly [text: string, ok: boolean];
 
-function report(results: StoreResult[], raw: number): void {
+function report(results: StoreResult[], staticDelivery: StaticResult[], raw: number): void {
   console.log(`\nraw argon2 verifies, mean: ${raw.toFixed(1)}/s`);
   const checks: Check[] = [];
   for (const { store, logins, flows, memory } of results) {
@@ -457,6 +461,11 @@ function report(results: StoreResult[], raw: number): void {
         ],
       );
     }
+  }
+  console.log('\n### Static delivery\n');
+  printStatic(staticDelivery);
+  for (const { path, ratio, pass } of staticDelivery) {
+    checks.push([`static ${path}: ≥ ${REQUIRED_RATIO}× bare @fastify/static (${ratio.toFixed(2)})`, pass]);
   }
   console.log('');
   for (const [text, ok] of checks) console.log(`${verdict(ok)}: ${text}`);
