@@ -95,6 +95,35 @@ describe('static delivery: caching and content negotiation', () => {
       expect(response.headers['cache-control']).toBe(IMMUTABLE);
     });
 
+    it('answers 304 while the ETag of the coding asked for matches, and the file again once it does not', async () => {
+      const br = await get('/assets/index-3f2a1b.js', { 'accept-encoding': 'br' });
+      const again = await get('/assets/index-3f2a1b.js', {
+        'accept-encoding': 'br',
+        'if-none-match': String(br.headers.etag),
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      expect(again.headers['cache-control']).toBe(IMMUTABLE);
+      // The gzip bytes differ from the Brotli bytes the browser holds: it gets them whole.
+      const gzip = await get('/assets/index-3f2a1b.js', {
+        'accept-encoding': 'gzip',
+        'if-none-match': String(br.headers.etag),
+      });
+      expect(gzip.statusCode).toBe(200);
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(SCRIPT);
+    });
+
+    it('answers HEAD with the headers of the GET and no body, and a Range request with the whole file', async () => {
+      const head = await app.inject({ method: 'HEAD', url: '/assets/index-3f2a1b.js' });
+      expect(head.statusCode).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['cache-control']).toBe(IMMUTABLE);
+      expect(head.headers['content-type']).toMatch(/javascript/);
+      const ranged = await get('/assets/index-3f2a1b.js', { range: 'bytes=0-9' });
+      expect(ranged.statusCode).toBe(200);
+      expect(ranged.body).toBe(SCRIPT);
+    });
+
     it('gives each coding its own ETag', async () => {
       const br = await get('/assets/index-3f2a1b.js', { 'accept-encoding': 'br' });
       const plain = await get('/assets/index-3f2a1b.js');

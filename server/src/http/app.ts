@@ -38,7 +38,7 @@ import { measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa, sendSpaIndex } from './spa.ts';
+import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa } from './spa.ts';
 
 export interface AppOptions {
   readonly config: Config;
@@ -112,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => mail.stop());
   registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
-  await registerSpa(app, webDist);
+  const sendSpaIndex = await registerSpa(app, webDist);
   // Load balancers' probes: before the request limit, like the SPA's files (health.ts).
   registerHealth(app, createReadiness({ db, mailWorkerRunning: mail.running, log: app.log }));
   // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.
@@ -190,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const notFound = new ServiceError('not_found', 'Not found.');
       return reply.code(notFound.statusCode).send(notFound.toBody());
     }
-    return sendSpaIndex(reply, webDist);
+    return sendSpaIndex(request, reply);
   });
   return app;
 }

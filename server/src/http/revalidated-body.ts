@@ -39,7 +39,7 @@ export function prepareBody(text: string, contentType: string): PreparedBody {
 }
 
 /** Whether If-None-Match names this ETag (or `*`), compared weakly. */
-function stillValid(ifNoneMatch: string | undefined, etag: string): boolean {
+export function stillValid(ifNoneMatch: string | undefined, etag: string): boolean {
   if (ifNoneMatch === undefined) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));

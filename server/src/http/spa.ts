@@ -3,8 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BACKGROUND_VARY, chooseBackground, listBackgroundFiles } from './background-variants.ts';
+import { loadBuildTextFiles, sendBuildFile } from './build-files.ts';
 
 /** The SPA's build output, found from this file rather than the working directory. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -55,21 +56,34 @@ export function inlineStyleSources(webDist: string): string[] {
   );
 }
 
+/** Answers a page request (any GET the SPA's router decides on) with the SPA's index.html. */
+export type SendSpaIndex = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+/** Without a build there is no page: a 503 that says how to build. */
+const sendSpaNotBuilt: SendSpaIndex = (_request, reply) =>
+  reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(SPA_NOT_BUILT);
+
 /**
- * Serves the built SPA: its files, and index.html (revalidated on every load) for any other GET, so
- * the SPA's own case-insensitive router decides what a path shows (SPEC §2). Without a build only
- * the API is served and pages answer a 503 that says how to build.
+ * Serves the built SPA: its files, and index.html (revalidated on every load) for `/` and, through
+ * the answer returned, for any other GET, so the SPA's own case-insensitive router decides what a
+ * path shows (SPEC §2). The text files (index.html, scripts, styles) are answered from memory
+ * (build-files.ts), each from a route of its own, which comes before @fastify/static's wildcard;
+ * pictures and anything else from disk. Without a build only the API is served and pages answer a
+ * 503 that says how to build.
  */
-export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
-  if (!isSpaBuilt(webDist)) return;
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<SendSpaIndex> {
+  if (!isSpaBuilt(webDist)) return sendSpaNotBuilt;
+  const textFiles = loadBuildTextFiles(webDist, cacheControlFor);
+  const index = textFiles.get('/index.html');
+  // isSpaBuilt found index.html a moment ago: only a build deleted in between gets here.
+  if (index === undefined) return sendSpaNotBuilt;
+  const sendIndex: SendSpaIndex = (request, reply) => sendBuildFile(request, reply, index);
   // Worked out once a file: only files of the build that exist get here, so the map stays that size.
   const fileHeaders = new Map<string, readonly (readonly [string, string])[]>();
   await app.register(fastifyStatic, {
     root: webDist,
     prefix: '/',
-    // '/' is the SPA itself; a directory without index.html falls through to the not-found handler.
-    // A list, not a string: @fastify/static finds the .br or .gz copy of an index only in a list, and
-    // with a string would send '/' the long way round, through the not-found handler.
+    // A directory without an index.html of its own falls through to the not-found handler.
     index: ['index.html'],
     dotfiles: 'ignore',
     cacheControl: false,
@@ -84,6 +98,13 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       for (const [name, value] of headers) response.setHeader(name, value);
     },
   });
+  app.get('/', sendIndex);
+  for (const [urlPath, file] of textFiles) {
+    // A route path reads ':' and '*' as parameters; such a name (never one of the build's) stays
+    // with @fastify/static.
+    if (/[:*]/.test(urlPath)) continue;
+    app.get(urlPath, (request, reply) => sendBuildFile(request, reply, file));
+  }
   const backgrounds = listBackgroundFiles(webDist);
   app.get<{ Params: { theme: string; file: string } }>(
     '/images/background/:theme/1920/:file',
@@ -97,18 +118,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       return reply.header('vary', BACKGROUND_VARY).sendFile(chosen, webDist);
     },
   );
-}
-
-/** Answers a GET that matched no route and no file: the SPA's index.html, or a clear "not built". */
-export function sendSpaIndex(reply: FastifyReply, webDist: string): FastifyReply {
-  if (!reply.server.hasReplyDecorator('sendFile') || !isSpaBuilt(webDist)) {
-    return reply
-      .code(503)
-      .type('text/plain; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(SPA_NOT_BUILT);
-  }
-  return reply.sendFile('index.html', webDist);
+  return sendIndex;
 }
 
 /** Missing build files must stay 404s: an HTML page in place of a script only hides the problem. */
