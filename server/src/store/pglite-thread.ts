@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type {
   ThreadError,
   ThreadOpening,
@@ -15,13 +14,6 @@ import type {
  * Statements arrive as messages and run one at a time, in PGlite's own order: a statement outside
  * the open transaction waits for it to end, as it does in process.
  */
-
-// WebAssembly compiled by the baseline compiler only: V8's optimising tier-up compiles PostgreSQL's
-// hot functions on the first statements and holds about 500 MiB while it does, for no speed the
-// service's statements gain (BENCHMARKS.md). V8's flags are the process's: nothing else in Keycard
-// compiles WebAssembly. Set before PGlite is imported, which compiles its module.
-setFlagsFromString('--liftoff-only');
-const { PGlite: PGliteClass } = await import('@electric-sql/pglite');
 
 interface OpenTransaction {
   readonly tx: Transaction;
@@ -46,8 +38,8 @@ function describeError(error: unknown): ThreadError {
 
 function open(opening: ThreadOpening): Promise<PGlite> {
   const startParams = [...opening.startParams];
-  if ('dataDir' in opening) return PGliteClass.create(opening.dataDir, { startParams });
-  return PGliteClass.create(
+  if ('dataDir' in opening) return PGlite.create(opening.dataDir, { startParams });
+  return PGlite.create(
     opening.loadDataDir ? { loadDataDir: opening.loadDataDir, startParams } : { startParams },
   );
 }
