@@ -143,7 +143,10 @@ describe('clean stop of the real service', () => {
       expect((await csrfToken()).status).toBe(200);
       const pgid = service.child.pid ?? 0;
       const commands = await groupCommands(pgid);
-      expect(commands.some((command) => /node\S* scripts\/start\.mjs$/.test(command))).toBe(true);
+      // --liftoff-only: V8 takes it only on the command line; it keeps PGlite's memory down (README).
+      expect(commands.some((command) => /node\S* --liftoff-only scripts\/start\.mjs$/.test(command))).toBe(
+        true,
+      );
       expect(commands.join('\n')).not.toMatch(/tsx|--import|--loader|--require/);
       expect(service.output()).not.toMatch(/Unsupported runtime|Warning:/);
 

@@ -2,18 +2,26 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { tracingOn } from '../tracing/spans.ts';
 import type { Database } from './database.ts';
+import type { PgliteClient } from './pglite-client.ts';
 import { tracePgliteQueries } from './pglite-spans.ts';
+import { PgliteThread } from './pglite-thread-client.ts';
 
 export type DatabaseLocation =
   /** PostgreSQL ≥ 15 (DATABASE_URL). */
   | { readonly databaseUrl: string }
-  /** Embedded PGlite kept in this directory (DATA_DIR/pglite). Only one process may open it. */
+  /**
+   * Embedded PGlite kept in this directory (DATA_DIR/pglite), run in a worker thread so that its
+   * statements never block the service's event loop. Only one process may open it.
+   */
   | { readonly pgliteDir: string }
-  /** Embedded PGlite in memory, for tests; `from` is a data directory dumped earlier (a template). */
+  /**
+   * Embedded PGlite in memory, in this thread, for tests; `from` is a data directory dumped earlier
+   * (a template).
+   */
   | { readonly memory: true; readonly from?: Blob };
 
 /** Where the embedded database lives inside DATA_DIR, beside the lock file and development keys. */
@@ -21,16 +29,43 @@ export function pgliteDirectory(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
+/**
+ * PostgreSQL's settings for the embedded database, after PGlite's own. shared_buffers is 128 MB by
+ * default, all of it resident once PostgreSQL starts; Keycard's working set (accounts, sessions,
+ * tokens) is far smaller, and a page that does not fit is read from the data directory through the
+ * operating system's cache (BENCHMARKS.md: no measurable cost per statement).
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+];
+
+/**
+ * drizzle over the embedded database. drizzle's driver names PGlite as its client's type but calls
+ * only `query` and `transaction`, which PgliteClient has with the same signatures.
+ */
+export function drizzleOnPglite(client: PgliteClient): PgliteDatabase {
+  return drizzlePglite({ client: client as PGlite });
+}
+
+async function openPglite(
+  location: Exclude<DatabaseLocation, { databaseUrl: string }>,
+): Promise<PgliteClient> {
+  const startParams = [...PGLITE_START_PARAMS];
+  if ('memory' in location) {
+    return PGlite.create(location.from ? { loadDataDir: location.from, startParams } : { startParams });
+  }
+  await mkdir(location.pgliteDir, { recursive: true });
+  return PgliteThread.open({ dataDir: location.pgliteDir, startParams });
+}
+
 /** Opens the database; the caller applies migrations (migrate.ts) before serving. */
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   if ('databaseUrl' in location) return openPostgres(location.databaseUrl);
-  if ('pgliteDir' in location) await mkdir(location.pgliteDir, { recursive: true });
-  const client =
-    'pgliteDir' in location
-      ? await PGlite.create(location.pgliteDir)
-      : await PGlite.create(location.from ? { loadDataDir: location.from } : {});
+  const client = await openPglite(location);
   if (tracingOn()) tracePgliteQueries(client);
-  return { kind: 'pglite', client, db: drizzlePglite({ client }), close: () => client.close() };
+  return { kind: 'pglite', client, db: drizzleOnPglite(client), close: () => client.close() };
 }
 
 function openPostgres(connectionString: string): Database {

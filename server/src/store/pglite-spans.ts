@@ -1,7 +1,5 @@
-import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { type SpanOptions, traced } from '../tracing/spans.ts';
-
-type Queries = Pick<PGlite, 'query' | 'exec'>;
+import type { PgliteClient, PgliteQueries, PgliteQueryOptions, PgliteTransaction } from './pglite-client.ts';
 
 /**
  * A statement's span, as instrumentation-pg names PostgreSQL's (`pg.query:SELECT`): the statement
@@ -19,24 +17,23 @@ function querySpan(text: string): [string, SpanOptions] {
   ];
 }
 
-function traceQueries(client: Queries): void {
+function traceQueries(client: PgliteQueries): void {
   const query = client.query.bind(client);
   const exec = client.exec.bind(client);
-  client.query = <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+  client.query = <T>(text: string, params?: unknown[], options?: PgliteQueryOptions) =>
     traced(...querySpan(text), () => query<T>(text, params, options));
-  client.exec = (text: string, options?: QueryOptions) =>
-    traced(...querySpan(text), () => exec(text, options));
+  client.exec = (text: string) => traced(...querySpan(text), () => exec(text));
 }
 
 /**
- * Spans for the embedded database's statements, which no instrumentation package covers: PGlite runs
- * in this process, so its queries are wrapped where drizzle calls them (the client and the client of
- * each transaction). Installed only while tracing is on.
+ * Spans for the embedded database's statements, which no instrumentation package covers: they are
+ * wrapped where drizzle calls them (the client and the client of each transaction), on this thread,
+ * so they join the request's trace. Installed only while tracing is on.
  */
-export function tracePgliteQueries(client: PGlite): void {
+export function tracePgliteQueries(client: PgliteClient): void {
   traceQueries(client);
   const transaction = client.transaction.bind(client);
-  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
+  client.transaction = <T>(callback: (tx: PgliteTransaction) => Promise<T>) =>
     traced('pglite.transaction', { onlyWithinTrace: true }, () =>
       transaction((tx) => {
         traceQueries(tx);
