@@ -101,6 +101,8 @@ export async function startService(
     [
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each process, written when it stops.
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      // As `npm start` runs the service (README): V8 keeps PGlite's WebAssembly at its first tier.
+      ...(store === 'PGlite' ? ['--liftoff-only'] : []),
       '--import',
       path.join(ROOT, 'bench/loop-monitor.mjs'),
       ...command.args,
