@@ -101,8 +101,10 @@ export async function startService(
     [
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each process, written when it stops.
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      // As `npm start` runs the service (README): V8 keeps PGlite's WebAssembly at its first tier.
-      ...(store === 'PGlite' ? ['--liftoff-only'] : []),
+      // As `npm start` runs the service (README): PGlite's WebAssembly kept at V8's first tier, and
+      // the young generation at 16 MiB per semi-space. The floor gets the same.
+      '--liftoff-only',
+      '--max-semi-space-size=16',
       '--import',
       path.join(ROOT, 'bench/loop-monitor.mjs'),
       ...command.args,

@@ -144,9 +144,11 @@ describe('clean stop of the real service', () => {
       const pgid = service.child.pid ?? 0;
       const commands = await groupCommands(pgid);
       // --liftoff-only: V8 takes it only on the command line; it keeps PGlite's memory down (README).
-      expect(commands.some((command) => /node\S* --liftoff-only scripts\/start\.mjs$/.test(command))).toBe(
-        true,
-      );
+      expect(
+        commands.some((command) =>
+          /node\S* --liftoff-only --max-semi-space-size=16 scripts\/start\.mjs$/.test(command),
+        ),
+      ).toBe(true);
       expect(commands.join('\n')).not.toMatch(/tsx|--import|--loader|--require/);
       expect(service.output()).not.toMatch(/Unsupported runtime|Warning:/);
 
