@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { loadConfig } from '../server/src/config.ts';
 import { ensureDemoAccount } from '../server/src/demo/demo-setup.ts';
 import { buildApp } from '../server/src/http/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { migrateDatabase } from '../server/src/store/migrate.ts';
 import { openDatabase } from '../server/src/store/open-database.ts';
 import { type Answer, authorize, Browser, finishFlow } from './browser.ts';
@@ -105,7 +105,10 @@ function printStep(step: string): number {
   let request = '';
   for (const statement of statements) {
     const label = statement.request.split('\u0000')[1] ?? '';
-    if (label !== request) console.log(`  ${(request = label)}`);
+    if (label !== request) {
+      request = label;
+      console.log(`  ${label}`);
+    }
     console.log(`    ${shortened(statement.text)}`);
   }
   return statements.length;
@@ -158,9 +161,12 @@ async function main(): Promise<void> {
       }
       // The token request was sent under the resume step: move it to its own.
       for (const statement of sent) {
-        if (statement.request === 'resume\u0000POST /oidc/token') statement.request = 'token\u0000POST /oidc/token';
+        if (statement.request === 'resume\u0000POST /oidc/token')
+          statement.request = 'token\u0000POST /oidc/token';
       }
-      console.log('Statements of one full code flow on PostgreSQL (csrf token is the SPA start, not counted)');
+      console.log(
+        'Statements of one full code flow on PostgreSQL (csrf token is the SPA start, not counted)',
+      );
       const steps = ['authorize', 'CheckUsername', 'login', 'resume', 'token'];
       printStep('csrf token');
       let total = 0;
@@ -179,7 +185,11 @@ async function main(): Promise<void> {
         await browser.loadSpa();
         const flow = await authorize(browser);
         step = `login, ${outcome}`;
-        await browser.post('/api/login', { Username: username, Password: password, ReturnUrl: flow.returnUrl });
+        await browser.post('/api/login', {
+          Username: username,
+          Password: password,
+          ReturnUrl: flow.returnUrl,
+        });
         printStep(step);
         counts.push(`${outcome} ${statementsOf(step).length}`);
       }

@@ -1,0 +1,22 @@
+import type { Db } from './database.ts';
+
+/**
+ * A statement built once per database object and then reused. Building a query costs drizzle about
+ * as much CPU on the service's main thread as the round trip itself (0.1–0.2 ms, BENCHMARKS.md), and a
+ * named statement is parsed and planned by PostgreSQL once per connection, not per use.
+ *
+ * A prepared query runs on the object it was built on. So each transaction (an object of its own)
+ * gets its own, built at its first use there: a statement a caller runs inside a transaction never
+ * goes around it on the pool.
+ */
+export function preparedPerDb<Query>(build: (db: Db) => Query): (db: Db) => Query {
+  const built = new WeakMap<Db, Query>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
