@@ -25,6 +25,8 @@ interface Sent {
   /** The request being answered when the statement was sent. */
   request: string;
   text: string;
+  /** The name of a prepared (named) statement, which the server parses once per connection. */
+  name: string | undefined;
 }
 
 const sent: Sent[] = [];
@@ -34,8 +36,8 @@ let currentRequest = '(start-up)';
 const send = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const [first] = args;
-  const text = typeof first === 'string' ? first : String((first as { text?: unknown }).text ?? '');
-  sent.push({ request: currentRequest, text });
+  const config = typeof first === 'string' ? { text: first } : (first as { text?: string; name?: string });
+  sent.push({ request: currentRequest, text: config.text ?? '', name: config.name });
   return send.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
@@ -99,9 +101,10 @@ function statementsOf(step: string): Sent[] {
   return sent.filter((statement) => statement.request.startsWith(`${step}\u0000`));
 }
 
-function printStep(step: string): number {
+function printStep(step: string): { count: number; prepared: number } {
   const statements = statementsOf(step);
-  console.log(`\n${step}: ${statements.length} statements`);
+  const prepared = statements.filter((statement) => statement.name !== undefined).length;
+  console.log(`\n${step}: ${statements.length} statements, ${prepared} of them prepared`);
   let request = '';
   for (const statement of statements) {
     const label = statement.request.split('\u0000')[1] ?? '';
@@ -109,9 +112,11 @@ function printStep(step: string): number {
       request = label;
       console.log(`  ${label}`);
     }
-    console.log(`    ${shortened(statement.text)}`);
+    console.log(
+      `    ${statement.name === undefined ? '' : `[${statement.name}] `}${shortened(statement.text)}`,
+    );
   }
-  return statements.length;
+  return { count: statements.length, prepared };
 }
 
 async function main(): Promise<void> {
@@ -170,8 +175,13 @@ async function main(): Promise<void> {
       const steps = ['authorize', 'CheckUsername', 'login', 'resume', 'token'];
       printStep('csrf token');
       let total = 0;
-      for (const flowStep of steps) total += printStep(flowStep);
-      console.log(`\nfull flow (authorize → token): ${total} statements`);
+      let prepared = 0;
+      for (const flowStep of steps) {
+        const printed = printStep(flowStep);
+        total += printed.count;
+        prepared += printed.prepared;
+      }
+      console.log(`\nfull flow (authorize → token): ${total} statements, ${prepared} of them prepared`);
 
       const outcomes = [
         { outcome: 'success', username: demo.email, password: demo.password },
