@@ -6,19 +6,16 @@ import { auditEvents } from '../store/tables/index.ts';
 /** SQL of the audit log (STYLE §6). */
 
 // Every sign-in attempt writes one: prepared (store/prepared.ts). The database numbers and stamps it.
-const insertStatement = preparedPerDb((db) =>
-  db
-    .insert(auditEvents)
-    .values({
-      event: sql.placeholder('event'),
-      outcome: sql.placeholder('outcome'),
-      accountId: sql.placeholder('accountId'),
-      ip: sql.placeholder('ip'),
-      userAgent: sql.placeholder('userAgent'),
-      // Bound as text: a bound null stays SQL null, where the column's encoder would store JSON null.
-      detail: sql`${sql.placeholder('detail')}::jsonb`,
-    })
-    .prepare('audit_event_insert'),
+const insertStatement = preparedPerDb('audit_event_insert', (db) =>
+  db.insert(auditEvents).values({
+    event: sql.placeholder('event'),
+    outcome: sql.placeholder('outcome'),
+    accountId: sql.placeholder('accountId'),
+    ip: sql.placeholder('ip'),
+    userAgent: sql.placeholder('userAgent'),
+    // Bound as text: a bound null stays SQL null, where the column's encoder would store JSON null.
+    detail: sql`${sql.placeholder('detail')}::jsonb`,
+  }),
 );
 
 export async function insertAuditEvent(db: Db, row: typeof auditEvents.$inferInsert): Promise<void> {

@@ -29,17 +29,16 @@ export async function findProviderName(db: Db, providerId: string): Promise<stri
   return row?.name ?? '';
 }
 
-/** The provider bound to a domain (its binding key), if any. */
 // Every CheckUsername asks: prepared (store/prepared.ts).
-const providerIdByDomain = preparedPerDb((db) =>
+const providerIdByDomain = preparedPerDb('upstream_provider_of_domain', (db) =>
   db
     .select({ providerId: upstreamDomains.providerId })
     .from(upstreamDomains)
     .where(eq(upstreamDomains.domain, sql.placeholder('domain')))
-    .limit(1)
-    .prepare('upstream_provider_of_domain'),
+    .limit(1),
 );
 
+/** The provider bound to a domain (its binding key), if any. */
 export async function providerIdBoundTo(db: Db, domain: string): Promise<string | null> {
   const [row] = await providerIdByDomain(db).execute({ domain });
   return row?.providerId ?? null;

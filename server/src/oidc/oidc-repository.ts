@@ -24,13 +24,12 @@ export type ClientRow = typeof oidcClients.$inferSelect;
 type ClientFields = Omit<typeof oidcClients.$inferInsert, 'clientId'>;
 
 // Every protocol request reads its client: prepared (store/prepared.ts).
-const clientById = preparedPerDb((db) =>
+const clientById = preparedPerDb('oidc_client_by_id', (db) =>
   db
     .select()
     .from(oidcClients)
     .where(eq(oidcClients.clientId, sql.placeholder('clientId')))
-    .limit(1)
-    .prepare('oidc_client_by_id'),
+    .limit(1),
 );
 
 export async function findClient(db: Db, clientId: string): Promise<ClientRow | null> {
@@ -182,7 +181,7 @@ const payloadKey = and(
   eq(oidcPayloads.id, sql.placeholder('id')),
 );
 
-const upsertStatement = preparedPerDb((db) =>
+const upsertStatement = preparedPerDb('oidc_payload_upsert', (db) =>
   db
     .insert(oidcPayloads)
     .values({
@@ -206,8 +205,7 @@ const upsertStatement = preparedPerDb((db) =>
         expiresAt: proposed(oidcPayloads.expiresAt),
         consumedAt: null,
       },
-    })
-    .prepare('oidc_payload_upsert'),
+    }),
 );
 
 export async function upsertPayload(
@@ -232,7 +230,7 @@ export async function upsertPayload(
 const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${preparedNow})`;
 
 function findLiveStatement(by: 'id' | 'uid' | 'userCode') {
-  return preparedPerDb((db) =>
+  return preparedPerDb(`oidc_payload_live_by_${by}`, (db) =>
     db
       .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
       .from(oidcPayloads)
@@ -243,8 +241,7 @@ function findLiveStatement(by: 'id' | 'uid' | 'userCode') {
           live,
         ),
       )
-      .limit(1)
-      .prepare(`oidc_payload_live_by_${by}`),
+      .limit(1),
   );
 }
 
@@ -266,22 +263,16 @@ export async function findLivePayload(
   return row;
 }
 
-const consumeStatement = preparedPerDb((db) =>
+const consumeStatement = preparedPerDb('oidc_payload_consume', (db) =>
   db
     .update(oidcPayloads)
     .set({ consumedAt: preparedNow })
     .where(and(payloadKey, isNull(oidcPayloads.consumedAt)))
-    .returning({ grantId: oidcPayloads.grantId })
-    .prepare('oidc_payload_consume'),
+    .returning({ grantId: oidcPayloads.grantId }),
 );
 
-const grantOfStatement = preparedPerDb((db) =>
-  db
-    .select({ grantId: oidcPayloads.grantId })
-    .from(oidcPayloads)
-    .where(payloadKey)
-    .limit(1)
-    .prepare('oidc_payload_grant'),
+const grantOfStatement = preparedPerDb('oidc_payload_grant', (db) =>
+  db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(payloadKey).limit(1),
 );
 
 /**
@@ -301,8 +292,8 @@ export async function consumePayload(
   return { consumed: false, grantId: row?.grantId ?? null };
 }
 
-const destroyStatement = preparedPerDb((db) =>
-  db.delete(oidcPayloads).where(payloadKey).prepare('oidc_payload_destroy'),
+const destroyStatement = preparedPerDb('oidc_payload_destroy', (db) =>
+  db.delete(oidcPayloads).where(payloadKey),
 );
 
 export async function destroyPayload(db: Db, model: string, id: string): Promise<void> {
