@@ -72,9 +72,10 @@ describe('tracing on PostgreSQL', () => {
       if (!login) throw new Error(`no sign-in span among ${spans.map((span) => span.name)}`);
       const trace = spans.filter((span) => span.traceId === login.traceId);
       const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
-      expect(queries.some((span) => span.name.startsWith('pg.query:SELECT'))).toBe(true);
+      // A prepared statement's span carries its name (store/prepared.ts), an unnamed one its command.
+      expect(queries.some((span) => span.name.startsWith('pg.query:login_facts'))).toBe(true);
       expect(
-        queries.some((span) => /"email_normalized" = \$1/.test(String(span.attributes['db.query.text']))),
+        queries.some((span) => /"email_normalized" = \$\d+/.test(String(span.attributes['db.query.text']))),
       ).toBe(true);
       expect(trace.filter((span) => span.name === 'argon2.verify')).toHaveLength(1);
       expect(spans.filter((span) => span.name === 'smtp.send')).toHaveLength(1);

@@ -55,4 +55,18 @@ describe('single-use payloads of the storage adapter', () => {
     await model('Interaction').consume('interaction-1');
     await expect(model('Interaction').consume('interaction-1')).resolves.toBeUndefined();
   });
+
+  it('answers a code that is gone as a second use, with no grant to revoke', async () => {
+    const model = adapters();
+    await expect(model('AuthorizationCode').consume('code-never-stored')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('finds a device code by its user code', async () => {
+    const model = adapters();
+    await model('DeviceCode').upsert('device-1', { userCode: 'WDJB-MJHT', grantId: 'grant-d' }, MINUTE);
+    expect(await model('DeviceCode').findByUserCode('WDJB-MJHT')).toMatchObject({ userCode: 'WDJB-MJHT' });
+    expect(await model('DeviceCode').findByUserCode('XXXX-XXXX')).toBeUndefined();
+  });
 });

@@ -41,7 +41,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(queries.length).toBeGreaterThan(0);
     // The account is looked up by its address: the statement holds a placeholder, never the address.
     expect(
-      queries.some((span) => /"email_normalized" = \$1/.test(String(span.attributes['db.query.text']))),
+      queries.some((span) => /"email_normalized" = \$\d+/.test(String(span.attributes['db.query.text']))),
     ).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, isNotNull, isNull, lte, ne, notExists, or, sql } from 'drizzle-orm';
-import type { Clock } from '../store/clock.ts';
+import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { preparedPerDb } from '../store/prepared.ts';
 import { accounts, loginFailures, passwordHistory, upstreamDomains } from '../store/tables/index.ts';
 import { normalizeEmail } from './identifiers.ts';
 
@@ -17,8 +18,18 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
   return row ?? null;
 }
 
+// The protocol reads the account twice a sign-in (consent, token): prepared (store/prepared.ts).
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const accountById = preparedPerDb('account_by_id', (db) =>
+  db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export async function findAccountById(db: Db, id: string): Promise<Account | null> {
-  const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).limit(1);
+  const [row] = await accountById(db).execute({ id });
   return row ?? null;
 }
 
@@ -195,18 +206,28 @@ export interface LoginFactsKeys {
  * Each join matches at most one row (primary or unique keys), so it answers exactly one row.
  */
 export async function selectLoginFacts(db: Db, clock: Clock, keys: LoginFactsKeys) {
-  const [row] = await db
+  const [row] = await loginFactsStatement(db).execute({
+    nowMs: clock.preparedReading(),
+    email: keys.emailNormalized,
+    // A null domain equals no row's.
+    domain: keys.domain,
+  });
+  return row;
+}
+
+// Every sign-in attempt makes these statements: prepared (store/prepared.ts).
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const loginFactsStatement = preparedPerDb('login_facts', (db) =>
+  db
     .select({
-      nowMs: clock.nowSql(),
+      nowMs: PREPARED_NOW_MS,
       account: getTableColumns(accounts),
       upstreamProviderId: upstreamDomains.providerId,
     })
     .from(sql`(select 1) as one`)
-    .leftJoin(accounts, eq(accounts.emailNormalized, keys.emailNormalized))
-    // Stryker disable next-line ConditionalExpression: comparing with a null domain matches no row either; the constant only spares the parameter
-    .leftJoin(upstreamDomains, keys.domain === null ? sql`false` : eq(upstreamDomains.domain, keys.domain));
-  return row;
-}
+    .leftJoin(accounts, eq(accounts.emailNormalized, sql.placeholder('email')))
+    .leftJoin(upstreamDomains, eq(upstreamDomains.domain, sql.placeholder('domain'))),
+);
 
 /** An identifier's login failure counter and lock. */
 export type LoginFailureRow = typeof loginFailures.$inferSelect;
@@ -238,37 +259,49 @@ export async function claimAttemptSlot(
   now: Date,
   rule: { readonly threshold: number; readonly lockedUntil: Date | null },
 ): Promise<ClaimedAttempt | null> {
-  const at = now.toISOString();
   const until = rule.lockedUntil?.toISOString() ?? null;
+  const first = rule.threshold <= 1;
+  const [claimed] = await claimStatement(db).execute({
+    identifierHash,
+    at: now.toISOString(),
+    until,
+    threshold: rule.threshold,
+    firstLockedAt: first ? now.toISOString() : null,
+    firstLockedUntil: first ? until : null,
+  });
+  return claimed ?? null;
+}
+
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const claimStatement = preparedPerDb('login_failure_claim', (db) => {
   const row = loginFailures;
-  const ended = sql`${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}::timestamptz`;
+  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  const ended = sql`${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}`;
   const expired = sql`(${row.lockedAt} is not null and ${ended})`;
   const count = sql`(case when ${expired} then 1 else ${row.failureCount} + 1 end)`;
-  const reaches = sql`${count} >= ${rule.threshold}::integer`;
-  const first = rule.threshold <= 1;
-  const [claimed] = await db
+  const reaches = sql`${count} >= ${sql.placeholder('threshold')}::integer`;
+  return db
     .insert(row)
     .values({
-      identifierHash,
+      identifierHash: sql.placeholder('identifierHash'),
       failureCount: 1,
-      lockedAt: first ? now : null,
-      lockedUntil: first ? rule.lockedUntil : null,
-      updatedAt: now,
+      lockedAt: sql`${sql.placeholder('firstLockedAt')}::timestamptz`,
+      lockedUntil: sql`${sql.placeholder('firstLockedUntil')}::timestamptz`,
+      updatedAt: at,
     })
     .onConflictDoUpdate({
       target: row.identifierHash,
       set: {
         failureCount: count,
-        lockedAt: sql`(case when ${reaches} then ${at}::timestamptz end)`,
-        lockedUntil: sql`(case when ${reaches} then ${until}::timestamptz end)`,
+        lockedAt: sql`(case when ${reaches} then ${at} end)`,
+        lockedUntil: sql`(case when ${reaches} then ${sql.placeholder('until')}::timestamptz end)`,
         unlockMailQueuedAt: sql`(case when ${expired} then null else ${row.unlockMailQueuedAt} end)`,
-        updatedAt: now,
+        updatedAt: at,
       },
       setWhere: sql`${row.lockedAt} is null or ${expired}`,
     })
     .returning({ failureCount: row.failureCount, lockedAt: row.lockedAt });
-  return claimed ?? null;
-}
+});
 
 /** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
 export async function claimUnlockMail(db: Db, identifierHash: string, now: Date): Promise<boolean> {
@@ -298,8 +331,13 @@ export async function clearEndedLock(db: Db, identifierHash: string, now: Date):
 
 /** A success, an unlock or a password reset starts the count afresh. */
 export async function clearFailures(db: Db, identifierHash: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
+  await clearStatement(db).execute({ identifierHash });
 }
+
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const clearStatement = preparedPerDb('login_failure_clear', (db) =>
+  db.delete(loginFailures).where(eq(loginFailures.identifierHash, sql.placeholder('identifierHash'))),
+);
 
 export async function failureCount(db: Db, identifierHash: string): Promise<number> {
   const [row] = await db

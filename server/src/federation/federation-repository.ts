@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
+import { preparedPerDb } from '../store/prepared.ts';
 import { upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
 
 /** SQL of upstream providers and the e-mail domains bound to them (STYLE §6). */
@@ -28,13 +29,18 @@ export async function findProviderName(db: Db, providerId: string): Promise<stri
   return row?.name ?? '';
 }
 
-/** The provider bound to a domain (its binding key), if any. */
-export async function providerIdBoundTo(db: Db, domain: string): Promise<string | null> {
-  const [row] = await db
+// Every CheckUsername asks: prepared (store/prepared.ts).
+const providerIdByDomain = preparedPerDb('upstream_provider_of_domain', (db) =>
+  db
     .select({ providerId: upstreamDomains.providerId })
     .from(upstreamDomains)
-    .where(eq(upstreamDomains.domain, domain))
-    .limit(1);
+    .where(eq(upstreamDomains.domain, sql.placeholder('domain')))
+    .limit(1),
+);
+
+/** The provider bound to a domain (its binding key), if any. */
+export async function providerIdBoundTo(db: Db, domain: string): Promise<string | null> {
+  const [row] = await providerIdByDomain(db).execute({ domain });
   return row?.providerId ?? null;
 }
 

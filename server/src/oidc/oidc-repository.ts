@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AdapterPayload } from 'oidc-provider';
-import type { Clock } from '../store/clock.ts';
+import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { preparedPerDb } from '../store/prepared.ts';
 import {
   logoutRequests,
   oidcClients,
@@ -22,8 +23,17 @@ export type ClientRow = typeof oidcClients.$inferSelect;
 /** A client's registration without its id. */
 type ClientFields = Omit<typeof oidcClients.$inferInsert, 'clientId'>;
 
+// Every protocol request reads its client: prepared (store/prepared.ts).
+const clientById = preparedPerDb('oidc_client_by_id', (db) =>
+  db
+    .select()
+    .from(oidcClients)
+    .where(eq(oidcClients.clientId, sql.placeholder('clientId')))
+    .limit(1),
+);
+
 export async function findClient(db: Db, clientId: string): Promise<ClientRow | null> {
-  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).limit(1);
+  const [row] = await clientById(db).execute({ clientId });
   return row ?? null;
 }
 
@@ -157,9 +167,46 @@ export async function deleteResourceServer(
   return deleted;
 }
 
-// Payloads of the storage adapter, stamped and read against `clock` (storage-adapter.ts)
+// Payloads of the storage adapter, stamped and read against `clock` (storage-adapter.ts). Every
+// protocol request makes several of these statements, so they are prepared (store/prepared.ts) and
+// read the time as PREPARED_NOW_MS, bound to `clock.preparedReading()`.
 
-const nowOf = (clock: Clock) => sql`to_timestamp(${clock.nowSql()} / 1000.0)`;
+const preparedNow = sql`to_timestamp(${PREPARED_NOW_MS} / 1000.0)`;
+
+/** The value the insert proposed for `column`, in an upsert's update. */
+const proposed = (column: AnyColumn) => sql.raw(`excluded."${column.name}"`);
+
+const payloadKey = and(
+  eq(oidcPayloads.type, sql.placeholder('model')),
+  eq(oidcPayloads.id, sql.placeholder('id')),
+);
+
+const upsertStatement = preparedPerDb('oidc_payload_upsert', (db) =>
+  db
+    .insert(oidcPayloads)
+    .values({
+      id: sql.placeholder('id'),
+      type: sql.placeholder('model'),
+      grantId: sql.placeholder('grantId'),
+      userCode: sql.placeholder('userCode'),
+      uid: sql.placeholder('uid'),
+      payload: sql.placeholder('payload'),
+      // No lifetime (null): no expiry.
+      expiresAt: sql`${preparedNow} + make_interval(secs => ${sql.placeholder('expiresIn')})`,
+      consumedAt: null,
+    })
+    .onConflictDoUpdate({
+      target: [oidcPayloads.type, oidcPayloads.id],
+      set: {
+        grantId: proposed(oidcPayloads.grantId),
+        userCode: proposed(oidcPayloads.userCode),
+        uid: proposed(oidcPayloads.uid),
+        payload: proposed(oidcPayloads.payload),
+        expiresAt: proposed(oidcPayloads.expiresAt),
+        consumedAt: null,
+      },
+    }),
+);
 
 export async function upsertPayload(
   db: Db,
@@ -168,20 +215,41 @@ export async function upsertPayload(
   payload: AdapterPayload,
   expiresIn: number,
 ): Promise<void> {
-  const expiresAt = expiresIn ? sql`${nowOf(clock)} + make_interval(secs => ${expiresIn})` : null;
-  const row = {
+  await upsertStatement(db).execute({
+    id: key.id,
+    model: key.model,
     grantId: payload.grantId ?? null,
     userCode: payload.userCode ?? null,
     uid: payload.uid ?? null,
-    payload: payload as Record<string, unknown>,
-    expiresAt,
-    consumedAt: null,
-  };
-  await db
-    .insert(oidcPayloads)
-    .values({ id: key.id, type: key.model, ...row })
-    .onConflictDoUpdate({ target: [oidcPayloads.type, oidcPayloads.id], set: row });
+    payload,
+    expiresIn: expiresIn || null,
+    nowMs: clock.preparedReading(),
+  });
 }
+
+const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${preparedNow})`;
+
+function findLiveStatement(by: 'id' | 'uid' | 'userCode') {
+  return preparedPerDb(`oidc_payload_live_by_${by}`, (db) =>
+    db
+      .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+      .from(oidcPayloads)
+      .where(
+        and(
+          eq(oidcPayloads.type, sql.placeholder('model')),
+          eq(oidcPayloads[by], sql.placeholder('value')),
+          live,
+        ),
+      )
+      .limit(1),
+  );
+}
+
+const findLiveBy = {
+  id: findLiveStatement('id'),
+  uid: findLiveStatement('uid'),
+  userCode: findLiveStatement('userCode'),
+};
 
 /** A live (unexpired) payload of `model` whose `by` column is `value`. */
 export async function findLivePayload(
@@ -191,14 +259,21 @@ export async function findLivePayload(
   by: 'id' | 'uid' | 'userCode',
   value: string,
 ): Promise<{ payload: Record<string, unknown>; consumedAt: Date | null } | undefined> {
-  const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${nowOf(clock)})`;
-  const [row] = await db
-    .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
-    .from(oidcPayloads)
-    .where(and(eq(oidcPayloads.type, model), eq(oidcPayloads[by], value), live))
-    .limit(1);
+  const [row] = await findLiveBy[by](db).execute({ model, value, nowMs: clock.preparedReading() });
   return row;
 }
+
+const consumeStatement = preparedPerDb('oidc_payload_consume', (db) =>
+  db
+    .update(oidcPayloads)
+    .set({ consumedAt: preparedNow })
+    .where(and(payloadKey, isNull(oidcPayloads.consumedAt)))
+    .returning({ grantId: oidcPayloads.grantId }),
+);
+
+const grantOfStatement = preparedPerDb('oidc_payload_grant', (db) =>
+  db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(payloadKey).limit(1),
+);
 
 /**
  * Marks a payload consumed, once: of concurrent callers only one gets `consumed: true`, because the
@@ -211,19 +286,18 @@ export async function consumePayload(
   model: string,
   id: string,
 ): Promise<{ consumed: boolean; grantId: string | null }> {
-  const key = and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id));
-  const [consumed] = await db
-    .update(oidcPayloads)
-    .set({ consumedAt: nowOf(clock) })
-    .where(and(key, isNull(oidcPayloads.consumedAt)))
-    .returning({ grantId: oidcPayloads.grantId });
+  const [consumed] = await consumeStatement(db).execute({ model, id, nowMs: clock.preparedReading() });
   if (consumed) return { consumed: true, grantId: consumed.grantId };
-  const [row] = await db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(key).limit(1);
+  const [row] = await grantOfStatement(db).execute({ model, id });
   return { consumed: false, grantId: row?.grantId ?? null };
 }
 
+const destroyStatement = preparedPerDb('oidc_payload_destroy', (db) =>
+  db.delete(oidcPayloads).where(payloadKey),
+);
+
 export async function destroyPayload(db: Db, model: string, id: string): Promise<void> {
-  await db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id)));
+  await destroyStatement(db).execute({ model, id });
 }
 
 /** Deletes the payloads of `models` issued under a grant. */

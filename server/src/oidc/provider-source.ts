@@ -68,11 +68,15 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource {
   return {
     initial: provider,
     async current() {
-      const now = await deps.clock.now();
-      if (!due(now.getTime())) return provider;
-      reading ??= reload(now).finally(() => {
-        reading = undefined;
-      });
+      // Most requests find nothing due: they ask the local estimate, not the database. Once something
+      // may be due, the stored keys are read at the database's own time.
+      if (!due(deps.clock.estimate().getTime())) return provider;
+      reading ??= deps.clock
+        .now()
+        .then(reload)
+        .finally(() => {
+          reading = undefined;
+        });
       return reading;
     },
   };

@@ -14,6 +14,16 @@ export interface Clock {
    * time can read it in the same round trip instead of asking first.
    */
   nowSql(): SQL<number>;
+  /**
+   * What a prepared statement binds to its `nowMs` placeholder (PREPARED_NOW_MS): the clock's own
+   * reading, or null where the database reads its clock itself.
+   */
+  preparedReading(): number | null;
+  /**
+   * now() without a round trip, for decisions a few milliseconds either way cannot change (when to
+   * look for new signing keys): the last reading moved on by the local clock.
+   */
+  estimate(): Date;
 }
 
 /** Epoch milliseconds of a database row (float8 may arrive as a string), or an error. */
@@ -23,27 +33,44 @@ export function epochMsOf(value: unknown): Date {
   return new Date(ms);
 }
 
+/**
+ * The database's clock in epoch milliseconds. It keeps microseconds, a Date milliseconds: the time is
+ * rounded up to the next millisecond, so a row stamped by the database a moment ago (e.g. an outbox
+ * row's next_attempt_at = now()) is never later than the "now" read after it.
+ */
+const DATABASE_NOW_MS = sql<number>`ceil(extract(epoch from clock_timestamp()) * 1000)::float8`;
+
+/**
+ * The clock's reading inside a prepared statement (store/prepared.ts), whose text cannot carry a
+ * reading of its own: the `nowMs` placeholder, bound to `clock.preparedReading()`, else the
+ * database's clock.
+ */
+export const PREPARED_NOW_MS = sql<number>`coalesce(${sql.placeholder('nowMs')}::float8, ${DATABASE_NOW_MS})`;
+
 /** A clock that answers `read()` (epoch milliseconds), as SQL too: for tests and fixed readings. */
 export function clockReading(read: () => number): Clock {
   return {
     now: async () => new Date(read()),
     nowSql: () => sql<number>`${read()}::float8`,
+    preparedReading: read,
+    estimate: () => new Date(read()),
   };
 }
 
-/**
- * The database keeps microseconds, a Date milliseconds: the time is rounded up to the next
- * millisecond, so a row stamped by the database a moment ago (e.g. an outbox row's
- * next_attempt_at = now()) is never later than the "now" read after it.
- */
+/** The database's clock (DATABASE_NOW_MS). */
 export function databaseClock(db: Db): Clock {
-  const nowSql = () => sql<number>`ceil(extract(epoch from clock_timestamp()) * 1000)::float8`;
+  // How far the database's clock was ahead of the local one at the last reading.
+  let offsetMs = 0;
   return {
     async now() {
-      const [row] = rowsOf<{ ms: string | number }>(await db.execute(sql`select ${nowSql()} as ms`));
-      return epochMsOf(row?.ms ?? null);
+      const [row] = rowsOf<{ ms: string | number }>(await db.execute(sql`select ${DATABASE_NOW_MS} as ms`));
+      const now = epochMsOf(row?.ms ?? null);
+      offsetMs = now.getTime() - Date.now();
+      return now;
     },
-    nowSql,
+    nowSql: () => sql<number>`${DATABASE_NOW_MS}`,
+    preparedReading: () => null,
+    estimate: () => new Date(Date.now() + offsetMs),
   };
 }
 
