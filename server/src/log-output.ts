@@ -63,8 +63,25 @@ export function formatLogLine(line: string): string {
   return [time, level, message, ...details(record)].filter(Boolean).join(' ');
 }
 
+/**
+ * Standard output for the development log, written without blocking: a line goes out as soon as the
+ * write before it has, and lines logged meanwhile go together. process.stdout blocks on a pipe or a
+ * file for every line, one line a request. What is still held when the process exits is written then.
+ */
+function nonBlockingStdout(): { write(text: string): void } {
+  const out = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => {
+    try {
+      out.flushSync();
+    } catch {
+      // Standard output is gone (its reader closed it): there is nowhere left to write.
+    }
+  });
+  return out;
+}
+
 /** A pino destination writing formatted lines to `out`; a request's is "GET /path 200 3ms [its id]". */
-export function developmentLogStream(out: NodeJS.WritableStream = process.stdout): {
+export function developmentLogStream(out: { write(text: string): unknown } = nonBlockingStdout()): {
   write(line: string): void;
 } {
   return {
