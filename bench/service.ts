@@ -35,12 +35,12 @@ async function administer(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** A fresh database on the server of DATABASE_URL, so every run starts from nothing. */
-async function freshDatabase(
+/** A fresh database on the PostgreSQL server of `serverUrl`, named `<prefix>_<time>`, so a run starts from nothing. */
+export async function freshDatabase(
   serverUrl: string,
-  subject: Subject,
+  prefix: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${subject}_bench_${Date.now().toString(36)}`;
+  const name = `${prefix}_${Date.now().toString(36)}`;
   await administer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -94,7 +94,8 @@ export async function startService(
   if (store === 'PostgreSQL' && !serverUrl) throw new Error('PostgreSQL needs DATABASE_URL');
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), `${subject}-bench-`));
-  const database = store === 'PostgreSQL' && serverUrl ? await freshDatabase(serverUrl, subject) : null;
+  const database =
+    store === 'PostgreSQL' && serverUrl ? await freshDatabase(serverUrl, `${subject}_bench`) : null;
   const command = COMMANDS[subject];
   const child: ChildProcess = spawn(
     process.execPath,

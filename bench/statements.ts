@@ -14,6 +14,7 @@ import { buildApp } from '../server/src/http/app.ts';
 import { migrateDatabase } from '../server/src/store/migrate.ts';
 import { openDatabase } from '../server/src/store/open-database.ts';
 import { type Answer, authorize, Browser, finishFlow } from './browser.ts';
+import { freshDatabase } from './service.ts';
 import { freePort } from './started-service.ts';
 
 /** How much of a statement's text is printed. */
@@ -44,16 +45,6 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 function shortened(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > SHOWN_CHARS ? `${line.slice(0, SHOWN_CHARS - 1)}…` : line;
-}
-
-async function administer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Waits until the pool has had nothing to do for SETTLE_MS, so trailing statements are counted. */
@@ -122,10 +113,8 @@ function printStep(step: string): { count: number; prepared: number } {
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server');
-  const name = `keycard_statements_${Date.now().toString(36)}`;
-  await administer(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshDatabase(serverUrl, 'keycard_statements');
+  const url = new URL(fresh.url);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keycard-statements-'));
   const port = await freePort();
   const config = loadConfig({ PORT: String(port), DATA_DIR: dataDir, DEMO: 'true', DATABASE_URL: url.href });
@@ -210,7 +199,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
-    await administer(serverUrl, `drop database if exists ${name} with (force)`);
+    await fresh.drop();
   }
 }
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { freshDatabase } from './service.ts';
 import { freePort, ROOT } from './started-service.ts';
 
 /** Issue 18: Keycard's requests per second at least this share of bare `@fastify/static`'s. */
@@ -69,16 +69,6 @@ function entryScript(): string {
   return src;
 }
 
-async function administer(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 function processExit(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
@@ -105,10 +95,8 @@ function profileArgs(): string[] {
 /** Keycard as production runs it, on a fresh database of DATABASE_URL's PostgreSQL server. */
 async function startKeycard(): Promise<Server> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const database = `keycard_static_${Date.now().toString(36)}`;
-  await administer(serverUrl, `create database ${database}`);
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${database}`;
+  const database = await freshDatabase(serverUrl, 'keycard_static');
+  const databaseUrl = new URL(database.url);
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keycard-static-'));
   const logFile = path.join(dataDir, 'service.log');
@@ -149,7 +137,7 @@ async function startKeycard(): Promise<Server> {
         .split('\n')
         .filter((line) => line.includes('"request completed"')).length;
       rmSync(dataDir, { recursive: true, force: true });
-      await administer(serverUrl, `drop database if exists ${database} with (force)`);
+      await database.drop();
       return logged;
     },
   };
