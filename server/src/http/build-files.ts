@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -51,7 +51,24 @@ function formOf(bytes: Buffer): Form {
 export function loadBuildTextFiles(
   webDist: string,
   cacheControlFor: (relativePath: string) => string,
-): Map<string, BuildFile> {
+): ReadonlyMap<string, BuildFile> {
+  // One read per build: an app built again on the same build (the tests build hundreds) shares it.
+  const key = `${webDist}\u0000${statSync(path.join(webDist, 'index.html'), { throwIfNoEntry: false })?.mtimeMs}`;
+  let files = loaded.get(key);
+  if (files === undefined) {
+    files = readBuildTextFiles(webDist, cacheControlFor);
+    loaded.set(key, files);
+  }
+  return files;
+}
+
+/** The builds read so far, by directory and index.html's modification time. */
+const loaded = new Map<string, ReadonlyMap<string, BuildFile>>();
+
+function readBuildTextFiles(
+  webDist: string,
+  cacheControlFor: (relativePath: string) => string,
+): ReadonlyMap<string, BuildFile> {
   const files = new Map<string, BuildFile>();
   for (const folder of ['', 'assets']) {
     const directory = path.join(webDist, folder);
