@@ -23,6 +23,11 @@ const TEXT_TYPES: Readonly<Record<string, string>> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** Whether a file of the build (path or name) is one of its text files, which have coded copies. */
+export function isBuildTextFile(name: string): boolean {
+  return TEXT_TYPES[path.extname(name)] !== undefined;
+}
+
 /** One coding of a file: its bytes and an ETag of its own (the bytes differ, so the tags do). */
 interface Form {
   readonly bytes: Buffer;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BACKGROUND_VARY, chooseBackground, listBackgroundFiles } from './background-variants.ts';
-import { loadBuildTextFiles, sendBuildFile } from './build-files.ts';
+import { isBuildTextFile, loadBuildTextFiles, sendBuildFile } from './build-files.ts';
 
 /** The SPA's build output, found from this file rather than the working directory. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -13,9 +13,6 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', impor
 const SPA_NOT_BUILT =
   'Keycard: the web app (SPA) is not built, so there is no page to show yet.\n' +
   'Run `npm run build` and restart the service (`npm start` builds it when needed).\n';
-
-/** Text files of the build, which have Brotli and gzip copies beside them (web/scripts/build.mjs). */
-const COMPRESSIBLE = /\.(?:html|js|mjs|css|json|svg|txt|xml|webmanifest)$/;
 
 /**
  * Vite puts content-hashed files under /assets: a changed file has a new name, so cache forever.
@@ -35,7 +32,7 @@ function headersFor(sent: string): readonly (readonly [string, string])[] {
     .join('/')
     .replace(/\.(?:br|gz)$/, '');
   const cacheControl = ['cache-control', cacheControlFor(asked)] as const;
-  return COMPRESSIBLE.test(asked) ? [cacheControl, ['vary', 'Accept-Encoding']] : [cacheControl];
+  return isBuildTextFile(asked) ? [cacheControl, ['vary', 'Accept-Encoding']] : [cacheControl];
 }
 
 /** Whether the SPA is built, i.e. there is an index.html to serve. */
@@ -50,7 +47,9 @@ export function isSpaBuilt(webDist: string): boolean {
  */
 export function inlineStyleSources(webDist: string): string[] {
   if (!isSpaBuilt(webDist)) return [];
-  const html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  // The copy registerSpa serves: the page is read once, and the hashes are of the page sent.
+  const html =
+    loadBuildTextFiles(webDist, cacheControlFor).get('/index.html')?.identity.bytes.toString('utf8') ?? '';
   return [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi)].map(
     ([, css = '']) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`,
   );
