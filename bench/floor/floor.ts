@@ -10,9 +10,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import Provider, { type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
 import { hashPassword, verifyPassword } from '../../server/src/accounts/password-hash.ts';
 import { newSigningKey } from '../../server/src/oidc/keys.ts';
+import { firstPartyGrantLoader } from '../../server/src/oidc/provider.ts';
 import { type FloorStore, openFloorStore } from './floor-store.ts';
 
 const MOUNT = '/oidc';
@@ -88,19 +89,6 @@ async function accountBy(store: FloorStore, column: 'id' | 'uid', value: string)
   return row?.payload;
 }
 
-/** The service's first-party grant (provider.ts loadFirstPartyGrant): made or widened without asking. */
-async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
-  const { client, session } = ctx.oidc;
-  if (!client || !session?.accountId) return undefined;
-  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
-  const grant =
-    existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-  grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-  await grant.save();
-  return grant;
-}
-
 function readJson(request: http.IncomingMessage): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -165,7 +153,8 @@ async function main(): Promise<void> {
     interactions: {
       url: (_ctx, interaction) => `/?ReturnUrl=${encodeURIComponent(`${MOUNT}/auth/${interaction.uid}`)}`,
     },
-    loadExistingGrant: loadFirstPartyGrant,
+    // The service's own: made or widened without asking; the floor has no resource servers.
+    loadExistingGrant: firstPartyGrantLoader(async () => {}),
     pkce: { required: () => true },
     responseTypes: ['code'],
     features: { devInteractions: { enabled: false } },

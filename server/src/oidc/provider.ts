@@ -40,11 +40,14 @@ export interface ProviderDeps {
   log: RefusalLog;
 }
 
+type Grant = InstanceType<Provider['Grant']>;
+
 /**
  * Every client is one of the provider's own products, so there is no consent screen: the grant is
- * created (or widened to what is asked now) without asking (DESIGN §1).
+ * created (or widened to what is asked now) without asking (DESIGN §1). `widen` adds what else the
+ * request may be granted (resource scopes) before it is saved. The benchmark's floor uses it too.
  */
-function loadFirstPartyGrant(config: Config, db: Db) {
+export function firstPartyGrantLoader(widen: (ctx: KoaContextWithOIDC, grant: Grant) => Promise<void>) {
   return async (ctx: KoaContextWithOIDC) => {
     const { client, session } = ctx.oidc;
     if (!client || !session?.accountId) return undefined;
@@ -53,10 +56,16 @@ function loadFirstPartyGrant(config: Config, db: Db) {
     const grant =
       existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
     grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
-    await grantResourceScopes({ db, configured: config.resourceServers }, ctx, grant);
+    await widen(ctx, grant);
     await grant.save();
     return grant;
   };
+}
+
+function loadFirstPartyGrant(config: Config, db: Db) {
+  return firstPartyGrantLoader((ctx, grant) =>
+    grantResourceScopes({ db, configured: config.resourceServers }, ctx, grant),
+  );
 }
 
 /** The algorithms the keys signing now make, the default first (keys.ts). */
