@@ -3,10 +3,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Tests that start the service or the admin CLI as processes on the embedded store, whatever
- * DATABASE_URL says (they remove it from the child's environment): the same on either pass, so they
- * run once. Their PostgreSQL counterparts are in ON_POSTGRES.
+ * DATABASE_URL says (they remove it from the child's environment), and the embedded store's own
+ * thread: the same on either pass, so they run once. Their PostgreSQL counterparts are in ON_POSTGRES.
  */
 const EMBEDDED_PROCESSES = [
+  'src/store/pglite-thread.test.ts',
   'test/main.test.ts',
   'test/clean-stop.test.ts',
   'test/drain.test.ts',
