@@ -93,6 +93,8 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     page,
     texts,
   }) => {
+    // The configuration asks every journey for reduced motion; this one starts without.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     const signIn = await new DemoPage(page).startSignIn();
     await signIn.submitEmail(texts, uniqueEmail('busy ring'));
     const logins = await holdLogins(page);
