@@ -6,8 +6,9 @@
 //
 // `npm test -- --store-only` runs just the tests whose outcome depends on the database: the server
 // tests (vitest's `server` project, not `processes`, whose service processes always run on the
-// embedded store) and the journeys outside the page-only project. CI's second pass (PostgreSQL) uses it, so
-// the contract, the SPA's component tests and the page-only journeys run once per CI run, not twice.
+// embedded store) and the journeys outside the page-only project, each flow in one language. CI's
+// second pass (PostgreSQL) uses it, so the contract, the SPA's component tests, the page-only
+// journeys and a flow's repeats in further languages run once per CI run, not twice.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -118,7 +119,8 @@ async function main() {
     'test',
     '-c',
     path.join('e2e', 'playwright.config.ts'),
-    ...(storeOnly ? ['--project', 'store'] : []),
+    // Nor a flow's repeats in further languages (LANGUAGE_REPEAT_TAG in e2e/support/fixtures.ts).
+    ...(storeOnly ? ['--project', 'store', '--grep-invert', '@language-repeat'] : []),
   ]);
   const browser = playwrightCounts(playwrightExit);
   log(`playwright: ${describe(browser)} in ${seconds(at)}`);

@@ -6,7 +6,7 @@ import { loginAnswer, SignInPage } from '../pages/sign-in-page.ts';
 import { strongPassword } from '../support/accounts.ts';
 import { expirePassword } from '../support/admin.ts';
 import { axeViolations } from '../support/axe.ts';
-import { expect, LOCALE, test } from '../support/fixtures.ts';
+import { expect, LOCALE, languageRun, test } from '../support/fixtures.ts';
 import { mailLanguage, textLinks, waitForMail, waitForMails } from '../support/mailbox.ts';
 import {
   followDelayedRedirect,
@@ -23,7 +23,7 @@ import {
 
 test.describe('an expired password at sign-in', () => {
   for (const language of LANGUAGES) {
-    test.describe(`${language} (${LOCALE[language]})`, () => {
+    test.describe(`${language} (${LOCALE[language]})`, languageRun(language), () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'dark' : 'light' });
 
       test('is replaced on /ResetPassword/2/<code> (validation, history, common and weak passwords refused), then the same sign-in goes on with the new one', async ({

@@ -5,7 +5,7 @@ import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { strongPassword } from '../support/accounts.ts';
 import { axeViolations } from '../support/axe.ts';
-import { expect, LOCALE, test } from '../support/fixtures.ts';
+import { expect, LOCALE, languageRun, test } from '../support/fixtures.ts';
 import { mailLanguage, mailLink, waitForMail, waitForMails } from '../support/mailbox.ts';
 import { defaultRedirectUrl, followDelayedRedirect, seenAt, withClockRunning } from '../support/recovery.ts';
 import { expectPasswordRefused, expectSignedIn } from '../support/sign-in-steps.ts';
@@ -16,7 +16,7 @@ const RESET_LINK_PATH = `/resetPassword/${VerificationType.PasswordReset}/`;
 
 test.describe('forgot password from the sign-in page (DESIGN §2 Forgot password, SPEC §4)', () => {
   for (const language of LANGUAGES) {
-    test.describe(`${language} (${LOCALE[language]})`, () => {
+    test.describe(`${language} (${LOCALE[language]})`, languageRun(language), () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'dark' : 'light' });
 
       test('the mailed link keeps the ReturnUrl, resets the password and leads to the default redirect; only the new password signs in', async ({

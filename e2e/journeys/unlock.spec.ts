@@ -4,7 +4,7 @@ import { DoneState } from '../pages/done-state.ts';
 import { UnlockPage } from '../pages/unlock-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { callAnswer, nextCall } from '../support/calls.ts';
-import { expect, LOCALE, test } from '../support/fixtures.ts';
+import { expect, LOCALE, languageRun, test } from '../support/fixtures.ts';
 import { mailLanguage, mailLink, waitForMail } from '../support/mailbox.ts';
 import { defaultRedirectUrl, followDelayedRedirect, seenAt, withClockRunning } from '../support/recovery.ts';
 import { expectSignedIn, lockBySignIn } from '../support/sign-in-steps.ts';
@@ -13,7 +13,7 @@ import { expectSignedIn, lockBySignIn } from '../support/sign-in-steps.ts';
 
 test.describe('unlocking a locked account by the mailed link', () => {
   for (const language of LANGUAGES) {
-    test.describe(`${language} (${LOCALE[language]})`, () => {
+    test.describe(`${language} (${LOCALE[language]})`, languageRun(language), () => {
       test.use({ locale: LOCALE[language], theme: language === 'en' ? 'light' : 'dark' });
 
       test('the lock mails an unlock link; the unlock page greets by name, leads to the default redirect, and the password signs in again; locked anew, the used link says it expired', async ({

@@ -34,6 +34,18 @@ export const THEME_TIME: Readonly<Record<Theme, Date>> = {
 /** The browser locale used for each language of the text resource. */
 export const LOCALE: Readonly<Record<Language, string>> = { en: 'en-US', de: 'de-DE' };
 
+/**
+ * The tag of a journey that repeats another one's flow in a further language: its page's language
+ * and theme differ, not what the store does, so CI's PostgreSQL pass (`npm test -- --store-only`,
+ * scripts/test.mjs) leaves it out; the embedded store's pass runs every language.
+ */
+const LANGUAGE_REPEAT_TAG = '@language-repeat';
+
+/** The describe details of `language`'s run of a flow: the first language plain, the others tagged. */
+export function languageRun(language: Language): { tag?: string } {
+  return language === LANGUAGES[0] ? {} : { tag: LANGUAGE_REPEAT_TAG };
+}
+
 function serviceOrigin(): string {
   const origin = process.env[BASE_URL_ENV];
   if (!origin) throw new Error(`${BASE_URL_ENV} is not set: run the journeys through playwright.config.ts`);
