@@ -110,7 +110,9 @@ test.describe('every screen of SPEC §2', () => {
       test.use({ theme, colorScheme: theme });
 
       for (const route of SCREEN_ROUTES) {
-        test(`${route.name}: its route, no axe violations, AA contrast and focus rings, centred from 320 to 2560 px`, async ({
+        // The card's place does not depend on the theme: it is checked once, in the first.
+        const centring = theme === THEMES[0] ? ', centred from 320 to 2560 px' : '';
+        test(`${route.name}: its route, no axe violations, AA contrast and focus rings${centring}`, async ({
           page,
           request,
           texts,
@@ -119,7 +121,7 @@ test.describe('every screen of SPEC §2', () => {
 
           expect(await axeViolations(page), 'axe').toEqual([]);
           expect(await colourFindings(page), 'colours').toEqual([]);
-          await expectCentredAtEveryWidth(page);
+          if (centring) await expectCentredAtEveryWidth(page);
           await keepPhoneAndDesktop(page, testInfo, `${route.name}-${theme}-en`);
 
           await page.setViewportSize(SHOTS.desktop);
