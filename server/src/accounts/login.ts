@@ -1,11 +1,11 @@
 import { type Language, VerificationType } from '@keycard/contract';
-import { recordAudit } from '../audit/audit-log.ts';
+import { auditRow, recordAudit } from '../audit/audit-log.ts';
 import { issueCode } from '../codes/codes.ts';
 import type { CodeLifetimes, Config } from '../config.ts';
 import { type HashMeter, type SignInMeter, UNMEASURED } from '../metrics/meters.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { type Account, claimUnlockMail, clearFailures, replaceHash } from './account-repository.ts';
+import { type Account, claimUnlockMail, clearFailuresRecording, replaceHash } from './account-repository.ts';
 import { claimAttempt, type LockoutPolicy } from './lockout.ts';
 import { readLoginFacts } from './login-facts.ts';
 import {
@@ -109,26 +109,34 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
 
   // Stryker disable next-line OptionalChaining: `matches` is true only after an account's own hash was verified, so `account` is set whenever this is read
   if (matches && account?.passwordHash && account.disabledAt === null) {
-    // The attempt was counted like every other: the success clears the count (and a lock it took).
-    await clearFailures(db, id);
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
+    // The attempt was counted like every other: the success clears the count (and a lock it took),
+    // in the statement that puts it on record.
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
       const code = await issueCode(db, clock, rules.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordExpired,
       });
-      await recordAudit(db, {
-        event: 'login',
-        outcome: 'refused',
-        accountId,
-        ip: attempt.ip,
-        detail: { reason: 'password_expired' },
-      });
+      await clearFailuresRecording(
+        db,
+        id,
+        auditRow({
+          event: 'login',
+          outcome: 'refused',
+          accountId,
+          ip: attempt.ip,
+          detail: { reason: 'password_expired' },
+        }),
+      );
       deps.signIns.signedIn('expired');
       return { outcome: 'password_expired', account, code };
     }
-    await recordAudit(db, { event: 'login', outcome: 'success', accountId, ip: attempt.ip });
+    await clearFailuresRecording(
+      db,
+      id,
+      auditRow({ event: 'login', outcome: 'success', accountId, ip: attempt.ip }),
+    );
     deps.signIns.signedIn('success');
     return { outcome: 'authenticated', account };
   }

@@ -1,6 +1,6 @@
 import { retentionCutoff } from '../housekeeping/periodic-job.ts';
 import type { Db } from '../store/database.ts';
-import { deleteAuditEventsBefore, insertAuditEvent } from './audit-repository.ts';
+import { type AuditRow, deleteAuditEventsBefore, insertAuditEvent } from './audit-repository.ts';
 
 /** Events of DESIGN §2 Audit log. */
 export type AuditEventName =
@@ -31,15 +31,20 @@ function withoutSecrets(detail: AuditEntry['detail']): AuditEntry['detail'] | nu
   return Object.fromEntries(Object.entries(detail).filter(([key]) => !SECRET_KEY.test(key)));
 }
 
-export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
-  await insertAuditEvent(db, {
+/** An entry as its row is written: every optional field null, the detail without secrets. */
+export function auditRow(entry: AuditEntry): AuditRow {
+  return {
     event: entry.event,
     outcome: entry.outcome,
     accountId: entry.accountId ?? null,
     ip: entry.ip ?? null,
     userAgent: entry.userAgent ?? null,
     detail: withoutSecrets(entry.detail),
-  });
+  };
+}
+
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await insertAuditEvent(db, auditRow(entry));
 }
 
 /** Deletes rows older than the data policy's 4 weeks; returns how many went. */
