@@ -15,6 +15,7 @@ import { screenEndSessionRequest, startLogout } from './logout.ts';
 import { answerOutages, errorPageFor, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
+import { withRequestReads } from './request-reads.ts';
 import { grantResourceScopes, introspectionPolicy, resourceServerInfo } from './resource-servers.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
@@ -219,6 +220,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustProxy;
+  provider.use((_ctx, next) => withRequestReads(next));
   // Refusals the provider sends to the client's redirect_uri (RFC 6749 §4.1.2.1, with RFC 9207 iss)
   // are logged like those shown on the error page, so the integrating developer finds the reason.
   provider.use(logRefusals(deps.log));

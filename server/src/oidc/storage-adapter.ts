@@ -9,6 +9,7 @@ import {
   findLivePayload,
   upsertPayload,
 } from './oidc-repository.ts';
+import { forgetRequestReads, readOncePerRequest } from './request-reads.ts';
 
 /**
  * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
@@ -59,6 +60,7 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      forgetRequestReads(`${this.model}:`);
       await upsertPayload(db, clock, { model: this.model, id }, payload, expiresIn);
     }
 
@@ -76,6 +78,10 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
     }
 
     findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      // A session is read by uid twice in a token request (request-reads.ts); once is enough.
+      if (this.model === 'Session') {
+        return readOncePerRequest(`Session:uid:${uid}`, () => this.findBy('uid', uid));
+      }
       return this.findBy('uid', uid);
     }
 
@@ -100,6 +106,7 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
     }
 
     destroy(id: string): Promise<void> {
+      forgetRequestReads(`${this.model}:`);
       return destroyPayload(db, this.model, id);
     }
 

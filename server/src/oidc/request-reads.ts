@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What one protocol request has read of a payload, by key: the token endpoint reads the code's
+ * session twice, once in oidc-provider's session-binding check and once for the ID token's `sid`
+ * (id-token-claims.ts). The second read gets the first one's answer, so a token request costs one
+ * statement fewer (BENCHMARKS.md, Statements per flow). It lasts as long as the request; a write of
+ * the same model within it forgets what was read.
+ */
+const reads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+
+/** Runs `work` (a protocol request) with reads of its own. */
+export function withRequestReads<T>(work: () => T): T {
+  return reads.run(new Map(), work);
+}
+
+/** `read()`'s answer, asked once per request and key; outside a request, asked every time. */
+export function readOncePerRequest<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const known = reads.getStore();
+  if (!known) return read();
+  let answer = known.get(key) as Promise<T> | undefined;
+  if (answer === undefined) {
+    answer = read();
+    known.set(key, answer);
+  }
+  return answer;
+}
+
+/** Forgets what this request read under keys starting with `prefix` (after a write there). */
+export function forgetRequestReads(prefix: string): void {
+  const known = reads.getStore();
+  if (!known) return;
+  for (const key of known.keys()) if (key.startsWith(prefix)) known.delete(key);
+}
