@@ -125,6 +125,29 @@ export async function authorize(browser: Browser): Promise<Started> {
   return { returnUrl, verifier };
 }
 
+/** A login about to be sent: its browser, with a live interaction of its own, and its body. */
+export interface PreparedLogin {
+  browser: Browser;
+  body: { Username: string; Password: string; ReturnUrl: string };
+}
+
+/** `count` logins, each in its own browser with its own live interaction (a login needs one). */
+export async function prepareLogins(
+  base: string,
+  count: number,
+  credentials: (i: number) => [username: string, password: string],
+): Promise<PreparedLogin[]> {
+  const logins: PreparedLogin[] = [];
+  for (let i = 0; i < count; i++) {
+    const browser = new Browser(base);
+    await browser.loadSpa();
+    const { returnUrl } = await authorize(browser);
+    const [Username, Password] = credentials(i);
+    logins.push({ browser, body: { Username, Password, ReturnUrl: returnUrl } });
+  }
+  return logins;
+}
+
 /** Follows the resume path to the relying party's callback and redeems the code for tokens. */
 export async function finishFlow(browser: Browser, started: Started): Promise<void> {
   let response = await browser.get(started.returnUrl);

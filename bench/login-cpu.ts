@@ -6,31 +6,14 @@
  * differ between outcomes, this says which part of the work does (BENCHMARKS.md). DATABASE_URL as
  * for `npm run bench` (without it: PGlite).
  */
-import { authorize, Browser } from './browser.ts';
+import { type PreparedLogin, prepareLogins } from './browser.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
-import { type BenchService, type Store, startService } from './service.ts';
+import { type Store, startService } from './service.ts';
 
 const ATTEMPTS = Number(process.env.LOGIN_CPU_ATTEMPTS ?? 100);
 const ROUNDS = Number(process.env.LOGIN_CPU_ROUNDS ?? 4);
 const IN_FLIGHT = Number(process.env.LOGIN_CPU_IN_FLIGHT ?? 1);
 const DEMO_EMAIL = 'demo@keycard.example';
-
-interface Attempt {
-  browser: Browser;
-  body: { Username: string; Password: string; ReturnUrl: string };
-}
-
-async function prepare(service: BenchService, count: number, credentials: (i: number) => [string, string]) {
-  const attempts: Attempt[] = [];
-  for (let i = 0; i < count; i++) {
-    const browser = new Browser(service.base);
-    await browser.loadSpa();
-    const { returnUrl } = await authorize(browser);
-    const [Username, Password] = credentials(i);
-    attempts.push({ browser, body: { Username, Password, ReturnUrl: returnUrl } });
-  }
-  return attempts;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
@@ -48,17 +31,20 @@ async function main(): Promise<void> {
       {
         name: 'success',
         expected: /"isAuthenticated":true/,
-        attempts: await prepare(service, each, () => [DEMO_EMAIL, service.password]),
+        attempts: await prepareLogins(service.base, each, () => [DEMO_EMAIL, service.password]),
       },
       {
         name: 'wrong password',
         expected: /"verificationType":0/,
-        attempts: await prepare(service, each, () => [DEMO_EMAIL, 'Wrong-Password-123']),
+        attempts: await prepareLogins(service.base, each, () => [DEMO_EMAIL, 'Wrong-Password-123']),
       },
       {
         name: 'unknown user',
         expected: /"verificationType":0/,
-        attempts: await prepare(service, each, (i) => [`nobody-${i}@bench.example`, 'Wrong-Password-123']),
+        attempts: await prepareLogins(service.base, each, (i) => [
+          `nobody-${i}@bench.example`,
+          'Wrong-Password-123',
+        ]),
       },
     ];
     const figures = outcomes.map(() => ({
@@ -67,7 +53,7 @@ async function main(): Promise<void> {
       postgres: [] as number[],
       rate: [] as number[],
     }));
-    const run = async (attempts: Attempt[], expected: RegExp) => {
+    const run = async (attempts: PreparedLogin[], expected: RegExp) => {
       const queue = [...attempts];
       await Promise.all(
         Array.from({ length: IN_FLIGHT }, async () => {

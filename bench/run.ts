@@ -13,7 +13,7 @@
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/accounts/password-hash.ts';
-import { authorize, Browser, finishFlow, type Started } from './browser.ts';
+import { authorize, Browser, finishFlow, prepareLogins, type Started } from './browser.ts';
 import { type CpuSnapshot, cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { type BenchService, buildServerIfStale, type Store, startService } from './service.ts';
 import { measureStatic, printStatic, REQUIRED_RATIO, type StaticResult } from './static.ts';
@@ -67,20 +67,15 @@ interface Prepared {
   body: string;
 }
 
-/** One browser per attempt, each with its own live interaction (a login needs one). */
+/** One browser per attempt, each with its own live interaction, as autocannon sends them. */
 async function prepare(service: BenchService, count: number, credentials: (i: number) => [string, string]) {
-  const prepared: Prepared[] = [];
-  for (let i = 0; i < count; i++) {
-    const browser = new Browser(service.base);
-    await browser.loadSpa();
-    const { returnUrl } = await authorize(browser);
-    const [Username, Password] = credentials(i);
-    prepared.push({
+  const logins = await prepareLogins(service.base, count, credentials);
+  return logins.map(
+    ({ browser, body }): Prepared => ({
       cookie: `${browser.cookieHeader()}\u0000${browser.csrfToken}`,
-      body: JSON.stringify({ Username, Password, ReturnUrl: returnUrl }),
-    });
-  }
-  return prepared;
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 async function loginPhase(
