@@ -35,6 +35,20 @@ describe('sessions read by uid within one protocol request', () => {
     await withRequestReads(async () => expect(await session.findByUid('uid-1')).toBeUndefined());
   });
 
+  it('give each reader its own copy: what one changes, the next does not see', async () => {
+    const session = sessions();
+    await session.upsert('session-5', { uid: 'uid-5', accountId: 'a5', authorizations: {} }, MINUTE);
+    await withRequestReads(async () => {
+      const first = await session.findByUid('uid-5');
+      if (!first) throw new Error('the session was not found');
+      first.accountId = 'changed';
+      (first.authorizations as Record<string, unknown>).planner = { sid: 'changed' };
+      expect(await session.findByUid('uid-5')).toEqual(
+        expect.objectContaining({ accountId: 'a5', authorizations: {} }),
+      );
+    });
+  });
+
   it('are read every time outside a protocol request', async () => {
     const session = sessions();
     await session.upsert('session-2', { uid: 'uid-2', accountId: 'a2' }, MINUTE);

@@ -77,10 +77,12 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
       return this.findBy('id', id);
     }
 
-    findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      // A session is read by uid twice in a token request (request-reads.ts); once is enough.
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      // A session is read by uid twice in a token request (request-reads.ts); once is enough. Each
+      // reader gets its own copy, so a model built on one answer never changes another's.
       if (this.model === 'Session') {
-        return readOncePerRequest(`Session:uid:${uid}`, () => this.findBy('uid', uid));
+        const read = await readOncePerRequest(`Session:uid:${uid}`, () => this.findBy('uid', uid));
+        return read && structuredClone(read);
       }
       return this.findBy('uid', uid);
     }
