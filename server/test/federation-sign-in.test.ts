@@ -167,9 +167,22 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
 
   it('does not accept a local password for an address that signs in upstream, linked or not yet', async () => {
     const unlinked = await createAccount(db(), `frank@${BOUND_DOMAIN}`, 'Local-Password-42', 'Frank Local');
+    // Linked to the upstream provider, on a domain no binding names (bound once, or linked by hand):
+    // the password it kept from before is not a way in either.
+    const linkedElsewhere = await createAccount(
+      db(),
+      `grace-${Date.now()}@unbound.example`,
+      'Local-Password-42',
+      'Grace Linked',
+    );
+    await db()
+      .update(accounts)
+      .set({ externalIdpId: providerId, externalSubject: 'grace-subject' })
+      .where(eq(accounts.id, linkedElsewhere.id));
     for (const [email, password] of [
       [PEOPLE.carol.email, 'Local-Password-42'],
       [unlinked.email, 'Local-Password-42'],
+      [linkedElsewhere.email, 'Local-Password-42'],
     ] as const) {
       const browser = new TestBrowser(app());
       const auth = await startAuthorization(browser);
