@@ -1,6 +1,7 @@
 import { loginResponse } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildTestApp } from './support/app.ts';
 import {
   createAccount,
   registerTestClient,
@@ -61,6 +62,46 @@ describe('provider cookies under https (DESIGN §2 Cookies)', () => {
       expect(cookie.name, `${cookie.name} on path ${cookie.path}`).toMatch(
         cookie.path === '/' ? /^__Host-/ : /^__Secure-/,
       );
+    }
+  });
+});
+
+describe('provider cookies across a rotation of COOKIE_SECRETS', () => {
+  const service = useTestService({ setUp: ({ db }) => registerTestClient(db) });
+  const OLD = 'o'.repeat(32);
+  const NEW = 'n'.repeat(32);
+
+  it('a sign-in begun under the old key finishes once the new one signs, and not once the old is gone', async () => {
+    const { db } = service();
+    const account = await createAccount(db, 'rotation@example.com', PASSWORD);
+    const before = await buildTestApp(db, { env: { COOKIE_SECRETS: OLD } });
+    const rotated = await buildTestApp(db, { env: { COOKIE_SECRETS: `${NEW},${OLD}` } });
+    const dropped = await buildTestApp(db, { env: { COOKIE_SECRETS: NEW } });
+    try {
+      const begin = async () => {
+        const browser = new TestBrowser(before);
+        await browser.loadSpa();
+        return { browser, auth: await startAuthorization(browser) };
+      };
+      const login = (browser: TestBrowser, returnUrl: string) =>
+        browser.post('/api/login', { Username: account.email, Password: PASSWORD, ReturnUrl: returnUrl });
+
+      const kept = await begin();
+      const onRotated = kept.browser.on(rotated);
+      const signedIn = await login(onRotated, kept.auth.returnUrl);
+      expect(loginResponse.parse(signedIn.json())).toMatchObject({ isAuthenticated: true });
+      expect(await resumeToCode(onRotated, kept.auth.returnUrl)).toMatch(/\S{20,}/);
+
+      const lost = await begin();
+      const onDropped = lost.browser.on(dropped);
+      // A fresh CSRF token from the instance that no longer knows the old key, so only the provider's
+      // interaction cookie, signed with the old key, stands between this attempt and a sign-in.
+      await onDropped.loadSpa();
+      const refused = await login(onDropped, lost.auth.returnUrl);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'interaction_expired' });
+    } finally {
+      await Promise.all([before.close(), rotated.close(), dropped.close()]);
     }
   });
 });

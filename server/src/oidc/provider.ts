@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { cookieSigner } from './cookie-signer.ts';
 import { honestDiscovery } from './discovery.ts';
 import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
 import { firstPartyPolicy } from './interaction-policy.ts';
@@ -120,7 +121,7 @@ export function providerConfiguration({ config, db, keys, clock }: ProviderDeps)
     adapter: databaseAdapter(db, clock),
     ...signingConfiguration(keys.schedule),
     cookies: {
-      keys: [...keys.cookieKeys],
+      keys: cookieSigner(keys.cookieKeys),
       names: { ...cookies.names },
       long: { ...cookies.long },
       short: { ...cookies.short },
