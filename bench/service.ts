@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,6 +68,59 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   }
 }
 
+const DEMO_EMAIL = 'demo@keycard.example';
+const DEMO_CLIENT = 'keycard-demo';
+
+/**
+ * On PostgreSQL the service runs as it is deployed: NODE_ENV=production, which logs JSON lines in
+ * batches instead of development's readable line a request, and runs no demo. Its relying party and
+ * account are registered with the admin CLI instead (registerDemo). BENCH_KEYCARD_MODE=development
+ * runs it in development mode there too, for comparison (BENCHMARKS.md).
+ */
+function productionMode(subject: Subject, store: Store): boolean {
+  return subject === 'keycard' && store === 'PostgreSQL' && process.env.BENCH_KEYCARD_MODE !== 'development';
+}
+
+async function productionEnv(port: number): Promise<NodeJS.ProcessEnv> {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256', use: 'sig' };
+  return {
+    NODE_ENV: 'production',
+    PUBLIC_URL: `http://localhost:${port}`,
+    // Nothing is mailed during a run: an address that never answers.
+    SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+    COOKIE_SECRETS: randomBytes(32).toString('base64url'),
+    OIDC_JWKS: JSON.stringify({ keys: [jwk] }),
+    SHUTDOWN_DRAIN_MS: '0',
+  };
+}
+
+function admin(env: NodeJS.ProcessEnv, args: string[], input = ''): void {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'server/dist/admin/cli.js'), ...args], {
+    cwd: ROOT,
+    env,
+    input,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`admin ${args[0]} failed: ${run.stderr}${run.stdout}`);
+}
+
+/** What the demo gives a development start: its relying party, and an account with a known password. */
+function registerDemo(env: NodeJS.ProcessEnv, base: string): string {
+  const password = `Bench-${randomBytes(12).toString('base64url')}-7a`;
+  admin(env, [
+    'client:add',
+    '--id',
+    DEMO_CLIENT,
+    '--name',
+    'Bench',
+    '--redirect-uri',
+    `${base}/demo/callback`,
+  ]);
+  admin(env, ['user:add', '--email', DEMO_EMAIL, '--name', 'Dana Demo', '--password-stdin'], `${password}\n`);
+  return password;
+}
+
 const COMMANDS: Record<Subject, { args: string[]; ready: RegExp; password: RegExp }> = {
   keycard: {
     args: [path.join(ROOT, 'server/dist/main.js')],
@@ -97,6 +151,16 @@ export async function startService(
   const database =
     store === 'PostgreSQL' && serverUrl ? await freshDatabase(serverUrl, `${subject}_bench`) : null;
   const command = COMMANDS[subject];
+  const production = productionMode(subject, store);
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEMO: 'true',
+    DATABASE_URL: database?.url ?? '',
+    ...(production ? await productionEnv(port) : {}),
+    ...env,
+  };
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -112,14 +176,7 @@ export async function startService(
     ],
     {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DEMO: 'true',
-        DATABASE_URL: database?.url ?? '',
-        ...env,
-      },
+      env: childEnv,
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -144,14 +201,16 @@ export async function startService(
         return found !== null;
       });
     });
-  const password = nextLine(command.password, 90_000);
+  // Production prints no demo account; registerDemo makes one once the service is up.
+  const demoPassword = production ? null : nextLine(command.password, 90_000);
   await nextLine(command.ready, 90_000);
   const pid = child.pid ?? 0;
+  const base = `http://localhost:${port}`;
   return {
     subject,
-    base: `http://localhost:${port}`,
+    base,
     pid,
-    password: (await password)[1] ?? '',
+    password: demoPassword ? ((await demoPassword)[1] ?? '') : registerDemo(childEnv, base),
     async loopDelay() {
       const report = nextLine(/^\{"loopDelay":(.*)\}$/, 5_000);
       child.kill('SIGUSR2');
