@@ -14,6 +14,8 @@ const SECURITY_MODULES = [
   // cookies, the upstream-flow cookie (all named and set in cookie-policy.ts).
   'server/src/http/csrf.ts',
   'server/src/cookie-policy.ts',
+  // The signatures of the provider's cookies, checked on every protocol request that reads one.
+  'server/src/oidc/cookie-signer.ts',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,
