@@ -19,11 +19,13 @@ import { type BenchService, buildServerIfStale, type Store, startService } from 
 import { measureStatic, printStatic, REQUIRED_RATIO, type StaticResult } from './static.ts';
 
 const DEMO_EMAIL = 'demo@keycard.example';
-const LOGINS = Number(process.env.BENCH_LOGINS ?? 300);
-/** Full flows per subject at each level, in ROUNDS turns. */
-const FLOWS = Number(process.env.BENCH_FLOWS ?? 160);
-/** The subjects take turns in this many rounds at each level. */
-const FLOW_ROUNDS = 2;
+// Long enough that /proc's 10 ms ticks and the machine's drift move a figure by a few hundredths
+// (a round of 80 flows, as before, lasted under a second at 16 in flight).
+const LOGINS = Number(process.env.BENCH_LOGINS ?? 900);
+/** Full flows per subject at each level, in FLOW_ROUNDS turns. */
+const FLOWS = Number(process.env.BENCH_FLOWS ?? 800);
+/** The subjects take turns in this many rounds at each level, each going first in every other. */
+const FLOW_ROUNDS = 4;
 const IN_FLIGHT = [1, 4, 16] as const;
 const WARM_UP = 50;
 /** The login outcomes take turns in this many rounds. */
@@ -289,8 +291,11 @@ async function measureStore(store: Store): Promise<StoreResult> {
       const rounds: { keycard: Phase[]; floor: Phase[] } = { keycard: [], floor: [] };
       for (let round = 0; round < FLOW_ROUNDS; round++) {
         const each = Math.ceil(FLOWS / FLOW_ROUNDS);
-        const [k, kPeak] = await withPeakMemory(keycard, () => fullFlowPhase(keycard, inFlight, each));
-        const [f, fPeak] = await withPeakMemory(floor, () => fullFlowPhase(floor, inFlight, each));
+        const keycardRound = () => withPeakMemory(keycard, () => fullFlowPhase(keycard, inFlight, each));
+        const floorRound = () => withPeakMemory(floor, () => fullFlowPhase(floor, inFlight, each));
+        const first = round % 2 === 0 ? await keycardRound() : await floorRound();
+        const second = round % 2 === 0 ? await floorRound() : await keycardRound();
+        const [[k, kPeak], [f, fPeak]] = round % 2 === 0 ? [first, second] : [second, first];
         rounds.keycard.push(k);
         rounds.floor.push(f);
         keycardLoad = Math.max(keycardLoad, kPeak);
