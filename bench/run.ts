@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: sign-in throughput on this machine against the floor, every figure from one run
- * (BENCHMARKS.md). The service runs compiled as its own process on loopback (demo relying party), and
+ * (BENCHMARKS.md). The service runs compiled as its own process on loopback (in production mode on
+ * PostgreSQL with its relying party registered by the admin CLI, the demo's on PGlite), and
  * beside it the floor (bench/floor/: the same protocol engine, hash and grant logic on the same kind of
  * store, and nothing else), on PGlite and, with DATABASE_URL, on PostgreSQL. Every phase is bounded in
  * request count; the two subjects take turns so the machine's drift falls on both alike.
