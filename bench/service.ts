@@ -206,11 +206,19 @@ export async function startService(
   await nextLine(command.ready, 90_000);
   const pid = child.pid ?? 0;
   const base = `http://localhost:${port}`;
+  let password: string;
+  try {
+    password = demoPassword ? ((await demoPassword)[1] ?? '') : registerDemo(childEnv, base);
+  } catch (error) {
+    // Not left running when it cannot be used.
+    child.kill('SIGTERM');
+    throw error;
+  }
   return {
     subject,
     base,
     pid,
-    password: demoPassword ? ((await demoPassword)[1] ?? '') : registerDemo(childEnv, base),
+    password,
     async loopDelay() {
       const report = nextLine(/^\{"loopDelay":(.*)\}$/, 5_000);
       child.kill('SIGUSR2');
