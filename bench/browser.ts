@@ -100,6 +100,8 @@ export class Browser {
 }
 
 export const DEMO_CLIENT = 'keycard-demo';
+/** The account every benchmark signs in with (the demo's, or the one registered in its place). */
+export const DEMO_EMAIL = 'demo@keycard.example';
 
 export interface Started {
   returnUrl: string;

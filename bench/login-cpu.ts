@@ -6,14 +6,13 @@
  * differ between outcomes, this says which part of the work does (BENCHMARKS.md). DATABASE_URL as
  * for `npm run bench` (without it: PGlite).
  */
-import { type PreparedLogin, prepareLogins } from './browser.ts';
+import { DEMO_EMAIL, type PreparedLogin, prepareLogins } from './browser.ts';
 import { cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { type Store, startService } from './service.ts';
 
 const ATTEMPTS = Number(process.env.LOGIN_CPU_ATTEMPTS ?? 100);
 const ROUNDS = Number(process.env.LOGIN_CPU_ROUNDS ?? 4);
 const IN_FLIGHT = Number(process.env.LOGIN_CPU_IN_FLIGHT ?? 1);
-const DEMO_EMAIL = 'demo@keycard.example';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { DEMO_CLIENT, DEMO_EMAIL } from './browser.ts';
 import { freePort } from './started-service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -68,9 +69,6 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   }
 }
 
-const DEMO_EMAIL = 'demo@keycard.example';
-const DEMO_CLIENT = 'keycard-demo';
-
 /**
  * On PostgreSQL the service runs as it is deployed: NODE_ENV=production, which logs JSON lines in
  * batches instead of development's readable line a request, and runs no demo. Its relying party and
@@ -81,16 +79,18 @@ function productionMode(subject: Subject, store: Store): boolean {
   return subject === 'keycard' && store === 'PostgreSQL' && process.env.BENCH_KEYCARD_MODE !== 'development';
 }
 
-async function productionEnv(port: number): Promise<NodeJS.ProcessEnv> {
+/** What production needs to start (DESIGN §2 Modes), made up for a run on `publicUrl`. */
+export async function productionEnv(publicUrl: string): Promise<NodeJS.ProcessEnv> {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256', use: 'sig' };
   return {
     NODE_ENV: 'production',
-    PUBLIC_URL: `http://localhost:${port}`,
+    PUBLIC_URL: publicUrl,
     // Nothing is mailed during a run: an address that never answers.
     SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
     COOKIE_SECRETS: randomBytes(32).toString('base64url'),
     OIDC_JWKS: JSON.stringify({ keys: [jwk] }),
+    // Production drains for 5 s before it stops; nothing here needs the wait.
     SHUTDOWN_DRAIN_MS: '0',
   };
 }
@@ -158,7 +158,7 @@ export async function startService(
     DATA_DIR: dataDir,
     DEMO: 'true',
     DATABASE_URL: database?.url ?? '',
-    ...(production ? await productionEnv(port) : {}),
+    ...(production ? await productionEnv(`http://localhost:${port}`) : {}),
     ...env,
   };
   const child: ChildProcess = spawn(

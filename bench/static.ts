@@ -11,13 +11,12 @@
  * on a shared machine it moves less than requests per second do.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freshDatabase } from './service.ts';
+import { freshDatabase, productionEnv } from './service.ts';
 import { freePort, ROOT } from './started-service.ts';
 
 /** Issue 18: Keycard's requests per second at least this share of bare `@fastify/static`'s. */
@@ -101,25 +100,16 @@ async function startKeycard(): Promise<Server> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keycard-static-'));
   const logFile = path.join(dataDir, 'service.log');
   const log = openSync(logFile, 'w');
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'static-bench', alg: 'ES256', use: 'sig' };
   const { LOG_LEVEL: _level, REDIS_URL: _redis, ...env } = process.env;
   const child = spawn(process.execPath, [...profileArgs(), SERVER_MAIN], {
     cwd: ROOT,
     env: {
       ...env,
-      NODE_ENV: 'production',
+      ...(await productionEnv(`http://127.0.0.1:${port}`)),
       HOST: '127.0.0.1',
       PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: databaseUrl.href,
-      // Nothing is mailed while files are served: an address that never answers.
-      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
-      COOKIE_SECRETS: randomBytes(32).toString('base64url'),
-      OIDC_JWKS: JSON.stringify({ keys: [jwk] }),
       DATA_DIR: dataDir,
-      // Production drains for 5 s before it stops; nothing here needs the wait.
-      SHUTDOWN_DRAIN_MS: '0',
     },
     stdio: ['ignore', log, log],
   });
