@@ -167,9 +167,9 @@ export async function startService(
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each process, written when it stops.
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       // As `npm start` runs the service (README): PGlite's WebAssembly kept at V8's first tier, and
-      // the young generation at 16 MiB per semi-space. The floor gets the same.
+      // the young generation at 8 MiB per semi-space. The floor gets the same.
       '--liftoff-only',
-      '--max-semi-space-size=16',
+      '--max-semi-space-size=8',
       '--import',
       path.join(ROOT, 'bench/loop-monitor.mjs'),
       ...command.args,

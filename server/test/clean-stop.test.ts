@@ -146,7 +146,7 @@ describe('clean stop of the real service', () => {
       // --liftoff-only: V8 takes it only on the command line; it keeps PGlite's memory down (README).
       expect(
         commands.some((command) =>
-          /node\S* --liftoff-only --max-semi-space-size=16 scripts\/start\.mjs$/.test(command),
+          /node\S* --liftoff-only --max-semi-space-size=8 scripts\/start\.mjs$/.test(command),
         ),
       ).toBe(true);
       expect(commands.join('\n')).not.toMatch(/tsx|--import|--loader|--require/);
