@@ -9,7 +9,7 @@ const SERVER = {
   domain:
     '^server/src/((accounts|backchannel|codes|recovery|federation|oidc|audit|redirects)/|mail/(?!dev-mailbox/))',
   infrastructure:
-    '^server/src/((store|housekeeping|i18n|site|errors|metrics)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown)\\.ts$)',
+    '^server/src/((store|housekeeping|i18n|site|errors|metrics)/|(config|config-fields|cookie-policy|lock-file|log-output|shutdown|thread-priority)\\.ts$)',
   /** Where queries may be written: the store itself and each domain's repository module. */
   queries: '^server/src/store/|^server/src/[^/]+/[^/]+-repository\\.ts$',
   /** What a query is written with: the table definitions and raw-result helper of the store. */

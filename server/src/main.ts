@@ -24,6 +24,7 @@ import {
 import { databaseClock } from './store/clock.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
+import { lowerPoolPriority } from './thread-priority.ts';
 
 /**
  * Where a developer goes next, printed after start-up in development. An entry is shown only when
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     fail,
   });
   const config = readConfig();
+  const poolPriority = await lowerPoolPriority();
   try {
     if (config.databaseUrl === undefined) parts.lock = acquireDataDirLock(config.dataDir);
     const database = await openDatabase(
@@ -119,6 +121,9 @@ async function main(): Promise<void> {
     });
     parts.app = app;
     parts.readiness = app.readiness;
+    if (poolPriority.problem !== undefined) {
+      app.log.warn(`argon2's threads run at the service's own priority: ${poolPriority.problem}`);
+    }
     signals.checkpoint();
     await serveMetrics(app, config);
     // The embedded database admits one process: the admin CLI reaches it through this socket.

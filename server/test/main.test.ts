@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,16 @@ import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { freePort, startService } from './support/service-process.ts';
 
 const LISTENING = /Keycard listening on (\S+)/;
+
+/** Each thread of process `pid` with its niceness (Linux: /proc/<pid>/task/<tid>/stat, field 19). */
+function threadNiceness(pid: number): { name: string; nice: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // The name is in parentheses and may hold any character; the fields after it start with field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice: Number(fields[19 - 3]) };
+  });
+}
 
 describe('main: start-up, single PGlite owner, graceful shutdown', () => {
   let dataDir: string;
@@ -36,6 +46,16 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     expect(first.output().match(/listening/gi)).toHaveLength(1);
     const token = await fetch(`http://127.0.0.1:${port}/api/getcsrftoken`);
     expect(token.status).toBe(200);
+    // argon2's thread pool runs at nice 10, below the event loop and PGlite's thread (thread-priority.ts).
+    if (process.platform === 'linux' && first.child.pid !== undefined) {
+      const threads = threadNiceness(first.child.pid);
+      const pool = threads.filter(({ name }) => name === 'libuv-worker');
+      expect(pool.length).toBeGreaterThan(0);
+      expect(pool.map(({ nice }) => nice)).toEqual(pool.map(() => 10));
+      expect(threads.filter(({ name }) => name !== 'libuv-worker').map(({ nice }) => nice)).not.toContain(10);
+      expect(threads.find(({ name }) => name === 'MainThread')?.nice).toBe(0);
+    }
+    expect(first.output()).not.toContain("argon2's threads run at the service's own priority");
     // METRICS_PORT: the metrics listener, on HOST, with the app's families, the pool's and the process's.
     expect(first.output()).toContain(`Metrics at http://127.0.0.1:${metricsPort}/metrics`);
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
