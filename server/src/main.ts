@@ -22,6 +22,7 @@ import {
   stopService,
 } from './shutdown.ts';
 import { databaseClock } from './store/clock.ts';
+import { startEmbeddedVacuum } from './store/embedded-vacuum.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory } from './store/open-database.ts';
 import { lowerPoolPriority } from './thread-priority.ts';
@@ -153,6 +154,8 @@ async function main(): Promise<void> {
       startAuditRetention({ db: database.db, clock, log: app.log }),
       startExpiredStatePruning({ db: database.db, log: app.log }),
       startMailRetention({ db: database.db, clock, log: app.log }),
+      // PGlite runs no autovacuum; a PostgreSQL server vacuums its own tables.
+      ...(database.kind === 'pglite' ? [startEmbeddedVacuum({ client: database.client, log: app.log })] : []),
     ];
     if (demoAccount) {
       startUpLog(app).info(

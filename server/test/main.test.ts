@@ -74,6 +74,8 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited()).toBe(0);
     expect(existsSync(lockFile())).toBe(false);
+    // The embedded store's vacuum ran at start (the stop waits for it) and failed on no table.
+    expect(first.output()).not.toContain('vacuum failed');
   }, 90_000);
 
   it('takes over the stale lock of a crashed process and stops on SIGINT', async () => {
