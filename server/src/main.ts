@@ -155,7 +155,7 @@ async function main(): Promise<void> {
       startExpiredStatePruning({ db: database.db, log: app.log }),
       startMailRetention({ db: database.db, clock, log: app.log }),
       // PGlite runs no autovacuum; a PostgreSQL server vacuums its own tables.
-      ...(database.kind === 'pglite' ? [startEmbeddedVacuum({ client: database.client, log: app.log })] : []),
+      ...(database.kind === 'pglite' ? [startEmbeddedVacuum(database.client, app.log)] : []),
     ];
     if (demoAccount) {
       startUpLog(app).info(

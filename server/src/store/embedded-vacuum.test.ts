@@ -87,7 +87,7 @@ describe('vacuum of the embedded database', () => {
       info: (line: string) => lines.push(`info ${line}`),
       error: (line: string) => lines.push(`error ${line}`),
     };
-    const job = startEmbeddedVacuum({ client, log, intervalMs: 20 });
+    const job = startEmbeddedVacuum(client, log, 20);
     try {
       await job.idle();
       expect(statements).toEqual(['select', 'VACUUM (ANALYZE) public.one']);

@@ -25,23 +25,18 @@ export async function vacuumEmbedded(client: PgliteQueries): Promise<number> {
   return rows.length;
 }
 
-export interface EmbeddedVacuumOptions {
-  readonly client: PgliteQueries;
-  readonly log: JobLog;
-  readonly intervalMs?: number;
-}
-
 /**
  * Runs vacuumEmbedded at start and then every `intervalMs` (PGlite only; PostgreSQL's own autovacuum
  * does this on a server). A pass logs nothing unless it fails: it deletes no rows.
  */
-export function startEmbeddedVacuum(options: EmbeddedVacuumOptions): PeriodicJob {
-  const { client, log, intervalMs = EMBEDDED_VACUUM_INTERVAL_MS } = options;
+export function startEmbeddedVacuum(
+  client: PgliteQueries,
+  log: JobLog,
+  intervalMs = EMBEDDED_VACUUM_INTERVAL_MS,
+): PeriodicJob {
+  const run = () => vacuumEmbedded(client).then(() => 0);
   return startPeriodicJob({
-    run: async () => {
-      await vacuumEmbedded(client);
-      return 0;
-    },
+    run,
     intervalMs,
     log,
     deleted: () => '',
