@@ -5,7 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHUTDOWN_DEADLINE_MS } from '../src/shutdown.ts';
 import { eventually } from './mail-kit.ts';
-import { freePort, startService } from './support/service-process.ts';
+import { freePort, startService, stopLeftoverServices } from './support/service-process.ts';
+
+// A test that fails before stopping its service would otherwise leave it running.
+afterAll(stopLeftoverServices);
 
 const LISTENING = /Keycard listening on (\S+)/;
 /** Short, so the test is; production drains 5000 ms unless configured (config.test.ts). */

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { freePort, startService } from './support/service-process.ts';
+import { freePort, startService, stopLeftoverServices } from './support/service-process.ts';
+
+// A test that fails before stopping its service would otherwise leave it running.
+afterAll(stopLeftoverServices);
 
 const LISTENING = /Keycard listening on (\S+)/;
 

@@ -2,13 +2,21 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { runAdmin } from './admin-harness.ts';
 import { createTestDatabase } from './support/database.ts';
-import { buildServerIfStale, freePort, startService } from './support/service-process.ts';
+import {
+  buildServerIfStale,
+  freePort,
+  startService,
+  stopLeftoverServices,
+} from './support/service-process.ts';
 import { runTracedJourney } from './support/traced-journey.ts';
+
+// A test that fails before stopping its service would otherwise leave it running.
+afterAll(stopLeftoverServices);
 
 /**
  * The service and the admin CLI started with DATABASE_URL, each on its own database of the

@@ -39,6 +39,19 @@ export interface StartOptions {
   readonly compiled?: boolean;
 }
 
+/** Services started and not yet exited: a test that fails before stopping its own leaves one behind. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills every service this test file started that is still running (`afterAll` of each file that
+ * starts services), so a failed test cannot leave one behind for the rest of the run.
+ */
+export async function stopLeftoverServices(): Promise<void> {
+  const left = [...running].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill('SIGKILL');
+  await Promise.all(left);
+}
+
 export function startService(env: NodeJS.ProcessEnv, options: StartOptions = {}): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
   // From its sources, tsx loaded into the service's own process so signals reach it directly; `npm start`
@@ -54,6 +67,8 @@ export function startService(env: NodeJS.ProcessEnv, options: StartOptions = {})
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  running.add(child);
+  void exit.then(() => running.delete(child));
   return {
     child,
     output: () => text,
