@@ -9,7 +9,7 @@ const POOL_THREAD_NAME = 'libuv-worker';
  * The niceness of the pool's threads: at +10 a thread gets about a tenth of the share of one at the
  * default 0 when both want the same core, and all of a core nobody else wants.
  */
-export const POOL_THREAD_NICE = 10;
+const POOL_THREAD_NICE = 10;
 
 /** Where the threads are listed and how one is lowered (Linux's /proc and setpriority by thread id). */
 export interface ThreadTable {
@@ -21,6 +21,8 @@ export interface ThreadTable {
 }
 
 const PROC_TASKS = '/proc/self/task';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const procThreads: ThreadTable = {
   ids: () => readdirSync(PROC_TASKS),
@@ -59,20 +61,22 @@ export async function lowerPoolPriority(
   if (platform !== 'linux') return { lowered: 0 };
   // libuv starts every thread of its pool at its first task: a file system call is one.
   await access(PROC_TASKS).catch(() => undefined);
+  let ids: string[];
+  try {
+    ids = threads.ids();
+  } catch (error) {
+    return { lowered: 0, problem: messageOf(error) };
+  }
   let lowered = 0;
   let problem: string | undefined;
-  try {
-    for (const id of threads.ids()) {
-      if (threads.name(id) !== POOL_THREAD_NAME) continue;
-      try {
-        threads.setNice(id, POOL_THREAD_NICE);
-        lowered++;
-      } catch (error) {
-        problem ??= error instanceof Error ? error.message : String(error);
-      }
+  for (const id of ids) {
+    if (threads.name(id) !== POOL_THREAD_NAME) continue;
+    try {
+      threads.setNice(id, POOL_THREAD_NICE);
+      lowered++;
+    } catch (error) {
+      problem ??= messageOf(error);
     }
-  } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
   }
   if (lowered === 0) problem ??= `no thread named ${POOL_THREAD_NAME}`;
   return problem === undefined ? { lowered } : { lowered, problem };
