@@ -96,6 +96,17 @@ export class PgliteThread implements PgliteClient {
   /** Set once the thread is closed or gone: every later call fails with it. */
   #closed: Error | undefined;
   readonly #exited: Promise<void>;
+  /** Set when close() starts: the thread's end from then on is the one asked for. */
+  #closing = false;
+  #lose: (reason: Error) => void = () => {};
+  /**
+   * Settles with the reason once the thread has ended without being closed: from then on every
+   * statement fails as an outage (503), so the service says so in its log (main.ts). Never settles
+   * for a thread that was closed.
+   */
+  readonly lost: Promise<Error> = new Promise((resolve) => {
+    this.#lose = resolve;
+  });
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -105,9 +116,12 @@ export class PgliteThread implements PgliteClient {
     worker.on('exit', (code) => this.#end(new Error(`${CLOSED}: its thread exited (${code})`)));
   }
 
-  /** Starts the thread; resolves once PGlite has opened (and, for a new directory, initialised). */
-  static async open(opening: ThreadOpening): Promise<PgliteThread> {
-    const worker = new Worker(THREAD_ENTRY, { workerData: opening });
+  /**
+   * Starts the thread; resolves once PGlite has opened (and, for a new directory, initialised).
+   * `entry` is the thread's script: pglite-thread.ts, or a test's stand-in for one that fails.
+   */
+  static async open(opening: ThreadOpening, entry: URL = THREAD_ENTRY): Promise<PgliteThread> {
+    const worker = new Worker(entry, { workerData: opening });
     const ready = await new Promise<ThreadReady>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -133,6 +147,7 @@ export class PgliteThread implements PgliteClient {
   }
 
   #end(reason: Error): void {
+    if (this.#closed === undefined && !this.#closing) this.#lose(reason);
     this.#closed ??= reason;
     for (const pending of this.#pending.values()) pending.reject(reason);
     this.#pending.clear();
@@ -180,6 +195,7 @@ export class PgliteThread implements PgliteClient {
   /** Waits for the statements before it, closes PGlite and ends the thread. */
   async close(): Promise<void> {
     if (this.#closed) return this.#exited;
+    this.#closing = true;
     await this.#call({ op: 'close' });
     this.#end(new Error(CLOSED));
     await this.#exited;
@@ -223,4 +239,18 @@ class ThreadTransaction implements PgliteTransaction {
     this.#closed = true;
     await this.#send({ op: 'end', transaction, commit });
   }
+}
+
+/**
+ * Logs, once, that the embedded database's thread ended without being closed: the service keeps
+ * running, but every request that needs the database answers 503 (and readiness fails) until it is
+ * restarted, and without this line nothing would say why.
+ */
+export function reportLostDatabase(
+  thread: PgliteThread,
+  log: { error(details: { err: Error }, message: string): void },
+): void {
+  void thread.lost.then((reason) =>
+    log.error({ err: reason }, 'The embedded database stopped: restart the service'),
+  );
 }

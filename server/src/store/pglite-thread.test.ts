@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PGLITE_START_PARAMS } from './open-database.ts';
 import type { PgliteClient } from './pglite-client.ts';
-import { PgliteThread } from './pglite-thread-client.ts';
+import { PgliteThread, reportLostDatabase } from './pglite-thread-client.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 const startParams = [...PGLITE_START_PARAMS];
@@ -42,6 +42,11 @@ const DRIZZLE_PARSERS = Object.fromEntries(
     (type) => [type, (value: string) => `parsed:${value}`],
   ),
 );
+
+/** Resolves to 'pending' when `promise` has not settled by the time the event loop has gone round. */
+function settledYet<T>(promise: Promise<T>): Promise<T | 'pending'> {
+  return Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+}
 
 let inProcess: PGlite;
 let thread: PgliteThread;
@@ -147,12 +152,17 @@ describe('PGlite in a worker thread', () => {
 });
 
 describe('PGlite in a worker thread on a data directory', () => {
-  it('keeps data across close and reopen, dumps what PGlite loads, and fails as an outage once closed', async () => {
+  it('keeps data across close and reopen, dumps what PGlite loads, is not lost once closed and fails as an outage', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-pglite-thread-'));
     try {
       const first = await PgliteThread.open({ dataDir, startParams });
+      const log = { error: vi.fn() };
+      reportLostDatabase(first, log);
       await first.exec("create table kept (v text); insert into kept values ('across restarts')");
       await first.close();
+      // Closed, not lost: nothing to report.
+      expect(await settledYet(first.lost)).toBe('pending');
+      expect(log.error).not.toHaveBeenCalled();
       const closed = first.query('select 1');
       await expect(closed).rejects.toThrow('PGlite is closed');
       expect(isDatabaseUnavailable(await closed.catch((error: unknown) => error))).toBe(true);
@@ -169,5 +179,32 @@ describe('PGlite in a worker thread on a data directory', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('PGlite in a worker thread that ends on its own', () => {
+  const ending = new URL('../../test/support/ending-database-thread.ts', import.meta.url);
+
+  it('reports itself lost with the reason, fails the statement it was running and every later one as an outage', async () => {
+    const thread = await PgliteThread.open({ startParams }, ending);
+    const running = thread.query('select 1');
+    await expect(running).rejects.toThrow('PGlite is closed: its thread exited (70)');
+    expect(isDatabaseUnavailable(await running.catch((error: unknown) => error))).toBe(true);
+    expect((await thread.lost).message).toBe('PGlite is closed: its thread exited (70)');
+    const later = thread.query('select 1');
+    await expect(later).rejects.toThrow('PGlite is closed');
+    expect(isDatabaseUnavailable(await later.catch((error: unknown) => error))).toBe(true);
+  });
+
+  it('logs one error naming the reason once the thread is lost', async () => {
+    const thread = await PgliteThread.open({ startParams }, ending);
+    const log = { error: vi.fn() };
+    reportLostDatabase(thread, log);
+    await thread.query('select 1').catch(() => undefined);
+    await thread.lost;
+    expect(log.error).toHaveBeenCalledTimes(1);
+    const [details, message] = log.error.mock.calls[0] ?? [];
+    expect(message).toBe('The embedded database stopped: restart the service');
+    expect((details as { err: Error }).err.message).toBe('PGlite is closed: its thread exited (70)');
   });
 });
