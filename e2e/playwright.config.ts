@@ -57,7 +57,17 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: REPORT_FILE }]],
   projects: [
-    { name: 'pages', testMatch: PAGE_ONLY },
+    {
+      name: 'pages',
+      testMatch: PAGE_ONLY,
+      // One browser context per worker, reset between tests (cookies, storage, routes, init scripts,
+      // extra pages), instead of a new one per test: each new context starts its own renderer
+      // processes, about 1 core-second a test here, more than most of these checks cost themselves.
+      // This project's 100 tests then take 13 % less of the machine (354 instead of 406 core-seconds
+      // for both projects together) and pass alone on one worker too. The store project keeps a
+      // fresh context per test: its flows hold sessions, and isolation there is part of the proof.
+      use: { reuseContext: true },
+    },
     { name: 'store', testIgnore: PAGE_ONLY },
   ],
   use: {
