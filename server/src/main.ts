@@ -24,7 +24,7 @@ import {
 import { databaseClock } from './store/clock.ts';
 import { startEmbeddedVacuum } from './store/embedded-vacuum.ts';
 import { migrateDatabase } from './store/migrate.ts';
-import { openDatabase, pgliteDirectory } from './store/open-database.ts';
+import { openDatabase, pgliteDirectory, reportLostConnections } from './store/open-database.ts';
 import { PgliteThread, reportLostDatabase } from './store/pglite-thread-client.ts';
 import { lowerPoolPriority } from './thread-priority.ts';
 
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     parts.app = app;
     parts.readiness = app.readiness;
     if (database.client instanceof PgliteThread) reportLostDatabase(database.client, app.log);
+    if (database.kind === 'postgres') reportLostConnections(database.client, app.log);
     if (poolPriority.problem !== undefined) {
       app.log.warn(`argon2's threads run at the service's own priority: ${poolPriority.problem}`);
     }

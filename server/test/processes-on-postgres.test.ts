@@ -7,6 +7,7 @@ import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { runAdmin } from './admin-harness.ts';
 import { createTestDatabase } from './support/database.ts';
+import { administer } from './support/postgres-admin.ts';
 import {
   buildServerIfStale,
   freePort,
@@ -30,7 +31,7 @@ beforeEach(async () => {
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 describe('main on PostgreSQL', () => {
-  it('migrates, serves and takes no DATA_DIR lock', async () => {
+  it('migrates, serves, takes no DATA_DIR lock and logs a pooled connection the server closed', async () => {
     const database = await createTestDatabase({ migrated: false });
     try {
       const port = await freePort();
@@ -39,6 +40,16 @@ describe('main on PostgreSQL', () => {
       await service.waitFor(/Keycard listening on (\S+)/);
       expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
       expect((await fetch(`http://127.0.0.1:${port}/api/i18n/getresource`)).status).toBe(200);
+
+      // PostgreSQL ends the pool's idle connections (as a restart would): the log says so, and the
+      // next statement gets a new connection.
+      const name = new URL(String(database.databaseUrl)).pathname.slice(1);
+      await administer(
+        String(process.env.DATABASE_URL),
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`,
+      );
+      await service.waitFor(/A PostgreSQL connection of the pool was closed: the next query opens a new one/);
+      expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
       service.child.kill('SIGTERM');
       expect(await service.exited()).toBe(0);
     } finally {

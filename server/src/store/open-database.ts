@@ -78,6 +78,24 @@ function openPostgres(connectionString: string): Database {
   });
   // An idle client losing its server (restart, failover) emits here; without a listener the process
   // would crash. The next query reconnects or fails with an error the HTTP layer turns into 503.
+  // reportLostConnections logs it once the service has its log.
   pool.on('error', () => {});
   return { kind: 'postgres', client: pool, db: drizzlePostgres({ client: pool }), close: () => pool.end() };
+}
+
+/**
+ * Logs each idle pooled connection that PostgreSQL closed (a restart, a failover, an administrator
+ * ending it): the pool drops it and the next query opens a new one or answers 503, so the service goes
+ * on, but without this line an operator would see nothing at the moment the database went away.
+ */
+export function reportLostConnections(
+  pool: pg.Pool,
+  log: { warn(details: { err: Error }, message: string): void },
+): void {
+  pool.on('error', (error) =>
+    log.warn(
+      { err: error },
+      'A PostgreSQL connection of the pool was closed: the next query opens a new one',
+    ),
+  );
 }
