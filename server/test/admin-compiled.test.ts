@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedEmbeddedDatabase } from './support/service-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -13,6 +14,7 @@ describe('npm run admin runs the compiled CLI', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-admin-compiled-'));
+    await seedEmbeddedDatabase(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { freePort } from './support/service-process.ts';
+import { freePort, seedEmbeddedDatabase } from './support/service-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /Keycard listening on (\S+)/;
@@ -128,6 +128,7 @@ describe('clean stop of the real service', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-stop-'));
+    await seedEmbeddedDatabase(dataDir);
   });
   afterEach(() => {
     for (const pgid of groups) if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');

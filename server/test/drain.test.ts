@@ -5,7 +5,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHUTDOWN_DEADLINE_MS } from '../src/shutdown.ts';
 import { eventually } from './mail-kit.ts';
-import { freePort, startService, stopLeftoverServices } from './support/service-process.ts';
+import {
+  freePort,
+  seedEmbeddedDatabase,
+  startService,
+  stopLeftoverServices,
+} from './support/service-process.ts';
 
 // A test that fails before stopping its service would otherwise leave it running.
 afterAll(stopLeftoverServices);
@@ -60,6 +65,7 @@ describe('a SIGTERM drains before the stop (SHUTDOWN_DRAIN_MS)', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-drain-'));
+    await seedEmbeddedDatabase(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 

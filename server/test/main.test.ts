@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
-import { freePort, startService, stopLeftoverServices } from './support/service-process.ts';
+import {
+  freePort,
+  seedEmbeddedDatabase,
+  startService,
+  stopLeftoverServices,
+} from './support/service-process.ts';
 
 // A test that fails before stopping its service would otherwise leave it running.
 afterAll(stopLeftoverServices);
@@ -94,6 +99,7 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
 
   it('neither serves nor announces the dev mailbox once SMTP_URL is configured', async () => {
     const smtpDataDir = await mkdtemp(path.join(tmpdir(), 'keycard-main-smtp-'));
+    await seedEmbeddedDatabase(smtpDataDir);
     try {
       const port = await freePort();
       const service = startService({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DEMO_EMAIL } from '../../src/demo/demo-setup.ts';
 import { startSmtpSink } from '../mail-sink.ts';
 import { type OtlpCollector, startOtlpCollector } from './otlp-collector.ts';
-import { freePort, type ServiceProcess, startService } from './service-process.ts';
+import { freePort, type ServiceProcess, seedEmbeddedDatabase, startService } from './service-process.ts';
 
 /** A browser over real HTTP: keeps cookies (paths ignored, enough for one origin), follows nothing. */
 class HttpBrowser {
@@ -87,6 +87,7 @@ export interface TracedJourney {
  */
 export async function runTracedJourney(env: NodeJS.ProcessEnv): Promise<TracedJourney> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-tracing-'));
+  if (env.DATABASE_URL === undefined) await seedEmbeddedDatabase(dataDir);
   const collector = await startOtlpCollector();
   const sink = await startSmtpSink();
   let service: ServiceProcess | undefined;
