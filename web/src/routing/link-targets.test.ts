@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { forgotPasswordTarget, lockedLoginTarget, redirectLoginTarget, safeTarget } from './link-targets.ts';
+import {
+  forgotPasswordTarget,
+  identityUrl,
+  isHttpUrl,
+  lockedLoginTarget,
+  redirectLoginTarget,
+  safeTarget,
+} from './link-targets.ts';
 
 describe('safeTarget', () => {
   it('keeps local paths and http(s) URLs', () => {
@@ -18,6 +25,32 @@ describe('safeTarget', () => {
     expect(safeTarget('/ok\u0000')).toBe('');
     expect(safeTarget('resume')).toBe('');
     expect(safeTarget('')).toBe('');
+  });
+});
+
+describe('isHttpUrl', () => {
+  it('is false, not merely falsy, for what is no URL at all', () => {
+    expect(isHttpUrl('not a url')).toBe(false);
+    expect(isHttpUrl('')).toBe(false);
+  });
+});
+
+describe('identityUrl (SPEC §7: the identity base plus a path)', () => {
+  it('joins the base and the path with one slash, whatever number of slashes ends the base', () => {
+    expect(identityUrl('https://id.example', '/api/DefaultRedirect')).toBe(
+      'https://id.example/api/DefaultRedirect',
+    );
+    expect(identityUrl('https://id.example/', '/api/DefaultRedirect')).toBe(
+      'https://id.example/api/DefaultRedirect',
+    );
+    expect(identityUrl('https://id.example//', '/api/DefaultRedirect')).toBe(
+      'https://id.example/api/DefaultRedirect',
+    );
+  });
+
+  it('keeps a base path and leaves an empty base (same origin) as the path alone', () => {
+    expect(identityUrl('https://example.com/identity/', '/x')).toBe('https://example.com/identity/x');
+    expect(identityUrl('', '/api/DefaultRedirect')).toBe('/api/DefaultRedirect');
   });
 });
 
