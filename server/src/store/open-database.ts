@@ -85,8 +85,9 @@ function openPostgres(connectionString: string): Database {
 
 /**
  * Logs each idle pooled connection that PostgreSQL closed (a restart, a failover, an administrator
- * ending it): the pool drops it and the next query opens a new one or answers 503, so the service goes
- * on, but without this line an operator would see nothing at the moment the database went away.
+ * ending it): the pool drops it and opens a new one when needed (a statement that got the connection
+ * before the pool heard of it fails, and its request answers 503), so the service goes on, but
+ * without this line an operator would see nothing at the moment the database went away.
  */
 export function reportLostConnections(
   pool: pg.Pool,
@@ -95,7 +96,7 @@ export function reportLostConnections(
   pool.on('error', (error) =>
     log.warn(
       { err: error },
-      'A PostgreSQL connection of the pool was closed: the next query opens a new one',
+      'A PostgreSQL connection of the pool was closed by the server: the pool opens a new one when needed',
     ),
   );
 }
