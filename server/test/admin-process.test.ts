@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
@@ -14,15 +14,17 @@ import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
 import { testConfig } from './support/app.ts';
 import { appears } from './support/appears.ts';
 import { openMigratedPglite } from './support/database.ts';
+import { buildServerIfStale } from './support/service-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const PASSWORD = 'Correct-Horse-42';
 
-/** `npm run admin -- …` as a real process, with `stdin` piped in. */
+beforeAll(buildServerIfStale);
+
+/** `npm run admin -- …` as a real process (the compiled CLI, as npm runs it), with `stdin` piped in. */
 function admin(args: string[], dataDir: string, stdin = '') {
   const { DATABASE_URL: _inherited, ...env } = process.env;
-  const child = spawn(TSX, ['server/src/admin/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['server/dist/admin/cli.js', ...args], {
     cwd: REPO_ROOT,
     env: { ...env, DATA_DIR: dataDir },
   });

@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHUTDOWN_DEADLINE_MS } from '../src/shutdown.ts';
 import { eventually } from './mail-kit.ts';
 import {
+  buildServerIfStale,
   freePort,
   seedEmbeddedDatabase,
   startService,
   stopLeftoverServices,
 } from './support/service-process.ts';
 
+beforeAll(buildServerIfStale);
 // A test that fails before stopping its service would otherwise leave it running.
 afterAll(stopLeftoverServices);
 

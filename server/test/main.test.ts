@@ -5,12 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import {
+  buildServerIfStale,
   freePort,
   seedEmbeddedDatabase,
   startService,
   stopLeftoverServices,
 } from './support/service-process.ts';
 
+beforeAll(buildServerIfStale);
 // A test that fails before stopping its service would otherwise leave it running.
 afterAll(stopLeftoverServices);
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { runAdmin } from './admin-harness.ts';
@@ -16,6 +16,7 @@ import {
 } from './support/service-process.ts';
 import { runTracedJourney } from './support/traced-journey.ts';
 
+beforeAll(buildServerIfStale);
 // A test that fails before stopping its service would otherwise leave it running.
 afterAll(stopLeftoverServices);
 
@@ -81,7 +82,6 @@ describe('admin CLI with DATABASE_URL', () => {
 
 describe('tracing on PostgreSQL', () => {
   it("exports a sign-in's queries in its trace (instrumentation-pg), with placeholders and no secret", async () => {
-    await buildServerIfStale();
     const database = await createTestDatabase({ migrated: false });
     const journey = await runTracedJourney({
       DATABASE_URL: database.databaseUrl,

@@ -70,7 +70,7 @@ export async function startFleet(options: { size: number; env: Record<string, st
   const instances: Instance[] = [];
   for (let index = 1; index <= options.size; index++) {
     const port = await freePort();
-    const service = startService({ ...env, PORT: String(port) }, { compiled: true });
+    const service = startService({ ...env, PORT: String(port) });
     instances.push({ name: `keycard${index}`, port, process: service });
   }
   const balancer = await startLoadBalancer({
@@ -89,7 +89,7 @@ export async function startFleet(options: { size: number; env: Record<string, st
     database,
     isUp,
     async restart(instance) {
-      instance.process = startService({ ...env, PORT: String(instance.port) }, { compiled: true });
+      instance.process = startService({ ...env, PORT: String(instance.port) });
       await instance.process.waitFor(LISTENING, START_WITHIN_MS);
       await balancer.waitFor((stats) => stats.get(instance.name)?.status === 'UP', `${instance.name} UP`);
     },

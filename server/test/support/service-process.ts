@@ -44,14 +44,6 @@ await buildServer({ onlyIfStale: true });`;
   await promisify(execFile)(process.execPath, ['--input-type=module', '-e', build], { cwd: REPO_ROOT });
 }
 
-export interface StartOptions {
-  /**
-   * Runs server/dist/main.js with plain node, as production does (build it first with
-   * buildServerIfStale); otherwise the sources, with tsx loaded into the service's own process.
-   */
-  readonly compiled?: boolean;
-}
-
 /** Services started and not yet exited: a test that fails before stopping its own leaves one behind. */
 const running = new Set<ChildProcess>();
 
@@ -65,12 +57,17 @@ export async function stopLeftoverServices(): Promise<void> {
   await Promise.all(left);
 }
 
-export function startService(env: NodeJS.ProcessEnv, options: StartOptions = {}): ServiceProcess {
+/**
+ * Starts server/dist/main.js with plain node, as production runs it (call buildServerIfStale first,
+ * in the file's beforeAll): a start from the sources through tsx cost about 2.5 core-seconds more,
+ * and that many starts add up in a 2-core run. `npm start`'s own path is test/clean-stop.test.ts's.
+ */
+export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  // From its sources, tsx loaded into the service's own process so signals reach it directly; `npm start`
-  // runs the compiled build instead (test/clean-stop.test.ts covers that path).
-  const args = options.compiled ? ['server/dist/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
+  const child = spawn(process.execPath, ['server/dist/main.js'], {
+    cwd: REPO_ROOT,
+    env: { ...parentEnv, ...env },
+  });
   let text = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {

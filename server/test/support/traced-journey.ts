@@ -98,20 +98,17 @@ export async function runTracedJourney(env: NodeJS.ProcessEnv): Promise<TracedJo
   };
   try {
     const port = await freePort();
-    service = startService(
-      {
-        NODE_ENV: 'development',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        SMTP_URL: sink.url,
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        // Nothing is exported on the way: what arrives, arrives because a stop exports what is left.
-        OTEL_BSP_SCHEDULE_DELAY: '600000',
-        ...env,
-      },
-      { compiled: true },
-    );
+    service = startService({
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      SMTP_URL: sink.url,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // Nothing is exported on the way: what arrives, arrives because a stop exports what is left.
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+      ...env,
+    });
     await service.waitFor(/Keycard listening on/);
     const browser = new HttpBrowser(`http://127.0.0.1:${port}`);
     const wrongPassword = `Wrong-${crypto.randomUUID()}`;
