@@ -22,10 +22,14 @@ const RULES_OFF_BY_SPEC = ['tabindex'];
  * violations. Legacy mode runs axe-core in the page alone: the default opens a second, blank page
  * for each scan to merge the results of cross-origin frames, which Keycard's pages do not have,
  * and that page cost more than the rules themselves (about 1 s of a 1.7 s scan on the CI machine).
+ * Every rule still runs; `resultTypes` only spares axe-core listing each element that passed (or was
+ * inapplicable, or incomplete), which nothing here reads: a scan took about 350 ms instead of 520.
  */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   const results = await new AxeBuilder({ page })
     .setLegacyMode(true)
+    // First: options() replaces every option given before it, disabled rules included.
+    .options({ resultTypes: ['violations'] })
     .disableRules(RULES_OFF_BY_SPEC)
     .analyze();
   return results.violations.map((violation) => ({
