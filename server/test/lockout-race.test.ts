@@ -188,4 +188,24 @@ describe('the lockout against 100 parallel sign-ins (LOCKOUT_THRESHOLD 4)', () =
     ]);
     expect(await failureCount(db(), identifierHash(email))).toBe(0);
   });
+
+  it('admits 4 of 8 parallel sign-ins with the right password, refuses the others as locked, and leaves no lock behind', async () => {
+    // SECURITY.md "Parallel sign-ins with the right password": counted before checked, so the fourth
+    // takes the lock; its success (and the others') clears it, and no unlock mail goes out.
+    const email = 'eight-at-once@example.com';
+    await createAccount(db(), email, PASSWORD);
+    const pages = await signInPages(8);
+    const before = verifier.verified.length;
+    const open = verifier.hold();
+    const answers = pages.map((page) => page.login(email, PASSWORD));
+    await verifier.calls(before + 8);
+    open();
+    const bodies = await Promise.all(answers);
+    expect(bodies.filter((body) => body.isAuthenticated)).toHaveLength(4);
+    expect(bodies.filter((body) => !body.isAuthenticated)).toEqual([LOCKED, LOCKED, LOCKED, LOCKED]);
+    expect(await failureCount(db(), identifierHash(email))).toBe(0);
+    expect(await service().mails('unlock', email)).toHaveLength(0);
+    const next = await signInPage();
+    expect((await next.login(email, PASSWORD)).isAuthenticated).toBe(true);
+  });
 });
