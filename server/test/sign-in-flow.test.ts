@@ -1,5 +1,5 @@
 import { loginResponse } from '@keycard/contract';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { addClient } from '../src/provisioning/client-operations.ts';
 import {
   CLIENT_ID,
@@ -112,5 +112,58 @@ describe('sign-in through the OpenID Connect code flow', () => {
     expect(claimsOf(tokens.json<{ id_token: string }>().id_token)).toMatchObject({
       email: 'ada@example.com',
     });
+  });
+});
+
+/** The driver both stores hand statements to: PGlite's `query(text, …)`, the pool's `query(config, …)`. */
+type Driver = { query(...args: unknown[]): Promise<unknown> };
+
+function statementText(args: unknown[]): string {
+  const [first] = args;
+  if (typeof first === 'string') return first;
+  if (typeof first === 'object' && first !== null && 'text' in first) return String(first.text);
+  return '';
+}
+
+/** Runs `work`, counting the statements that read a Session by its uid on the service's database. */
+async function sessionReadsByUid(work: () => Promise<unknown>): Promise<number> {
+  const driver = (db() as unknown as { $client: Driver }).$client;
+  const query = vi.spyOn(driver, 'query');
+  try {
+    await work();
+    return query.mock.calls.filter(
+      (args) =>
+        /"oidc_payload"\."uid" = \$\d/.test(statementText(args)) &&
+        JSON.stringify(args).includes('"Session"'),
+    ).length;
+  } finally {
+    query.mockRestore();
+  }
+}
+
+/**
+ * The service's wiring of request-reads.ts (oidc/provider.ts enters it for every protocol request):
+ * oidc-provider asks for the code's session by uid twice in a token request (its session-binding
+ * check, then the ID token's `sid`). request-reads.test.ts covers the memo itself; without the
+ * wiring, this test counts two reads.
+ */
+describe('statements of a token request', () => {
+  it("read the code's session by uid once, not once per question oidc-provider asks", async () => {
+    const browser = new TestBrowser(app());
+    const auth = await startAuthorization(browser);
+    await browser.loadSpa();
+    const login = await browser.post('/api/login', {
+      Username: 'ada@example.com',
+      Password: 'Correct-Horse-42',
+      ReturnUrl: auth.returnUrl,
+    });
+    const code = await resumeToCode(browser, loginResponse.parse(login.json()).redirectUrl ?? '');
+
+    let idToken: string | undefined;
+    const reads = await sessionReadsByUid(async () => {
+      idToken = (await redeemCode(app(), code, auth.verifier)).id_token;
+    });
+    expect(claimsOf(idToken ?? '')).toMatchObject({ email: 'ada@example.com' });
+    expect(reads).toBe(1);
   });
 });
