@@ -6,16 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHUTDOWN_DEADLINE_MS } from '../src/shutdown.ts';
 import { eventually } from './mail-kit.ts';
 import {
-  buildServerIfStale,
   freePort,
   seedEmbeddedDatabase,
   startService,
-  stopLeftoverServices,
+  useServiceProcesses,
 } from './support/service-process.ts';
 
-beforeAll(buildServerIfStale);
-// A test that fails before stopping its service would otherwise leave it running.
-afterAll(stopLeftoverServices);
+useServiceProcesses();
 
 const LISTENING = /Keycard listening on (\S+)/;
 /** Short, so the test is; production drains 5000 ms unless configured (config.test.ts). */

@@ -5,16 +5,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import {
-  buildServerIfStale,
   freePort,
   seedEmbeddedDatabase,
   startService,
-  stopLeftoverServices,
+  useServiceProcesses,
 } from './support/service-process.ts';
 
-beforeAll(buildServerIfStale);
-// A test that fails before stopping its service would otherwise leave it running.
-afterAll(stopLeftoverServices);
+useServiceProcesses();
 
 const LISTENING = /Keycard listening on (\S+)/;
 

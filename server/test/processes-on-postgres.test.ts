@@ -2,23 +2,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import { runAdmin } from './admin-harness.ts';
 import { createTestDatabase } from './support/database.ts';
 import { administer } from './support/postgres-admin.ts';
-import {
-  buildServerIfStale,
-  freePort,
-  startService,
-  stopLeftoverServices,
-} from './support/service-process.ts';
+import { freePort, startService, useServiceProcesses } from './support/service-process.ts';
 import { runTracedJourney } from './support/traced-journey.ts';
 
-beforeAll(buildServerIfStale);
-// A test that fails before stopping its service would otherwise leave it running.
-afterAll(stopLeftoverServices);
+useServiceProcesses();
 
 /**
  * The service and the admin CLI started with DATABASE_URL, each on its own database of the

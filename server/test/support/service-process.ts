@@ -3,7 +3,7 @@ import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { pgliteDirectory } from '../../src/store/open-database.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -47,19 +47,26 @@ await buildServer({ onlyIfStale: true });`;
 /** Services started and not yet exited: a test that fails before stopping its own leaves one behind. */
 const running = new Set<ChildProcess>();
 
-/**
- * Kills every service this test file started that is still running (`afterAll` of each file that
- * starts services), so a failed test cannot leave one behind for the rest of the run.
- */
-export async function stopLeftoverServices(): Promise<void> {
+/** Kills every service this test file started that is still running. */
+async function stopLeftoverServices(): Promise<void> {
   const left = [...running].map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of running) child.kill('SIGKILL');
   await Promise.all(left);
 }
 
 /**
- * Starts server/dist/main.js with plain node, as production runs it (call buildServerIfStale first,
- * in the file's beforeAll): a start from the sources through tsx cost about 2.5 core-seconds more,
+ * Registers what a test file that calls startService needs: server/dist up to date before its first
+ * test, and, after its last, every service it started and left running killed, so a failed test
+ * cannot leave one behind for the rest of the run.
+ */
+export function useServiceProcesses(): void {
+  beforeAll(buildServerIfStale);
+  afterAll(stopLeftoverServices);
+}
+
+/**
+ * Starts server/dist/main.js with plain node, as production runs it (the file calls
+ * useServiceProcesses, or buildServerIfStale before its first start): a start from the sources through tsx cost about 2.5 core-seconds more,
  * and that many starts add up in a 2-core run. `npm start`'s own path is test/clean-stop.test.ts's.
  */
 export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
