@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -134,6 +134,15 @@ export interface ServiceOptions {
 }
 
 /**
+ * The flags `npm start` gives node (package.json's start script: `--liftoff-only` keeps PGlite's
+ * WebAssembly at V8's first tier, README), so the journeys' service runs as `npm start` runs it.
+ */
+const START_FLAGS: readonly string[] =
+  (
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--\S+/g) ?? [];
+
+/**
  * Starts the real service (`node scripts/start.mjs`) on a free port with a fresh data directory and,
  * when given, a database URL and an SMTP server. Its output goes to e2e/artifacts/service.log.
  */
@@ -159,7 +168,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const logFile = createWriteStream(path.join(ARTIFACTS_DIR, 'service.log'));
   let tail = '';
   const output = new OutputWatch();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'scripts/start.mjs'], {
     cwd: REPO_ROOT,
     env,
     detached: true,

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -65,13 +66,24 @@ export function useServiceProcesses(): void {
 }
 
 /**
- * Starts server/dist/main.js with plain node, as production runs it (the file calls
- * useServiceProcesses, or buildServerIfStale before its first start): a start from the sources through tsx cost about 2.5 core-seconds more,
- * and that many starts add up in a 2-core run. `npm start`'s own path is test/clean-stop.test.ts's.
+ * The flags `npm start` gives node (package.json's start script: `--liftoff-only` keeps PGlite's
+ * WebAssembly at V8's first tier, README), so a test's service runs as production runs it. A start
+ * without them cost about 2 core-seconds more, the optimising compiler's work on PGlite.
+ */
+const START_FLAGS: readonly string[] =
+  (
+    JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--\S+/g) ?? [];
+
+/**
+ * Starts server/dist/main.js with plain node and `npm start`'s flags, as production runs it (the
+ * file calls useServiceProcesses, or buildServerIfStale before its first start): a start from the
+ * sources through tsx cost about 2.5 core-seconds more, and that many starts add up in a 2-core run.
+ * `npm start`'s own path is test/clean-stop.test.ts's.
  */
 export function startService(env: NodeJS.ProcessEnv): ServiceProcess {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['server/dist/main.js'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: { ...parentEnv, ...env },
   });
