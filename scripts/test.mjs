@@ -6,9 +6,10 @@
 //
 // `npm test -- --store-only` runs just the tests whose outcome depends on the database: the server
 // tests (vitest's `server` project, not `processes`, whose service processes always run on the
-// embedded store) and the journeys outside the page-only project, each flow in one language. CI's
-// second pass (PostgreSQL) uses it, so the contract, the SPA's component tests, the page-only
-// journeys and a flow's repeats in further languages run once per CI run, not twice.
+// embedded store) and the journeys of the `store` project, each flow in one language. CI's second
+// pass (PostgreSQL) uses it, so the contract, the SPA's component tests, the page-only journeys, the
+// flows the server tests cover on both stores (the `flows` project, e2e/playwright.config.ts) and a
+// flow's repeats in further languages run once per CI run, not twice.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
