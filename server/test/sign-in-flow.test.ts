@@ -1,6 +1,7 @@
 import { loginResponse } from '@keycard/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { addClient } from '../src/provisioning/client-operations.ts';
+import { attemptSignIn } from './admin-api-kit.ts';
 import {
   CLIENT_ID,
   claimsOf,
@@ -149,15 +150,8 @@ async function sessionReadsByUid(work: () => Promise<unknown>): Promise<number> 
  */
 describe('statements of a token request', () => {
   it("read the code's session by uid once, not once per question oidc-provider asks", async () => {
-    const browser = new TestBrowser(app());
-    const auth = await startAuthorization(browser);
-    await browser.loadSpa();
-    const login = await browser.post('/api/login', {
-      Username: 'ada@example.com',
-      Password: 'Correct-Horse-42',
-      ReturnUrl: auth.returnUrl,
-    });
-    const code = await resumeToCode(browser, loginResponse.parse(login.json()).redirectUrl ?? '');
+    const { browser, auth, body } = await attemptSignIn(app(), 'ada@example.com', 'Correct-Horse-42');
+    const code = await resumeToCode(browser, body.redirectUrl ?? '');
 
     let idToken: string | undefined;
     const reads = await sessionReadsByUid(async () => {
