@@ -36,7 +36,9 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   // The same projects as `npm run test:unit`: one source of truth for what a test is.
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  // Forks, as vitest runs the server tests itself: the server projects give their workers node's
+  // `--liftoff-only` (vitest.config.ts), which a worker thread refuses.
+  vitest: { configFile: 'vitest.config.ts', related: true, pool: 'forks' },
   // Each mutant runs only the tests that reached it in the dry run.
   coverageAnalysis: 'perTest',
   // Each runner is a vitest instance with one worker; two are what a 2-core machine can carry.
