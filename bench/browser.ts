@@ -150,8 +150,8 @@ export async function prepareLogins(
   return logins;
 }
 
-/** Follows the resume path to the relying party's callback and redeems the code for tokens. */
-export async function finishFlow(browser: Browser, started: Started): Promise<void> {
+/** Follows the resume path to the relying party's callback; answers the authorization code. */
+export async function resume(browser: Browser, started: Started): Promise<string> {
   let response = await browser.get(started.returnUrl);
   let code: string | null = null;
   for (let hop = 0; hop < 5 && !code; hop++) {
@@ -161,6 +161,11 @@ export async function finishFlow(browser: Browser, started: Started): Promise<vo
     else response = await browser.get(target.pathname + target.search);
   }
   if (!code) throw new Error('the flow ended without a code');
+  return code;
+}
+
+/** Redeems the code at the token endpoint, as the relying party's back channel does (PKCE). */
+export async function redeem(browser: Browser, started: Started, code: string): Promise<void> {
   const token = await browser.postForm(
     '/oidc/token',
     new URLSearchParams({
@@ -173,4 +178,9 @@ export async function finishFlow(browser: Browser, started: Started): Promise<vo
   );
   const tokens = JSON.parse(token.text) as { id_token?: string };
   if (!tokens.id_token) throw new Error(`token endpoint answered ${token.status}`);
+}
+
+/** Follows the resume path to the relying party's callback and redeems the code for tokens. */
+export async function finishFlow(browser: Browser, started: Started): Promise<void> {
+  await redeem(browser, started, await resume(browser, started));
 }

@@ -102,3 +102,13 @@ export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operati
     idle: per('idle'),
   };
 }
+
+/**
+ * Nanoseconds a process's main thread has run on a core since it started (the first field of its
+ * schedstat; the scheduler counts it exactly, where stat counts ticks of 10 ms); NaN without /proc.
+ */
+export function mainThreadRunNs(pid: number): number {
+  if (!HAS_PROC) return NaN;
+  const [runNs = 'NaN'] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+  return Number(runNs);
+}
