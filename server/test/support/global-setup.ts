@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,6 +42,37 @@ function schemaFingerprint(): string {
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(full));
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Whether a process of that id is running (signal 0 checks without sending anything). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A template of an older schema is left alone this long, in case a run that began before the change still copies it. */
+const OLD_TEMPLATE_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes what no run can use any more: the half-written templates of runs that were killed (named
+ * `<template>.<pid>.partial`) and the templates of an earlier schema once they are an hour old. Each
+ * is about 40 MB, and a migration changes the fingerprint.
+ */
+async function sweepTemplates(fingerprint: string): Promise<void> {
+  if (!existsSync(TEMPLATE_DIR)) return;
+  for (const name of readdirSync(TEMPLATE_DIR)) {
+    const full = path.join(TEMPLATE_DIR, name);
+    const partial = /\.(\d+)\.partial$/.exec(name);
+    const stale = partial
+      ? !isRunning(Number(partial[1]))
+      : !name.includes(fingerprint) && Date.now() - statSync(full).mtimeMs > OLD_TEMPLATE_GRACE_MS;
+    if (stale) await rm(full, { recursive: true, force: true });
+  }
 }
 
 async function pgliteTemplate(): Promise<string> {
@@ -124,6 +155,7 @@ async function ensureSpaBuilt(): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   await ensureSpaBuilt();
+  await sweepTemplates(schemaFingerprint());
   // The embedded template is made on the PostgreSQL pass too: tests of the embedded database use it.
   project.provide('pgliteTemplate', await pgliteTemplate());
   project.provide('pgliteDataDir', await pgliteDataDirTemplate());
