@@ -27,7 +27,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process of that id exists (signal 0 checks without sending anything). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

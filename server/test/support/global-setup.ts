@@ -5,6 +5,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { isRunning } from '../../src/lock-file.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { administer, databaseUrlOn } from './postgres-admin.ts';
@@ -42,17 +43,6 @@ function schemaFingerprint(): string {
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(full));
   }
   return hash.digest('hex').slice(0, 16);
-}
-
-/** Whether a process of that id is running (signal 0 checks without sending anything). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A template of an older schema is left alone this long, in case a run that began before the change still copies it. */
