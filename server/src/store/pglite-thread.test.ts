@@ -1,11 +1,14 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PGLITE_START_PARAMS } from './open-database.ts';
 import type { PgliteClient } from './pglite-client.ts';
 import { PgliteThread, reportLostDatabase } from './pglite-thread-client.ts';
+import type { ThreadReply, ThreadRequest } from './pglite-thread-messages.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 const startParams = [...PGLITE_START_PARAMS];
@@ -148,6 +151,37 @@ describe('PGlite in a worker thread', () => {
     expect(kept?.closed).toBe(true);
     await expect(kept?.query('select 1')).rejects.toThrow('Transaction is closed');
     expect((await thread.query('select id from note where id = 5')).rows).toEqual([{ id: 5 }]);
+  });
+
+  it('answers a statement on a transaction that is not open with a refusal, and goes on serving', async () => {
+    // The thread itself, spoken to as its client does, with a request the client would refuse first.
+    const worker = new Worker(new URL('./pglite-thread.ts', import.meta.url), {
+      workerData: { startParams },
+    });
+    const failed = vi.fn();
+    worker.on('error', failed);
+    try {
+      await once(worker, 'message');
+      const ask = async (request: ThreadRequest): Promise<ThreadReply> => {
+        const answered = once(worker, 'message');
+        worker.postMessage(request);
+        return (await answered)[0] as ThreadReply;
+      };
+      const query = { op: 'query' as const, params: [] as unknown[], options: { rawTypes: [] as number[] } };
+      expect(await ask({ ...query, id: 1, text: 'select 1 as one', transaction: 7 })).toMatchObject({
+        id: 1,
+        ok: false,
+        error: { message: 'Transaction is closed' },
+      });
+      expect(await ask({ ...query, id: 2, text: 'select 1 as one' })).toMatchObject({
+        id: 2,
+        ok: true,
+        value: { rows: [{ one: 1 }] },
+      });
+      expect(failed).not.toHaveBeenCalled();
+    } finally {
+      await worker.terminate();
+    }
   });
 });
 

@@ -95,7 +95,9 @@ function serve(pglite: PGlite, port: NonNullable<typeof parentPort>): void {
     }
   }
 
-  function answer(request: ThreadRequest): Promise<unknown> {
+  // Async, so a request that fails before its statement runs (a transaction that is not open) is
+  // refused in a reply, not thrown out of the message handler, which would end this thread.
+  async function answer(request: ThreadRequest): Promise<unknown> {
     switch (request.op) {
       case 'query': {
         const { rowMode, paramTypes, rawTypes } = request.options;
