@@ -2,6 +2,7 @@ import { VerificationType } from '@keycard/contract';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, LOCALE, test } from '../support/fixtures.ts';
+import { pageWallTime } from '../support/recovery.ts';
 
 /** The code check is answered as valid: these journeys are about the form, not the code. */
 function resetPage(page: ConstructorParameters<typeof ResetPasswordPage>[0]): ResetPasswordPage {
@@ -66,6 +67,25 @@ test.describe('reset form explains itself as the person types (issue 16 item 5)'
       });
     });
   }
+
+  test('Save stays where it is when the strength estimate arrives, so a click on it lands', async ({
+    page,
+    texts,
+  }) => {
+    const reset = resetPage(page);
+    await reset.open();
+    await reset.expectForm(texts);
+    // The page's timers held: the estimate waits for a pause in the typing, so it cannot arrive yet.
+    await page.clock.pauseAt(await pageWallTime(page));
+    await reset.fillPasswords(texts, 'Pw-Sx8!kq2Lm#vR4');
+    await expect(reset.resetButton(texts)).toBeEnabled();
+    const before = await reset.resetButton(texts).boundingBox();
+    await page.clock.runFor(1_000);
+    await expect(reset.strengthLevel(texts)).toBeVisible();
+    const after = await reset.resetButton(texts).boundingBox();
+    expect(before).not.toBeNull();
+    expect(after).toEqual(before);
+  });
 
   test('the valid and invalid icons sit inside the fields, in the fields column', async ({ page, texts }) => {
     const reset = resetPage(page);

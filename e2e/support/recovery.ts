@@ -32,7 +32,7 @@ function pageTicks(page: Page): Promise<number> {
  * The page's wall clock. The fixture fixes it (setFixedTime) for the theme, so pausing at it moves
  * nothing: the page's timers stop where they are.
  */
-function pageWallTime(page: Page): Promise<number> {
+export function pageWallTime(page: Page): Promise<number> {
   return page.evaluate(() => Date.now());
 }
 

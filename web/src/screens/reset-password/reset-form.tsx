@@ -97,7 +97,11 @@ export function ResetForm({ form, userName }: ResetFormProps) {
         </div>
       </div>
       <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
-      <StrengthMeter id={STRENGTH_ID} feedback={strength} />
+      <StrengthMeter
+        id={STRENGTH_ID}
+        feedback={strength}
+        pending={form.newPassword !== '' && strength === null}
+      />
       {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
       <div role="alert" className="reset__alert-region">
         {form.violation ? (

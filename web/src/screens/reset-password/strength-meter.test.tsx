@@ -36,6 +36,14 @@ beforeAll(() => {
 }, 60_000);
 
 describe('the strength estimate as the person types (issue: strength that knows the context)', () => {
+  it('keeps the place of a pending estimate (its level line and meter) and shows and says nothing', () => {
+    renderWithTexts(<StrengthMeter id="strength" feedback={null} pending />, '/', { language: 'en' });
+    // Hidden by the stylesheet (visibility: hidden), so no one sees or hears the stand-in level.
+    expect([...meter().classList]).toEqual(['strength', 'strength--pending']);
+    expect(meter().querySelector('.strength__level')).not.toBeNull();
+    expect(meter().querySelector('meter')).not.toBeNull();
+  });
+
   it('shows nothing for an empty field', async () => {
     renderMeter('en');
     await new Promise((resolve) => setTimeout(resolve, 0));
