@@ -12,6 +12,17 @@ function resetPage(page: ConstructorParameters<typeof ResetPasswordPage>[0]): Re
   });
 }
 
+/** The reset form, open and ready for typing. */
+async function openForm(
+  page: ConstructorParameters<typeof ResetPasswordPage>[0],
+  texts: Parameters<ResetPasswordPage['expectForm']>[0],
+): Promise<ResetPasswordPage> {
+  const reset = resetPage(page);
+  await reset.open();
+  await reset.expectForm(texts);
+  return reset;
+}
+
 test.describe('reset form explains itself as the person types (issue 16 item 5)', () => {
   for (const locale of [LOCALE.en, LOCALE.de]) {
     test.describe(locale, () => {
@@ -21,9 +32,7 @@ test.describe('reset form explains itself as the person types (issue 16 item 5)'
         page,
         texts,
       }) => {
-        const reset = resetPage(page);
-        await reset.open();
-        await reset.expectForm(texts);
+        const reset = await openForm(page, texts);
         const field = reset.newPasswordField(texts);
         const save = reset.resetButton(texts);
         const summary = page.locator('.policy__summary');
@@ -72,9 +81,7 @@ test.describe('reset form explains itself as the person types (issue 16 item 5)'
     page,
     texts,
   }) => {
-    const reset = resetPage(page);
-    await reset.open();
-    await reset.expectForm(texts);
+    const reset = await openForm(page, texts);
     // The page's timers held: the estimate waits for a pause in the typing, so it cannot arrive yet.
     await page.clock.pauseAt(await pageWallTime(page));
     await reset.fillPasswords(texts, 'Pw-Sx8!kq2Lm#vR4');
@@ -88,9 +95,7 @@ test.describe('reset form explains itself as the person types (issue 16 item 5)'
   });
 
   test('the valid and invalid icons sit inside the fields, in the fields column', async ({ page, texts }) => {
-    const reset = resetPage(page);
-    await reset.open();
-    await reset.expectForm(texts);
+    const reset = await openForm(page, texts);
     await reset.newPasswordField(texts).fill('Abcdefgh1!xy');
     await reset.newPasswordField(texts).blur();
     await reset.confirmPasswordField(texts).fill('Abcdefgh1!xz');
