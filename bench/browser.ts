@@ -184,3 +184,44 @@ export async function redeem(browser: Browser, started: Started, code: string): 
 export async function finishFlow(browser: Browser, started: Started): Promise<void> {
   await redeem(browser, started, await resume(browser, started));
 }
+
+/** The requests of a full code flow, in order, as `fullFlow` names them when each is done. */
+export const FLOW_STEPS = [
+  'GET /api/getcsrftoken',
+  'GET /oidc/auth',
+  'POST /api/CheckUsername',
+  'POST /api/login',
+  'GET /oidc/auth/:uid (resume)',
+  'POST /oidc/token',
+] as const;
+export type FlowStep = (typeof FLOW_STEPS)[number];
+
+/**
+ * One full code flow of the demo account in a new simulated browser, from the SPA's token to the
+ * tokens; `done` is called as each step ends. Throws when the login is refused.
+ */
+export async function fullFlow(
+  service: { readonly base: string; readonly password: string; readonly subject: string },
+  done: (step: FlowStep) => void = () => {},
+): Promise<void> {
+  const browser = new Browser(service.base);
+  await browser.loadSpa();
+  done('GET /api/getcsrftoken');
+  const started = await authorize(browser);
+  done('GET /oidc/auth');
+  await browser.post('/api/CheckUsername', { Username: DEMO_EMAIL, ReturnUrl: started.returnUrl });
+  done('POST /api/CheckUsername');
+  const login = await browser.post('/api/login', {
+    Username: DEMO_EMAIL,
+    Password: service.password,
+    ReturnUrl: started.returnUrl,
+  });
+  if (!login.text.includes('"isAuthenticated":true')) {
+    throw new Error(`${service.subject}: full flow: login failed: ${login.status} ${login.text}`);
+  }
+  done('POST /api/login');
+  const code = await resume(browser, started);
+  done('GET /oidc/auth/:uid (resume)');
+  await redeem(browser, started, code);
+  done('POST /oidc/token');
+}

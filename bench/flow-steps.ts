@@ -9,7 +9,7 @@
  * next step; the totals are exact. FLOW_STEPS_ROUNDS, FLOW_STEPS_FLOWS (per round and subject),
  * FLOW_STEPS_REQUESTS (per kind and subject).
  */
-import { authorize, Browser, DEMO_EMAIL, redeem, resume, type Started } from './browser.ts';
+import { Browser, FLOW_STEPS, type FlowStep, fullFlow } from './browser.ts';
 import { mainThreadRunNs } from './cpu.ts';
 import { type BenchService, type Subject, startService } from './service.ts';
 
@@ -18,46 +18,17 @@ const FLOWS = Number(process.env.FLOW_STEPS_FLOWS ?? 60);
 const REQUESTS = Number(process.env.FLOW_STEPS_REQUESTS ?? 3000);
 const WARM_UP = 100;
 
-const STEPS = [
-  'GET /api/getcsrftoken',
-  'GET /oidc/auth',
-  'POST /api/CheckUsername',
-  'POST /api/login',
-  'GET /oidc/auth/:uid (resume)',
-  'POST /oidc/token',
-] as const;
-type Step = (typeof STEPS)[number];
-
 /** Main-thread ns per step, summed over the recorded flows. */
-type StepTimes = Record<Step, number>;
+type StepTimes = Record<FlowStep, number>;
 
+/** One full flow, each step's main-thread time added to `times` (none while warming up). */
 async function timedFlow(service: BenchService, times: StepTimes | null): Promise<void> {
   let last = mainThreadRunNs(service.pid);
-  const done = (step: Step) => {
+  await fullFlow(service, (step) => {
     const now = mainThreadRunNs(service.pid);
     if (times) times[step] += now - last;
     last = now;
-  };
-  const browser = new Browser(service.base);
-  await browser.loadSpa();
-  done('GET /api/getcsrftoken');
-  const started: Started = await authorize(browser);
-  done('GET /oidc/auth');
-  await browser.post('/api/CheckUsername', { Username: DEMO_EMAIL, ReturnUrl: started.returnUrl });
-  done('POST /api/CheckUsername');
-  const login = await browser.post('/api/login', {
-    Username: DEMO_EMAIL,
-    Password: service.password,
-    ReturnUrl: started.returnUrl,
   });
-  if (!login.text.includes('"isAuthenticated":true')) {
-    throw new Error(`${service.subject}: login failed: ${login.status} ${login.text}`);
-  }
-  done('POST /api/login');
-  const code = await resume(browser, started);
-  done('GET /oidc/auth/:uid (resume)');
-  await redeem(browser, started, code);
-  done('POST /oidc/token');
 }
 
 /** Main-thread µs per request of `path`, `count` GETs one at a time from one browser. */
@@ -86,7 +57,7 @@ async function main(): Promise<void> {
     );
     subjects.push(await startService('floor', 'PostgreSQL'));
     const times = new Map<Subject, StepTimes>(
-      subjects.map((s) => [s.subject, Object.fromEntries(STEPS.map((step) => [step, 0])) as StepTimes]),
+      subjects.map((s) => [s.subject, Object.fromEntries(FLOW_STEPS.map((step) => [step, 0])) as StepTimes]),
     );
     for (const service of subjects) for (let i = 0; i < WARM_UP; i++) await timedFlow(service, null);
     for (let round = 0; round < ROUNDS; round++) {
@@ -100,11 +71,11 @@ async function main(): Promise<void> {
     console.log(`\nMain-thread µs per step, ${flows} full flows one at a time (PostgreSQL):\n`);
     console.log('| step | service | floor | service − floor |');
     console.log('|---|---|---|---|');
-    for (const step of STEPS) {
+    for (const step of FLOW_STEPS) {
       const [k, f] = [keycard[step] / flows, floor[step] / flows];
       console.log(`| ${step} | ${micro(k)} | ${micro(f)} | ${micro(k - f)} |`);
     }
-    const total = (t: StepTimes) => STEPS.reduce((sum, step) => sum + t[step], 0) / flows;
+    const total = (t: StepTimes) => FLOW_STEPS.reduce((sum, step) => sum + t[step], 0) / flows;
     console.log(
       `| **full flow** | ${micro(total(keycard))} | ${micro(total(floor))} | ${micro(total(keycard) - total(floor))} (÷ floor ${(total(keycard) / total(floor)).toFixed(2)}) |`,
     );

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/accounts/password-hash.ts';
-import { authorize, Browser, DEMO_EMAIL, finishFlow, prepareLogins, type Started } from './browser.ts';
+import { DEMO_EMAIL, fullFlow, prepareLogins } from './browser.ts';
 import { type CpuSnapshot, cpuPerOperation, cpuSnapshot } from './cpu.ts';
 import { type BenchService, buildServerIfStale, type Store, startService } from './service.ts';
 import { measureStatic, printStatic, REQUIRED_RATIO, type StaticResult } from './static.ts';
@@ -160,19 +160,7 @@ async function fullFlowPhase(service: BenchService, inFlight: number, flows: num
       while (next < flows) {
         next++;
         const t0 = performance.now();
-        const browser = new Browser(service.base);
-        await browser.loadSpa();
-        const flow: Started = await authorize(browser);
-        await browser.post('/api/CheckUsername', { Username: DEMO_EMAIL, ReturnUrl: flow.returnUrl });
-        const login = await browser.post('/api/login', {
-          Username: DEMO_EMAIL,
-          Password: service.password,
-          ReturnUrl: flow.returnUrl,
-        });
-        if (!login.text.includes('"isAuthenticated":true')) {
-          throw new Error(`${service.subject}: full flow: login failed: ${login.status} ${login.text}`);
-        }
-        await finishFlow(browser, flow);
+        await fullFlow(service);
         latencies.push(performance.now() - t0);
       }
     }),

@@ -65,8 +65,8 @@ async function sweepTemplates(fingerprint: string): Promise<void> {
   }
 }
 
-async function pgliteTemplate(): Promise<string> {
-  const file = path.join(TEMPLATE_DIR, `pglite-${schemaFingerprint()}.tar`);
+async function pgliteTemplate(fingerprint: string): Promise<string> {
+  const file = path.join(TEMPLATE_DIR, `pglite-${fingerprint}.tar`);
   if (existsSync(file)) return file;
   const database = await openDatabase({ memory: true });
   try {
@@ -89,8 +89,8 @@ async function pgliteTemplate(): Promise<string> {
  * every migration applied), made the same way once and kept like the dump above. A started service
  * spends about 2.3 of its 3.9 s of start-up (on an idle machine) making it.
  */
-async function pgliteDataDirTemplate(): Promise<string> {
-  const dir = path.join(TEMPLATE_DIR, `pglite-dir-${schemaFingerprint()}`);
+async function pgliteDataDirTemplate(fingerprint: string): Promise<string> {
+  const dir = path.join(TEMPLATE_DIR, `pglite-dir-${fingerprint}`);
   if (existsSync(dir)) return dir;
   const partial = `${dir}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
@@ -145,10 +145,11 @@ async function ensureSpaBuilt(): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   await ensureSpaBuilt();
-  await sweepTemplates(schemaFingerprint());
+  const fingerprint = schemaFingerprint();
+  await sweepTemplates(fingerprint);
   // The embedded template is made on the PostgreSQL pass too: tests of the embedded database use it.
-  project.provide('pgliteTemplate', await pgliteTemplate());
-  project.provide('pgliteDataDir', await pgliteDataDirTemplate());
+  project.provide('pgliteTemplate', await pgliteTemplate(fingerprint));
+  project.provide('pgliteDataDir', await pgliteDataDirTemplate(fingerprint));
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return undefined;
   const template = await postgresTemplate(serverUrl);

@@ -11,6 +11,9 @@ const LEVELS: readonly [TextKey, TextKey, TextKey, TextKey, TextKey] = [
   'passwordStrengthVeryStrong',
 ];
 
+/** What holds the place of an estimate still to come. */
+const PENDING: StrengthFeedback = { score: 0, warning: null, suggestions: [] };
+
 interface StrengthMeterProps {
   /** The new-password field is described by it. */
   readonly id: string;
@@ -27,21 +30,17 @@ interface StrengthMeterProps {
  */
 export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterProps) {
   const { t } = useText();
-  if (!feedback) {
-    if (!pending) return <div id={id} className="strength" />;
-    return (
-      <div id={id} className="strength strength--pending">
-        <p className="strength__level">
-          {t('passwordStrengthLabel')} <strong>{t(LEVELS[0])}</strong>
-        </p>
-        <meter className="strength__meter" min={0} max={4} value={0} aria-hidden />
-      </div>
-    );
-  }
+  if (!feedback && !pending) return <div id={id} className="strength" />;
+  // The stand-in is the lowest level without advice: one level line and the meter.
+  const shown = feedback ?? PENDING;
   return (
-    <div id={id} className={`strength strength--${feedback.score}`} data-score={feedback.score}>
+    <div
+      id={id}
+      className={feedback ? `strength strength--${feedback.score}` : 'strength strength--pending'}
+      data-score={feedback?.score}
+    >
       <p className="strength__level">
-        {t('passwordStrengthLabel')} <strong>{t(LEVELS[feedback.score])}</strong>
+        {t('passwordStrengthLabel')} <strong>{t(LEVELS[shown.score])}</strong>
       </p>
       <meter
         className="strength__meter"
@@ -50,13 +49,13 @@ export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterPr
         low={2}
         high={3}
         optimum={4}
-        value={feedback.score}
+        value={shown.score}
         aria-hidden
       />
-      {feedback.warning ? <p className="strength__warning">{feedback.warning}</p> : null}
-      {feedback.suggestions.length > 0 ? (
+      {shown.warning ? <p className="strength__warning">{shown.warning}</p> : null}
+      {shown.suggestions.length > 0 ? (
         <ul className="strength__suggestions">
-          {feedback.suggestions.map((suggestion) => (
+          {shown.suggestions.map((suggestion) => (
             <li key={suggestion}>{suggestion}</li>
           ))}
         </ul>
