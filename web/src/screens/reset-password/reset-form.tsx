@@ -97,11 +97,7 @@ export function ResetForm({ form, userName }: ResetFormProps) {
         </div>
       </div>
       <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
-      <StrengthMeter
-        id={STRENGTH_ID}
-        feedback={strength}
-        pending={form.newPassword !== '' && strength === null}
-      />
+      <StrengthMeter id={STRENGTH_ID} feedback={strength.feedback} pending={strength.pending} />
       {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
       <div role="alert" className="reset__alert-region">
         {form.violation ? (

@@ -1,33 +1,10 @@
 import '../../test-support/dom.ts';
-import type { Language } from '@keycard/contract';
-import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { act, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { strengthEstimatorFor } from './strength-estimator.ts';
 import { StrengthMeter } from './strength-meter.tsx';
-import { usePasswordStrength } from './use-password-strength.ts';
-
-/** The new-password field and its estimate, as the reset form wires them. */
-function Harness({ displayName }: { readonly displayName: string | null }) {
-  const [password, setPassword] = useState('');
-  const feedback = usePasswordStrength(password, displayName);
-  return (
-    <>
-      <input aria-label="password" value={password} onChange={(event) => setPassword(event.target.value)} />
-      <StrengthMeter id="strength" feedback={feedback} />
-    </>
-  );
-}
-
-function renderMeter(language: Language, displayName: string | null = null) {
-  const user = userEvent.setup();
-  renderWithTexts(<Harness displayName={displayName} />, '/', { language });
-  return { user, field: screen.getByLabelText('password') };
-}
-
-const meter = () => document.getElementById('strength') as HTMLElement;
+import { meter, renderMeter } from './strength-test-kit.tsx';
 
 beforeAll(() => {
   // Built once per language before the tests (seconds on a busy machine), as the reset kit does.
@@ -46,7 +23,8 @@ describe('the strength estimate as the person types (issue: strength that knows 
 
   it('shows nothing for an empty field', async () => {
     renderMeter('en');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The estimator's import settles (a state update, so inside act) and still nothing shows.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(meter().textContent).toBe('');
   });
 

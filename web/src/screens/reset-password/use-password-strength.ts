@@ -19,16 +19,25 @@ function useSettled(value: string, ms: number): string {
   return settled;
 }
 
+export interface PasswordStrength {
+  /** The estimate of the password as typed; null while the field is empty or none has come yet. */
+  readonly feedback: StrengthFeedback | null;
+  /** A password is typed and its estimate is still to come (the typing has not paused, or the estimator is loading). */
+  readonly pending: boolean;
+}
+
 /**
- * The strength of the password being typed, with the estimator's advice in the page's language; null
- * while the field is empty or the estimator is still loading. The estimator comes with `import()`
- * after the form shows, so the first paint carries none of its word lists; should it fail to load,
- * the form works as before and the service still refuses a weak password (policyViolation).
- * `displayName` is the account's name from the code check: a password built from it is weak.
+ * The strength of the password being typed, with the estimator's advice in the page's language. The
+ * estimator comes with `import()` after the form shows, so the first paint carries none of its word
+ * lists; should it fail to load, nothing is pending any more (no place is kept for an estimate that
+ * cannot come), the form works as before and the service still refuses a weak password
+ * (policyViolation). `displayName` is the account's name from the code check: a password built from
+ * it is weak.
  */
-export function usePasswordStrength(password: string, displayName: string | null): StrengthFeedback | null {
+export function usePasswordStrength(password: string, displayName: string | null): PasswordStrength {
   const { language } = useText();
   const [estimate, setEstimate] = useState<{ readonly run: EstimateStrength } | null>(null);
+  const [unavailable, setUnavailable] = useState(false);
   const typed = useSettled(password, STRENGTH_PAUSE_MS);
 
   useEffect(() => {
@@ -39,6 +48,7 @@ export function usePasswordStrength(password: string, displayName: string | null
       },
       () => {
         // Not loaded (offline, a new deployment): no meter; the service's check is unchanged.
+        if (current) setUnavailable(true);
       },
     );
     return () => {
@@ -46,8 +56,9 @@ export function usePasswordStrength(password: string, displayName: string | null
     };
   }, [language]);
 
-  return useMemo(
+  const feedback = useMemo(
     () => (estimate && typed !== '' ? estimate.run(typed, { displayName }) : null),
     [estimate, typed, displayName],
   );
+  return { feedback, pending: password !== '' && feedback === null && !unavailable };
 }
