@@ -186,16 +186,29 @@ export async function startService(
     const index = waiting.findIndex((accept) => accept(line));
     if (index >= 0) waiting.splice(index, 1);
   });
+  // A process that ends before it prints what is awaited (a configuration it refuses, say) fails the
+  // wait at once, not after the timeout; its own reason is on stderr, which the bench shows.
+  let exitedWith: string | null = null;
+  child.once('exit', (code, signal) => {
+    exitedWith = signal ?? `code ${code}`;
+  });
   const nextLine = (match: RegExp, timeoutMs: number) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${subject} printed no ${match} within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      const ended = () => {
+        clearTimeout(timer);
+        reject(new Error(`${subject} exited (${exitedWith}) before it printed ${match}`));
+      };
+      const timer = setTimeout(() => {
+        child.off('exit', ended);
+        reject(new Error(`${subject} printed no ${match} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      if (exitedWith !== null) return ended();
+      child.once('exit', ended);
       waiting.push((line) => {
         const found = match.exec(line);
         if (found) {
           clearTimeout(timer);
+          child.off('exit', ended);
           resolve(found);
         }
         return found !== null;
@@ -203,7 +216,16 @@ export async function startService(
     });
   // Production prints no demo account; registerDemo makes one once the service is up.
   const demoPassword = production ? null : nextLine(command.password, 90_000);
-  await nextLine(command.ready, 90_000);
+  // Awaited below once the service is ready; should it never be, the ready wait reports why.
+  demoPassword?.catch(() => {});
+  try {
+    await nextLine(command.ready, 90_000);
+  } catch (error) {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+    throw error;
+  }
   const pid = child.pid ?? 0;
   const base = `http://localhost:${port}`;
   let password: string;
