@@ -11,6 +11,8 @@ import { developmentLogStream, productionLogStream } from './log-output.ts';
 import { startMailRetention } from './mail/mail-retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
+import { ClientCache } from './oidc/client-cache.ts';
+import { followClientChanges } from './oidc/client-changes.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
@@ -115,13 +117,20 @@ async function main(): Promise<void> {
     await migrateDatabase(database);
     signals.checkpoint();
     const productionLog = config.production ? productionLogStream() : undefined;
+    // On PostgreSQL other processes change clients too (instances, the admin CLI): the cache answers
+    // from memory only while the listener below hears their changes. The embedded store has none.
+    const clientCache = database.kind === 'postgres' ? new ClientCache() : undefined;
     const app = await buildApp({
       config,
       db: database.db,
       logger: { level: config.logLevel, stream: productionLog ?? developmentLogStream() },
       metrics: createMetrics({ database, threadPoolSize: config.threadPoolSize }),
+      clientCache,
     });
     parts.app = app;
+    if (clientCache && config.databaseUrl !== undefined) {
+      parts.clientChanges = followClientChanges(config.databaseUrl, clientCache, app.log);
+    }
     parts.readiness = app.readiness;
     if (database.client instanceof PgliteThread) reportLostDatabase(database.client, app.log);
     if (database.kind === 'postgres') reportLostConnections(database.client, app.log);

@@ -21,6 +21,8 @@ export interface ServiceParts {
   /** Tells load balancers to stop sending (http/readiness.ts: GET /health/ready answers 503). */
   readiness?: { drain(): void } | undefined;
   database?: Database | undefined;
+  /** The listener for client changes on PostgreSQL (oidc/client-changes.ts): its own connection. */
+  clientChanges?: { close(): Promise<void> } | undefined;
   lock?: DataDirLock | undefined;
 }
 
@@ -35,6 +37,7 @@ export async function stopService(parts: ServiceParts): Promise<void> {
   for (const job of parts.housekeeping) job.stop();
   await Promise.all([parts.app?.close(), parts.adminSocket?.close()]);
   await Promise.all(parts.housekeeping.map((job) => job.idle()));
+  await parts.clientChanges?.close();
   await parts.database?.close();
   parts.lock?.release();
   await stopTracing();

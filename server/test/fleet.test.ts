@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { VerificationType } from '@keycard/contract';
+import { ADMIN_API_BASE, ADMIN_SCOPE, VerificationType } from '@keycard/contract';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { MIGRATIONS_FOLDER } from '../src/store/migrate.ts';
 import { rowsOf } from '../src/store/rows.ts';
+import { ADMIN_CLIENT, ADMIN_SECRET, registerAdminClient } from './admin-api-kit.ts';
 import { type Fleet, type Instance, startFleet } from './support/fleet.ts';
 import { accountForCodes, accountForMail, leasedMessages } from './support/fleet-accounting.ts';
 import { FleetBrowser, Tally } from './support/fleet-browser.ts';
@@ -24,7 +25,13 @@ import {
   unlock,
 } from './support/fleet-flows.ts';
 import { emptyCounts, type LoadSettings, newPassword, type Person, underLoad } from './support/fleet-load.ts';
-import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+import {
+  authorizationRequest,
+  createAccount,
+  REDIRECT_URI,
+  RP,
+  registerTestClient,
+} from './support/oidc-flow.ts';
 
 /**
  * Issue 17 items 1 and 2: three instances of the compiled service in production mode on one fresh
@@ -203,6 +210,49 @@ describe('a fleet of three instances behind HAProxy', () => {
     );
     expect(redeemed.answer.map((answer) => answer.status).sort()).toEqual([200, 400]);
     expect(new Set(redeemed.instances).size).toBe(2);
+  });
+
+  it('follows a client changed through the admin API on every instance, without waiting out the cache', async () => {
+    const one = browser();
+    /** Three authorization requests, one per instance (round-robin): which instances took the URI. */
+    const takenBy = async (redirectUri: string) => {
+      const taken = new Set<string>();
+      for (let turn = 0; turn < 3; turn++) {
+        const { path } = authorizationRequest({ redirect_uri: redirectUri });
+        const { answer, instances } = await servedBy(() => one.get(path));
+        const location = new URL(String(answer.headers.location), fleet.publicUrl);
+        if (answer.status === 303 && location.searchParams.has('ReturnUrl')) taken.add(String(instances[0]));
+      }
+      return taken.size;
+    };
+    // Changed through the admin API, which answers on one instance: the other two hear of it.
+    await registerAdminClient(db());
+    const basic = Buffer.from(`${ADMIN_CLIENT}:${ADMIN_SECRET}`).toString('base64');
+    const token = await fetch(`${fleet.publicUrl}/oidc/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: ADMIN_SCOPE }),
+    }).then((answer) => answer.json() as Promise<{ access_token: string }>);
+    const moveTo = async (uri: string) => {
+      const answer = await fetch(`${fleet.publicUrl}${ADMIN_API_BASE}/clients/planner`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ redirectUris: [uri] }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    // Every instance reads the registration and keeps it (oidc/client-cache.ts, 30 s at most).
+    expect(await takenBy(REDIRECT_URI)).toBe(3);
+    const moved = `${RP}/moved-callback`;
+    await moveTo(moved);
+    // Each instance hears the change the moment it commits (a few ms): well inside 5 s, far inside 30.
+    await vi.waitFor(async () => expect(await takenBy(moved)).toBe(3), { timeout: 5_000, interval: 50 });
+    expect(await takenBy(REDIRECT_URI)).toBe(0);
+    await moveTo(REDIRECT_URI);
+    await vi.waitFor(async () => expect(await takenBy(REDIRECT_URI)).toBe(3), {
+      timeout: 5_000,
+      interval: 50,
+    });
   });
 
   it('shares the per-IP request limit through Redis: 300 a minute over all three instances, then 429', async () => {

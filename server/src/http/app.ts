@@ -12,6 +12,7 @@ import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/t
 import { devMailboxRoutes, isDevMailboxPath } from '../mail/dev-mailbox/mailbox-routes.ts';
 import { createMailService, type MailService } from '../mail/mail-service.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import type { ClientCache } from '../oidc/client-cache.ts';
 import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
 import { createProviderSource } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
@@ -68,6 +69,11 @@ export interface AppOptions {
    * set without the database pool's figures. main.ts serves them on METRICS_PORT.
    */
   readonly metrics?: Metrics;
+  /**
+   * Client registrations kept across requests (oidc/client-cache.ts), which main.ts keeps true to the
+   * database on PostgreSQL (oidc/client-changes.ts); absent: every protocol request reads its client.
+   */
+  readonly clientCache?: ClientCache;
 }
 
 /** Name of the stored development cookie secret (used only when COOKIE_SECRETS is unset). */
@@ -131,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cookieKeys: await providerCookieKeys(config, db),
     retainMs: keySettings.retainMs,
     log: app.log,
+    clientCache: options.clientCache,
   });
   await mountProvider(app, providers);
   // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.
@@ -180,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   // DESIGN §1 Provisioning: client-credentials tokens of this provider, no cookies, no CSRF.
-  await registerAdminApi(app, { config, db, provider, mail, clock });
+  await registerAdminApi(app, { config, db, provider, mail, clock, clientCache: options.clientCache });
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import type { ClientCache } from './client-cache.ts';
 import { cookieSigner } from './cookie-signer.ts';
 import { honestDiscovery } from './discovery.ts';
 import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
@@ -38,6 +39,8 @@ export interface ProviderDeps {
   keys: ProviderKeys;
   /** What the stored sessions, interactions and tokens expire by (the database's clock). */
   clock: Clock;
+  /** Client registrations kept across requests (client-cache.ts); absent: read at each request. */
+  clientCache?: ClientCache | undefined;
   /** Where refused protocol requests are written, one line each (refusals.ts). */
   log: RefusalLog;
 }
@@ -114,11 +117,11 @@ const revokeOwnTokens: TokenPolicy = (_ctx, client, token) => {
   throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
 };
 
-export function providerConfiguration({ config, db, keys, clock }: ProviderDeps): Configuration {
+export function providerConfiguration({ config, db, keys, clock, clientCache }: ProviderDeps): Configuration {
   const cookies = cookiePolicy(config.publicUrl).provider;
   const { absoluteSeconds } = config.refreshTokenLifetimes;
   return {
-    adapter: databaseAdapter(db, clock),
+    adapter: databaseAdapter(db, clock, clientCache),
     ...signingConfiguration(keys.schedule),
     cookies: {
       keys: cookieSigner(keys.cookieKeys),

@@ -1,6 +1,7 @@
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import type { ClientCache } from './client-cache.ts';
 import { findClientMetadata } from './clients.ts';
 import {
   consumePayload,
@@ -53,9 +54,10 @@ const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; reado
  * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
  * another one started. Expiry is stamped and checked against `clock` (the database's in the service,
  * DESIGN §2) on every write and read, exactly: the provider's own check of a payload's `exp` allows
- * 15 seconds of clock skew.
+ * 15 seconds of clock skew. Client registrations come from `clients` when given (client-cache.ts:
+ * on PostgreSQL, while their changes are heard), else from the database at each read.
  */
-export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Adapter {
+export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): new (model: string) => Adapter {
   return class DatabaseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -73,7 +75,9 @@ export function databaseAdapter(db: Db, clock: Clock): new (model: string) => Ad
 
     find(id: string): Promise<AdapterPayload | undefined> {
       // Clients are registered by the admin CLI/API in their own table, not by dynamic registration.
-      if (this.model === 'Client') return findClientMetadata(db, id);
+      if (this.model === 'Client') {
+        return clients ? clients.read(id, () => findClientMetadata(db, id)) : findClientMetadata(db, id);
+      }
       return this.findBy('id', id);
     }
 

@@ -229,7 +229,7 @@ function changedColumns(before: Record<string, unknown>, after: Record<string, u
 export async function updateClient(deps: ProvisioningDeps, input: UpdateClientInput): Promise<ClientView> {
   const { id, name, ...change } = parseInput(updateClientInput, input);
   const signingAlgorithms = await algorithmsFor(deps, change.idTokenSignedResponseAlg);
-  return deps.db.transaction(async (tx) => {
+  const view = await deps.db.transaction(async (tx) => {
     const row = await findClientForUpdate(tx, id);
     if (!row) throw noClient(id);
     const current = registrationOf(row);
@@ -260,6 +260,9 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
     });
     return viewOf(updated);
   });
+  // Committed: this instance's next request reads the new registration (read your own writes).
+  deps.clientCache?.forget(id);
+  return view;
 }
 
 /** A registered client as admins see it. */

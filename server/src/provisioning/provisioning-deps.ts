@@ -1,5 +1,6 @@
 import type { StrengthScore } from '@keycard/contract';
 import type { CodeLifetimes } from '../config.ts';
+import type { ClientCache } from '../oidc/client-cache.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
 import type { ConfiguredResource } from '../oidc/resource-servers.ts';
 import type { MailQueue } from '../recovery/recovery-deps.ts';
@@ -28,6 +29,12 @@ export interface ProvisioningDeps {
   readonly passwordMinScore?: StrengthScore;
   /** Where the request came from, for every admin audit row; each of the three doors sets it. */
   readonly origin?: AdminOrigin;
+  /**
+   * The running service's cached client registrations (oidc/client-cache.ts): a client changed here
+   * is forgotten once the change has committed, so this instance's next request reads it. Other
+   * processes hear of it from the database (oidc/client-changes.ts).
+   */
+  readonly clientCache?: Pick<ClientCache, 'forget'> | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import { NotFoundError } from '../../errors/service-error.ts';
 import type { Mailer } from '../../mail/mail-service.ts';
+import type { ClientCache } from '../../oidc/client-cache.ts';
 import { signingKeySettings } from '../../oidc/keys.ts';
 import type { ProvisioningDeps } from '../../provisioning/provisioning-deps.ts';
 import { provisioningMailing } from '../../provisioning/provisioning-mailing.ts';
@@ -27,6 +28,8 @@ export interface AdminApiDeps {
   readonly mail: Pick<Mailer, 'nudge'>;
   /** The service's one clock: a rotation's times are measured on it, as the provider reads them. */
   readonly clock: Clock;
+  /** The provider's cached client registrations: a change made here is forgotten once committed. */
+  readonly clientCache?: ClientCache | undefined;
 }
 
 /**
@@ -75,6 +78,7 @@ async function adminApi(scope: FastifyInstance, deps: AdminApiDeps): Promise<voi
       actor: caller.clientId,
       origin,
       passwordMinScore: deps.config.passwordMinScore,
+      clientCache: deps.clientCache,
     };
   };
   await scope.register(async (secured) => {

@@ -1,0 +1,44 @@
+import { listenForNotifications, type NotificationListener } from '../store/notification-listener.ts';
+import type { ClientCache } from './client-cache.ts';
+
+/** Where each change of `oidc_client` is announced (its trigger, migration 0009): the client's id, or '' for all. */
+export const CLIENT_CHANGES_CHANNEL = 'keycard_client_changed';
+
+export interface ClientChangeLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Keeps `cache` true to the database on PostgreSQL, where other processes (instances, the admin CLI)
+ * change clients: every announced change drops its entry; the cache answers from memory only while
+ * the listener is connected. `retryMs` and `checkEveryMs` as in notification-listener.ts.
+ */
+export function followClientChanges(
+  connectionString: string,
+  cache: ClientCache,
+  log: ClientChangeLog,
+  timing: { readonly retryMs?: readonly number[]; readonly checkEveryMs?: number } = {},
+): NotificationListener {
+  let lost = false;
+  return listenForNotifications({
+    connectionString,
+    channel: CLIENT_CHANGES_CHANNEL,
+    ...timing,
+    handlers: {
+      onNotification: (clientId) => (clientId === '' ? cache.forgetAll() : cache.forget(clientId)),
+      onListening: () => {
+        cache.enable();
+        if (lost) log.info('Client changes are heard again: registrations are cached again');
+        lost = false;
+      },
+      onLost: (reason) => {
+        cache.disable();
+        lost = true;
+        log.warn(
+          `Client changes can no longer be heard (${reason}): registrations are read from the database until the listener is back`,
+        );
+      },
+    },
+  });
+}
