@@ -16,6 +16,8 @@ const SECURITY_MODULES = [
   'server/src/cookie-policy.ts',
   // The signatures of the provider's cookies, checked on every protocol request that reads one.
   'server/src/oidc/cookie-signer.ts',
+  // Which client registration a protocol request trusts when it is not read from the database.
+  'server/src/oidc/client-cache.ts',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,

@@ -26,6 +26,7 @@ const ON_POSTGRES = [
   'test/backup-restore.test.ts',
   'test/fleet.test.ts',
   'test/client-changes.test.ts',
+  'src/store/notification-listener.test.ts',
 ];
 
 const SERVER_TEST_OPTIONS = {

@@ -89,22 +89,34 @@ describe('the client cache (oidc/client-cache.ts)', () => {
     advance(1);
     await cache.read('planner', db.load('planner'));
     expect(db.reads).toHaveLength(2);
+    // Expired and then removed from the database: nothing of it stays held.
+    db.rows.delete('planner');
+    advance(30_000);
+    expect(await cache.read('planner', db.load('planner'))).toBeUndefined();
+    expect(cache.size).toBe(0);
   });
 
   it('reads every time while disabled, and drops what it held when the listener is lost', async () => {
+    // On the process's own clock, as the service makes it.
     const cache = new ClientCache();
     const db = registry({ planner: planner('https://a.example/cb') });
+    expect(cache.enabled).toBe(false);
     await cache.read('planner', db.load('planner'));
     await cache.read('planner', db.load('planner'));
     expect(db.reads).toHaveLength(2);
     cache.enable();
+    expect(cache.enabled).toBe(true);
     await cache.read('planner', db.load('planner'));
-    expect(cache.size).toBe(1);
+    await cache.read('planner', db.load('planner'));
+    expect(db.reads).toHaveLength(3);
     cache.disable();
+    expect(cache.enabled).toBe(false);
     expect(cache.size).toBe(0);
     db.rows.set('planner', planner('https://b.example/cb'));
     expect(await cache.read('planner', db.load('planner'))).toEqual(planner('https://b.example/cb'));
-    expect(db.reads).toHaveLength(4);
+    await cache.read('planner', db.load('planner'));
+    expect(db.reads).toHaveLength(5);
+    expect(cache.size).toBe(0);
   });
 
   it('does not keep a read that began before the listener was back', async () => {

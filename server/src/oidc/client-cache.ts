@@ -58,11 +58,11 @@ export class ClientCache {
     load: () => Promise<AdapterPayload | undefined>,
   ): Promise<AdapterPayload | undefined> {
     const readAt = this.#now();
-    if (this.#on) {
-      const entry = this.#entries.get(clientId);
-      if (entry && readAt - entry.readAt < CLIENT_CACHE_TTL_MS) return structuredClone(entry.payload);
-      this.#entries.delete(clientId);
-    }
+    // Nothing is held while disabled (disable drops it all, #keep keeps nothing then).
+    const entry = this.#entries.get(clientId);
+    if (entry && readAt - entry.readAt < CLIENT_CACHE_TTL_MS) return structuredClone(entry.payload);
+    // Expired: gone now, even should the client be gone too and nothing replace it.
+    this.#entries.delete(clientId);
     const epoch = this.#epoch;
     const payload = await load();
     if (payload !== undefined && this.#on && epoch === this.#epoch) this.#keep(clientId, payload, readAt);
@@ -71,12 +71,14 @@ export class ClientCache {
 
   /** The client changed: its entry goes, and no read under way stores what it read. */
   forget(clientId: string): void {
+    // Stryker disable next-line UpdateOperator: any move of the epoch tells a read under way it overlapped a change
     this.#epoch++;
     this.#entries.delete(clientId);
   }
 
   /** Every client may have changed. */
   forgetAll(): void {
+    // Stryker disable next-line UpdateOperator: any move of the epoch tells a read under way it overlapped a change
     this.#epoch++;
     this.#entries.clear();
   }
@@ -93,10 +95,11 @@ export class ClientCache {
     this.forgetAll();
   }
 
+  /** Kept after a miss, so `clientId` is not held: a new entry, the last in the Map's order. */
   #keep(clientId: string, payload: AdapterPayload, readAt: number): void {
-    this.#entries.delete(clientId);
     if (this.#entries.size >= CLIENT_CACHE_MAX_ENTRIES) {
       const [oldest] = this.#entries.keys();
+      // Stryker disable next-line ConditionalExpression: a full Map has a first key; the guard is for the type
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     this.#entries.set(clientId, { payload: structuredClone(payload), readAt });

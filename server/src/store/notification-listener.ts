@@ -23,7 +23,7 @@ export interface ListenerOptions {
 }
 
 export interface NotificationListener {
-  /** Ends the connection; no handler is called afterwards. */
+  /** Ends the connection (within `timeoutMs`, whatever the network does); no handler is called afterwards. */
   close(): Promise<void>;
 }
 
@@ -31,6 +31,20 @@ export interface NotificationListener {
 export const LISTENER_APPLICATION_NAME = 'keycard-notifications';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Ends `client`, and drops its socket when the server does not answer within `ms`: on a connection
+ * that went silent, a polite end would wait for the network to give up, minutes later.
+ */
+async function endWithin(client: pg.Client, ms: number): Promise<void> {
+  const timer = setTimeout(() => {
+    // pg's Client keeps its socket here (not in its types); destroying it ends the connection at once.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }, ms);
+  timer.unref();
+  await client.end().catch(() => {});
+  clearTimeout(timer);
+}
 
 /**
  * A PostgreSQL connection of its own that LISTENs on `channel` (the pool's connections are shared
@@ -63,7 +77,7 @@ export function listenForNotifications({
   const lose = (client: pg.Client, reason: string) => {
     if (client !== current) return;
     current = null;
-    client.end().catch(() => {});
+    void endWithin(client, timeoutMs);
     if (closed) return;
     if (listening) {
       listening = false;
@@ -119,7 +133,7 @@ export function listenForNotifications({
       const client = current;
       current = null;
       listening = false;
-      await client?.end().catch(() => {});
+      if (client) await endWithin(client, timeoutMs);
     },
   };
 }
