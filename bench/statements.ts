@@ -11,6 +11,8 @@ import pg from 'pg';
 import { loadConfig } from '../server/src/config.ts';
 import { ensureDemoAccount } from '../server/src/demo/demo-setup.ts';
 import { buildApp } from '../server/src/http/app.ts';
+import { ClientCache } from '../server/src/oidc/client-cache.ts';
+import { followClientChanges } from '../server/src/oidc/client-changes.ts';
 import { migrateDatabase } from '../server/src/store/migrate.ts';
 import { openDatabase } from '../server/src/store/open-database.ts';
 import { type Answer, authorize, Browser, finishFlow } from './browser.ts';
@@ -123,7 +125,11 @@ async function main(): Promise<void> {
     if (database.kind !== 'postgres') throw new Error('expected a PostgreSQL pool');
     const pool = database.client;
     await migrateDatabase(database);
-    const app = await buildApp({ config, db: database.db });
+    // As main.ts runs it on PostgreSQL: clients cached while their changes are heard.
+    const clientCache = new ClientCache();
+    const app = await buildApp({ config, db: database.db, clientCache });
+    const clientChanges = followClientChanges(url.href, clientCache, app.log);
+    while (!clientCache.enabled) await new Promise((resolve) => setTimeout(resolve, 10));
     const demo = await ensureDemoAccount(database.db);
     if (!demo) throw new Error('the fresh database had a demo account already');
     await app.listen({ port, host: '127.0.0.1' });
@@ -194,6 +200,7 @@ async function main(): Promise<void> {
       }
       console.log(`\n/api/login statements by outcome: ${counts.join(', ')}`);
     } finally {
+      await clientChanges.close();
       await app.close();
     }
   } finally {
