@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Tests that start the service or the admin CLI as processes on the embedded store, whatever
- * DATABASE_URL says (they remove it from the child's environment), and the embedded store's own
- * thread: the same on either pass, so they run once. Their PostgreSQL counterparts are in ON_POSTGRES.
+ * DATABASE_URL says (they remove it from the child's environment), the embedded store's own
+ * thread and its client cache: the same on either pass, so they run once. Their PostgreSQL
+ * counterparts are in ON_POSTGRES.
  */
 const EMBEDDED_PROCESSES = [
   'src/store/pglite-thread.test.ts',
@@ -15,6 +16,7 @@ const EMBEDDED_PROCESSES = [
   'test/admin-compiled.test.ts',
   'test/admin-embedded.test.ts',
   'test/tracing.test.ts',
+  'test/client-changes-embedded.test.ts',
 ];
 /**
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,

@@ -12,7 +12,7 @@ import { startMailRetention } from './mail/mail-retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { ClientCache } from './oidc/client-cache.ts';
-import { followClientChanges } from './oidc/client-changes.ts';
+import { followClientChanges, followEmbeddedClientChanges } from './oidc/client-changes.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
@@ -117,9 +117,9 @@ async function main(): Promise<void> {
     await migrateDatabase(database);
     signals.checkpoint();
     const productionLog = config.production ? productionLogStream() : undefined;
-    // On PostgreSQL other processes change clients too (instances, the admin CLI): the cache answers
-    // from memory only while the listener below hears their changes. The embedded store has none.
-    const clientCache = database.kind === 'postgres' ? new ClientCache() : undefined;
+    // Client registrations are cached while their changes are heard (oidc/client-changes.ts): on
+    // PostgreSQL from other processes too (instances, the admin CLI), on a connection of its own.
+    const clientCache = new ClientCache();
     const app = await buildApp({
       config,
       db: database.db,
@@ -128,8 +128,11 @@ async function main(): Promise<void> {
       clientCache,
     });
     parts.app = app;
-    if (clientCache && config.databaseUrl !== undefined) {
+    if (database.kind === 'postgres' && config.databaseUrl !== undefined) {
       parts.clientChanges = followClientChanges(config.databaseUrl, clientCache, app.log);
+    } else if (database.kind === 'pglite') {
+      const lost = database.client instanceof PgliteThread ? database.client.lost : undefined;
+      await followEmbeddedClientChanges(database.client, clientCache, lost);
     }
     parts.readiness = app.readiness;
     if (database.client instanceof PgliteThread) reportLostDatabase(database.client, app.log);

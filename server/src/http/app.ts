@@ -71,7 +71,7 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /**
    * Client registrations kept across requests (oidc/client-cache.ts), which main.ts keeps true to the
-   * database on PostgreSQL (oidc/client-changes.ts); absent: every protocol request reads its client.
+   * database (oidc/client-changes.ts); absent: every protocol request reads its client.
    */
   readonly clientCache?: ClientCache;
 }

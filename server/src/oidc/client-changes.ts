@@ -1,4 +1,5 @@
 import { listenForNotifications, type NotificationListener } from '../store/notification-listener.ts';
+import type { PgliteClient } from '../store/pglite-client.ts';
 import type { ClientCache } from './client-cache.ts';
 
 /** Where each change of `oidc_client` is announced (its trigger, migration 0009): the client's id, or '' for all. */
@@ -41,4 +42,23 @@ export function followClientChanges(
       },
     },
   });
+}
+
+/**
+ * The same on the embedded store: its trigger notifies within PGlite, which passes each notification
+ * on once the change has committed (through its thread, pglite-thread-client.ts). Nothing else opens
+ * the data directory while the service runs (the admin CLI goes through the service's socket), and
+ * the database does not go away without the service: the cache is on once LISTEN is, until `lost`
+ * settles (the embedded database's thread ended; every statement fails from then on anyway).
+ */
+export async function followEmbeddedClientChanges(
+  client: PgliteClient,
+  cache: ClientCache,
+  lost?: Promise<unknown>,
+): Promise<void> {
+  await client.listen(CLIENT_CHANGES_CHANNEL, (clientId) =>
+    clientId === '' ? cache.forgetAll() : cache.forget(clientId),
+  );
+  cache.enable();
+  void lost?.then(() => cache.disable());
 }

@@ -21,6 +21,11 @@ export interface PgliteTransaction extends PgliteQueries {
  */
 export interface PgliteClient extends PgliteQueries {
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs on `channel`: `callback` gets the payload of each notification on it, once the
+   * transaction that sent it has committed.
+   */
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
   /** The data directory as an uncompressed tar, which PGlite's `loadDataDir` opens. */
   dumpDataDir(compression: 'none'): Promise<Blob>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import type { ParserOptions, Results } from '@electric-sql/pglite';
 import type { PgliteClient, PgliteQueryOptions, PgliteTransaction } from './pglite-client.ts';
 import type {
   ThreadError,
+  ThreadNotification,
   ThreadOpening,
   ThreadReady,
   ThreadReply,
@@ -92,6 +93,10 @@ async function runExec(send: Send, transaction: number | undefined, text: string
 export class PgliteThread implements PgliteClient {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
+  /** The callbacks of each channel listened on (listen). */
+  readonly #listeners = new Map<string, ((payload: string) => void)[]>();
+  /** Each channel's LISTEN, asked of the database thread once. */
+  readonly #listening = new Map<string, Promise<unknown>>();
   #lastId = 0;
   /** Set once the thread is closed or gone: every later call fails with it. */
   #closed: Error | undefined;
@@ -111,7 +116,10 @@ export class PgliteThread implements PgliteClient {
   private constructor(worker: Worker) {
     this.#worker = worker;
     this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (reply: ThreadReply) => this.#settle(reply));
+    worker.on('message', (message: ThreadReply | ThreadNotification) => {
+      if ('notification' in message) this.#notify(message.notification);
+      else this.#settle(message);
+    });
     worker.on('error', (error) => this.#end(new Error(`${CLOSED}: its thread failed`, { cause: error })));
     worker.on('exit', (code) => this.#end(new Error(`${CLOSED}: its thread exited (${code})`)));
   }
@@ -144,6 +152,10 @@ export class PgliteThread implements PgliteClient {
     this.#pending.delete(reply.id);
     if (reply.ok) pending.resolve(reply.value);
     else pending.reject(errorOf(reply.error));
+  }
+
+  #notify({ channel, payload }: ThreadNotification['notification']): void {
+    for (const callback of this.#listeners.get(channel) ?? []) callback(payload);
   }
 
   #end(reason: Error): void {
@@ -185,6 +197,18 @@ export class PgliteThread implements PgliteClient {
     }
     if (!tx.closed) await tx.finish(true);
     return result;
+  }
+
+  /** As PGlite's: the database thread LISTENs once per channel and passes each notification on. */
+  async listen(channel: string, callback: (payload: string) => void): Promise<void> {
+    let listening = this.#listening.get(channel);
+    if (!listening) {
+      listening = this.#call({ op: 'listen', channel });
+      this.#listening.set(channel, listening);
+      listening.catch(() => this.#listening.delete(channel));
+    }
+    await listening;
+    this.#listeners.set(channel, [...(this.#listeners.get(channel) ?? []), callback]);
   }
 
   /** Only uncompressed, the one kind the service and its tests make. */

@@ -37,11 +37,21 @@ export type ThreadRequest = { readonly id: number } & (
   /** Commits (or rolls back) and releases the transaction. */
   | { readonly op: 'end'; readonly transaction: number; readonly commit: boolean }
   | { readonly op: 'dump'; readonly compression: 'none' }
+  /** LISTENs on the channel: each notification on it is then sent as a ThreadNotification. */
+  | { readonly op: 'listen'; readonly channel: string }
   | { readonly op: 'close' }
 );
 
 /** A database error's fields (code, detail, constraint …), copied because cloning drops them. */
 export type ThreadError = { readonly message: string } & Readonly<Record<string, unknown>>;
+
+/**
+ * A notification on a channel the service listens on, sent as PGlite hears it: after the statement
+ * that committed it, before that statement's reply.
+ */
+export type ThreadNotification = {
+  readonly notification: { readonly channel: string; readonly payload: string };
+};
 
 export type ThreadReply =
   | { readonly id: number; readonly ok: true; readonly value: unknown }

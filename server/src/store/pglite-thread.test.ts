@@ -153,6 +153,30 @@ describe('PGlite in a worker thread', () => {
     expect((await thread.query('select id from note where id = 5')).rows).toEqual([{ id: 5 }]);
   });
 
+  it('passes on each notification of a channel listened on, once its transaction committed, before its reply', async () => {
+    const heard: string[] = [];
+    const elsewhere: string[] = [];
+    await thread.listen('note_changed', (payload) => heard.push(payload));
+    await thread.listen('note_changed', (payload) => heard.push(`again ${payload}`));
+    await thread.listen('other_channel', (payload) => elsewhere.push(payload));
+    await thread.query(`select pg_notify('note_changed', 'one')`);
+    // Heard before the statement's own reply came back.
+    expect(heard).toEqual(['one', 'again one']);
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query(`select pg_notify('note_changed', 'rolled back')`);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await thread.transaction(async (tx) => {
+      await tx.query(`select pg_notify('note_changed', 'two')`);
+      // Not before the commit.
+      expect(heard).toEqual(['one', 'again one']);
+    });
+    expect(heard).toEqual(['one', 'again one', 'two', 'again two']);
+    expect(elsewhere).toEqual([]);
+  });
+
   it('answers a statement on a transaction that is not open with a refusal, and goes on serving', async () => {
     // The thread itself, spoken to as its client does, with a request the client would refuse first.
     const worker = new Worker(new URL('./pglite-thread.ts', import.meta.url), {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type {
   ThreadError,
+  ThreadNotification,
   ThreadOpening,
   ThreadReady,
   ThreadReply,
@@ -115,6 +116,13 @@ function serve(pglite: PGlite, port: NonNullable<typeof parentPort>): void {
         return end(request.transaction, request.commit);
       case 'dump':
         return pglite.dumpDataDir(request.compression);
+      case 'listen': {
+        const { channel } = request;
+        await pglite.listen(channel, (payload) =>
+          port.postMessage({ notification: { channel, payload } } satisfies ThreadNotification),
+        );
+        return undefined;
+      }
       case 'close':
         // Once the reply is out, nothing keeps this thread alive and it exits.
         return pglite.close().then(() => setImmediate(() => port.close()));
