@@ -1,19 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientCache } from '../src/oidc/client-cache.ts';
 import { followEmbeddedClientChanges } from '../src/oidc/client-changes.ts';
 import type { Database } from '../src/store/database.ts';
-import { oidcClients } from '../src/store/tables/index.ts';
 import { buildTestApp } from './support/app.ts';
+import { MOVED_URI, moveRedirect, takesRedirect, unannounced } from './support/client-moves.ts';
 import { openMigratedPglite } from './support/database.ts';
-import {
-  REDIRECT_URI,
-  RP,
-  registerTestClient,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { REDIRECT_URI, registerTestClient } from './support/oidc-flow.ts';
 
 /**
  * The client cache on the embedded store (oidc/client-changes.ts followEmbeddedClientChanges): the
@@ -21,26 +14,12 @@ import {
  * committed. vitest.config.ts runs this file once per CI run (the `processes` project): it opens an
  * embedded database whatever store the run is on.
  */
-const MOVED_URI = `${RP}/moved-callback`;
-
 let database: Database;
 let app: FastifyInstance;
 const cache = new ClientCache();
 let loseDatabase: () => void = () => {};
 
-async function authorizes(redirectUri: string): Promise<boolean> {
-  return startAuthorization(new TestBrowser(app), { redirect_uri: redirectUri }).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function moveRedirect(to: string): Promise<void> {
-  await database.db
-    .update(oidcClients)
-    .set({ redirectUris: [to] })
-    .where(eq(oidcClients.clientId, 'planner'));
-}
+const authorizes = (redirectUri: string) => takesRedirect(app, redirectUri);
 
 beforeAll(async () => {
   database = await openMigratedPglite();
@@ -63,22 +42,17 @@ describe('client registrations kept across requests on the embedded store', () =
     expect(cache.enabled).toBe(true);
     expect(await authorizes(REDIRECT_URI)).toBe(true);
     expect(cache.size).toBe(1);
-    await database.db.execute(sql`alter table oidc_client disable trigger oidc_client_changed`);
-    try {
-      await moveRedirect(MOVED_URI);
-      expect(await authorizes(REDIRECT_URI)).toBe(true);
-      expect(await authorizes(MOVED_URI)).toBe(false);
-    } finally {
-      await database.db.execute(sql`alter table oidc_client enable trigger oidc_client_changed`);
-      await moveRedirect(REDIRECT_URI);
-    }
+    await unannounced(database.db, () => moveRedirect(database.db, MOVED_URI));
+    expect(await authorizes(REDIRECT_URI)).toBe(true);
+    expect(await authorizes(MOVED_URI)).toBe(false);
+    await moveRedirect(database.db, REDIRECT_URI);
   });
 
   it('follow an announced change at once: the next request uses the new registration', async () => {
     expect(await authorizes(REDIRECT_URI)).toBe(true);
     expect(cache.size).toBe(1);
     // The notification arrives before the statement's own answer: nothing to wait for.
-    await moveRedirect(MOVED_URI);
+    await moveRedirect(database.db, MOVED_URI);
     expect(cache.size).toBe(0);
     expect(await authorizes(MOVED_URI)).toBe(true);
     expect(await authorizes(REDIRECT_URI)).toBe(false);

@@ -1,28 +1,20 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientCache } from '../src/oidc/client-cache.ts';
 import { followClientChanges } from '../src/oidc/client-changes.ts';
 import { updateClient } from '../src/provisioning/client-operations.ts';
 import { LISTENER_APPLICATION_NAME, type NotificationListener } from '../src/store/notification-listener.ts';
-import { oidcClients } from '../src/store/tables/index.ts';
 import { buildTestApp } from './support/app.ts';
+import { MOVED_URI, moveRedirect, takesRedirect, unannounced } from './support/client-moves.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import {
-  REDIRECT_URI,
-  RP,
-  registerTestClient,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { REDIRECT_URI, registerTestClient } from './support/oidc-flow.ts';
 
 /**
  * The client cache across instances on PostgreSQL (oidc/client-cache.ts, oidc/client-changes.ts):
  * two instances of the app on one database, each with its own cache and listener, as two processes
  * of a fleet run. vitest.config.ts includes this file only when DATABASE_URL names a PostgreSQL server.
  */
-const MOVED_URI = `${RP}/moved-callback`;
-
 interface Instance {
   readonly app: FastifyInstance;
   readonly cache: ClientCache;
@@ -49,21 +41,8 @@ async function startInstance(timing: { retryMs?: readonly number[] } = {}): Prom
   return instance;
 }
 
-/** Whether the instance takes an authorization request with `redirectUri` (else it refuses it). */
-async function authorizes(instance: Instance, redirectUri: string): Promise<boolean> {
-  return startAuthorization(new TestBrowser(instance.app), { redirect_uri: redirectUri }).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** What the admin CLI of another process, or an operator's statement, does: a change in the table. */
-async function moveRedirect(to: string): Promise<void> {
-  await database.database.db
-    .update(oidcClients)
-    .set({ redirectUris: [to] })
-    .where(eq(oidcClients.clientId, 'planner'));
-}
+const authorizes = (instance: Instance, redirectUri: string) => takesRedirect(instance.app, redirectUri);
+const moveTo = (uri: string) => moveRedirect(database.database.db, uri);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -75,7 +54,7 @@ afterEach(async () => {
     await instance.listener.close();
     await instance.app.close();
   }
-  await moveRedirect(REDIRECT_URI);
+  await moveTo(REDIRECT_URI);
 });
 
 afterAll(() => database.dispose());
@@ -87,21 +66,16 @@ describe('client registrations kept across requests on PostgreSQL', () => {
     expect(instance.cache.size).toBe(1);
     // Without the table's trigger (migration 0009) a change is not announced: the instance answers
     // from what it read, which is why it caches only while it hears every announced change.
-    await database.database.db.execute(sql`alter table oidc_client disable trigger oidc_client_changed`);
-    try {
-      await moveRedirect(MOVED_URI);
-      expect(await authorizes(instance, REDIRECT_URI)).toBe(true);
-      expect(await authorizes(instance, MOVED_URI)).toBe(false);
-    } finally {
-      await database.database.db.execute(sql`alter table oidc_client enable trigger oidc_client_changed`);
-    }
+    await unannounced(database.database.db, () => moveTo(MOVED_URI));
+    expect(await authorizes(instance, REDIRECT_URI)).toBe(true);
+    expect(await authorizes(instance, MOVED_URI)).toBe(false);
   });
 
   it('follow a change made elsewhere: another instance’s next request uses the new registration', async () => {
     const [first, second] = [await startInstance(), await startInstance()];
     expect(await authorizes(second, REDIRECT_URI)).toBe(true);
     expect(second.cache.size).toBe(1);
-    await moveRedirect(MOVED_URI);
+    await moveTo(MOVED_URI);
     // Announced once the change commits; the cache drops the client when it hears of it.
     await vi.waitFor(() => expect(second.cache.size).toBe(0), { timeout: 5_000 });
     expect(await authorizes(second, MOVED_URI)).toBe(true);
@@ -138,7 +112,7 @@ describe('client registrations kept across requests on PostgreSQL', () => {
     expect(staysDown.cache.size).toBe(0);
     expect(staysDown.log.warn).toEqual([expect.stringMatching(/^Client changes can no longer be heard \(/)]);
     // Changed while nobody hears it: the instance reads the table, so it still follows.
-    await moveRedirect(MOVED_URI);
+    await moveTo(MOVED_URI);
     expect(await authorizes(staysDown, MOVED_URI)).toBe(true);
     expect(await authorizes(staysDown, REDIRECT_URI)).toBe(false);
     expect(staysDown.cache.size).toBe(0);

@@ -8,6 +8,7 @@ import { identifierHash } from '../src/accounts/identifiers.ts';
 import { MIGRATIONS_FOLDER } from '../src/store/migrate.ts';
 import { rowsOf } from '../src/store/rows.ts';
 import { ADMIN_CLIENT, ADMIN_SECRET, registerAdminClient } from './admin-api-kit.ts';
+import { MOVED_URI } from './support/client-moves.ts';
 import { type Fleet, type Instance, startFleet } from './support/fleet.ts';
 import { accountForCodes, accountForMail, leasedMessages } from './support/fleet-accounting.ts';
 import { FleetBrowser, Tally } from './support/fleet-browser.ts';
@@ -29,7 +30,6 @@ import {
   authorizationRequest,
   createAccount,
   REDIRECT_URI,
-  RP,
   registerTestClient,
 } from './support/oidc-flow.ts';
 
@@ -243,10 +243,9 @@ describe('a fleet of three instances behind HAProxy', () => {
     };
     // Every instance reads the registration and keeps it (oidc/client-cache.ts, 30 s at most).
     expect(await takenBy(REDIRECT_URI)).toBe(3);
-    const moved = `${RP}/moved-callback`;
-    await moveTo(moved);
+    await moveTo(MOVED_URI);
     // Each instance hears the change the moment it commits (a few ms): well inside 5 s, far inside 30.
-    await vi.waitFor(async () => expect(await takenBy(moved)).toBe(3), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect(await takenBy(MOVED_URI)).toBe(3), { timeout: 5_000, interval: 50 });
     expect(await takenBy(REDIRECT_URI)).toBe(0);
     await moveTo(REDIRECT_URI);
     await vi.waitFor(async () => expect(await takenBy(REDIRECT_URI)).toBe(3), {
