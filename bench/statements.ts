@@ -12,7 +12,7 @@ import { loadConfig } from '../server/src/config.ts';
 import { ensureDemoAccount } from '../server/src/demo/demo-setup.ts';
 import { buildApp } from '../server/src/http/app.ts';
 import { ClientCache } from '../server/src/oidc/client-cache.ts';
-import { followClientChanges } from '../server/src/oidc/client-changes.ts';
+import { followClientChangesIn } from '../server/src/oidc/client-changes.ts';
 import { migrateDatabase } from '../server/src/store/migrate.ts';
 import { openDatabase } from '../server/src/store/open-database.ts';
 import { type Answer, authorize, Browser, finishFlow } from './browser.ts';
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     // As main.ts runs it on PostgreSQL: clients cached while their changes are heard.
     const clientCache = new ClientCache();
     const app = await buildApp({ config, db: database.db, clientCache });
-    const clientChanges = followClientChanges(url.href, clientCache, app.log);
+    const clientChanges = await followClientChangesIn(database, clientCache, app.log);
     while (!clientCache.enabled) await new Promise((resolve) => setTimeout(resolve, 10));
     const demo = await ensureDemoAccount(database.db);
     if (!demo) throw new Error('the fresh database had a demo account already');
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
       }
       console.log(`\n/api/login statements by outcome: ${counts.join(', ')}`);
     } finally {
-      await clientChanges.close();
+      await clientChanges?.close();
       await app.close();
     }
   } finally {

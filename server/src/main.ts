@@ -12,7 +12,7 @@ import { startMailRetention } from './mail/mail-retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { ClientCache } from './oidc/client-cache.ts';
-import { followClientChanges, followEmbeddedClientChanges } from './oidc/client-changes.ts';
+import { followClientChangesIn } from './oidc/client-changes.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
@@ -128,12 +128,7 @@ async function main(): Promise<void> {
       clientCache,
     });
     parts.app = app;
-    if (database.kind === 'postgres' && config.databaseUrl !== undefined) {
-      parts.clientChanges = followClientChanges(config.databaseUrl, clientCache, app.log);
-    } else if (database.kind === 'pglite') {
-      const lost = database.client instanceof PgliteThread ? database.client.lost : undefined;
-      await followEmbeddedClientChanges(database.client, clientCache, lost);
-    }
+    parts.clientChanges = await followClientChangesIn(database, clientCache, app.log);
     parts.readiness = app.readiness;
     if (database.client instanceof PgliteThread) reportLostDatabase(database.client, app.log);
     if (database.kind === 'postgres') reportLostConnections(database.client, app.log);

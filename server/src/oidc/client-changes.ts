@@ -1,9 +1,16 @@
+import type { Database } from '../store/database.ts';
 import { listenForNotifications, type NotificationListener } from '../store/notification-listener.ts';
 import type { PgliteClient } from '../store/pglite-client.ts';
+import { PgliteThread } from '../store/pglite-thread-client.ts';
 import type { ClientCache } from './client-cache.ts';
 
 /** Where each change of `oidc_client` is announced (its trigger, migration 0009): the client's id, or '' for all. */
 export const CLIENT_CHANGES_CHANNEL = 'keycard_client_changed';
+
+/** A notification's payload dropped from `cache`: a client's id, or '' (a truncation) for every client. */
+function forgetAnnounced(cache: ClientCache): (clientId: string) => void {
+  return (clientId) => (clientId === '' ? cache.forgetAll() : cache.forget(clientId));
+}
 
 export interface ClientChangeLog {
   info(message: string): void;
@@ -27,7 +34,7 @@ export function followClientChanges(
     channel: CLIENT_CHANGES_CHANNEL,
     ...timing,
     handlers: {
-      onNotification: (clientId) => (clientId === '' ? cache.forgetAll() : cache.forget(clientId)),
+      onNotification: forgetAnnounced(cache),
       onListening: () => {
         cache.enable();
         if (lost) log.info('Client changes are heard again: registrations are cached again');
@@ -56,9 +63,27 @@ export async function followEmbeddedClientChanges(
   cache: ClientCache,
   lost?: Promise<unknown>,
 ): Promise<void> {
-  await client.listen(CLIENT_CHANGES_CHANNEL, (clientId) =>
-    clientId === '' ? cache.forgetAll() : cache.forget(clientId),
-  );
+  await client.listen(CLIENT_CHANGES_CHANNEL, forgetAnnounced(cache));
   cache.enable();
   void lost?.then(() => cache.disable());
+}
+
+/**
+ * Keeps `cache` true to `database`, whichever store it is (the service's start, main.ts): resolves once
+ * the embedded store listens, or with the PostgreSQL listener, which its caller closes before the
+ * database.
+ */
+export async function followClientChangesIn(
+  database: Database,
+  cache: ClientCache,
+  log: ClientChangeLog,
+): Promise<NotificationListener | undefined> {
+  if (database.kind === 'postgres') {
+    const { connectionString } = database.client.options;
+    if (connectionString === undefined) throw new Error('the PostgreSQL pool was opened without a URL');
+    return followClientChanges(connectionString, cache, log);
+  }
+  const lost = database.client instanceof PgliteThread ? database.client.lost : undefined;
+  await followEmbeddedClientChanges(database.client, cache, lost);
+  return undefined;
 }
