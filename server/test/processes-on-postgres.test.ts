@@ -90,7 +90,7 @@ describe('tracing on PostgreSQL', () => {
       const trace = spans.filter((span) => span.traceId === login.traceId);
       const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
       // A prepared statement's span carries its name (store/prepared.ts), an unnamed one its command.
-      expect(queries.some((span) => span.name.startsWith('pg.query:login_facts'))).toBe(true);
+      expect(queries.some((span) => span.name.startsWith('pg.query:login_attempt'))).toBe(true);
       expect(
         queries.some((span) => /"email_normalized" = \$\d+/.test(String(span.attributes['db.query.text']))),
       ).toBe(true);

@@ -1,4 +1,17 @@
-import { and, desc, eq, getTableColumns, isNotNull, isNull, lte, ne, notExists, or, sql } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  notExists,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { AUDIT_VALUES, type AuditRow, auditPlaceholders } from '../audit/audit-repository.ts';
 import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -204,44 +217,16 @@ export interface LoginFactsKeys {
   readonly emailNormalized: string;
   /** The domain's binding key; null: the domain cannot be bound, so nothing is looked up. */
   readonly domain: string | null;
+  /** The identifier whose failure count the attempt claims (identifiers.ts identifierHash). */
+  readonly identifierHash: string;
 }
 
-/**
- * The clock, the account and the domain's upstream binding in one statement (see login-facts.ts for
- * why one; the failure counter is the attempt's own statement, claimAttemptSlot). It reads
- * federation's domain bindings too: a second statement would cost the round trip it exists to save.
- * Each join matches at most one row (primary or unique keys), so it answers exactly one row.
- */
-export async function selectLoginFacts(db: Db, clock: Clock, keys: LoginFactsKeys) {
-  const [row] = await loginFactsStatement(db).execute({
-    nowMs: clock.preparedReading(),
-    email: keys.emailNormalized,
-    // A null domain equals no row's.
-    domain: keys.domain,
-  });
-  return row;
-}
-
-// Every sign-in attempt makes these statements: prepared (store/prepared.ts).
-// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
-const loginFactsStatement = preparedPerDb('login_facts', (db) =>
-  db
-    .select({
-      nowMs: PREPARED_NOW_MS,
-      account: getTableColumns(accounts),
-      upstreamProviderId: upstreamDomains.providerId,
-    })
-    .from(sql`(select 1) as one`)
-    .leftJoin(accounts, eq(accounts.emailNormalized, sql.placeholder('email')))
-    .leftJoin(upstreamDomains, eq(upstreamDomains.domain, sql.placeholder('domain'))),
-);
-
-/** An identifier's login failure counter and lock. */
-export type LoginFailureRow = typeof loginFailures.$inferSelect;
-
-export async function findLoginFailures(db: Db, identifierHash: string): Promise<LoginFailureRow | null> {
-  const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
-  return row ?? null;
+/** The lock rule a claim applies (DESIGN §2 Login, §5). */
+export interface ClaimRule {
+  /** Consecutive failures that lock the identifier (LOCKOUT_THRESHOLD). */
+  readonly threshold: number;
+  /** How long a lock lasts; 0 = until unlocked (LOCKOUT_MINUTES). */
+  readonly minutes: number;
 }
 
 /** The part of an identifier's counter an admitted attempt answers with. */
@@ -252,48 +237,121 @@ export interface ClaimedAttempt {
   readonly lockedAt: Date | null;
 }
 
+/** What a claim answers of the counter's row: ClaimedAttempt. */
+const CLAIM_RETURNS = { failureCount: loginFailures.failureCount, lockedAt: loginFailures.lockedAt };
+
 /**
- * Counts one sign-in attempt before its password is checked, in a single upsert, so no number of
- * parallel attempts gets past the threshold (DESIGN §2 Login). The attempt that reaches `threshold`
- * locks the identifier in the same statement (until `lockedUntil`, null: until unlocked). While a lock
- * is in force nothing is counted and no row is answered: the attempt is not admitted. A lock whose time
- * is up counts as no lock: the count starts afresh at this attempt, and the next lock may queue its own
- * unlock mail.
+ * A sign-in attempt's one statement: the clock, the account, the domain's upstream binding and the
+ * attempt's claim on its identifier's failure count (claimUpsert), in one round trip: every round
+ * trip costs the service and the database CPU that the password hash then lacks (login-facts.ts).
+ * The claim is a data-modifying WITH, which PostgreSQL runs once and to its end whatever the rest
+ * reads; the clock is read once, in a WITH of its own, so the claim is stamped with the time answered.
+ * Each join matches at most one row (primary or unique keys; the claim answers one row or none), so
+ * the statement answers exactly one row; `claimed` is null when the attempt was not admitted.
+ */
+export async function claimLoginAttempt(db: Db, clock: Clock, keys: LoginFactsKeys, rule: ClaimRule) {
+  const [row] = await loginAttemptStatement(db).execute({
+    nowMs: clock.preparedReading(),
+    email: keys.emailNormalized,
+    // A null domain equals no row's.
+    domain: keys.domain,
+    identifierHash: keys.identifierHash,
+    threshold: rule.threshold,
+    lockMinutes: rule.minutes,
+  });
+  if (!row) return undefined;
+  const { claimedCount, claimedLockedAt, ...facts } = row;
+  const claimed: ClaimedAttempt | null =
+    claimedCount === null ? null : { failureCount: claimedCount, lockedAt: claimedLockedAt };
+  return { ...facts, claimed };
+}
+
+// Every sign-in attempt makes this statement: prepared (store/prepared.ts).
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const loginAttemptStatement = preparedPerDb('login_attempt', (db) => {
+  // Referenced twice, and volatile where it reads the database's clock: PostgreSQL evaluates it once.
+  const reading = db
+    .$with('reading')
+    .as(db.select({ nowMs: sql<number>`${PREPARED_NOW_MS}`.as('now_ms') }).from(sql`(select 1) as one`));
+  const claim = db
+    .$with('claim')
+    .as(
+      claimUpsert(db, sql`(select to_timestamp(${reading.nowMs} / 1000) from ${reading})`).returning(
+        CLAIM_RETURNS,
+      ),
+    );
+  return db
+    .with(reading, claim)
+    .select({
+      nowMs: reading.nowMs,
+      account: getTableColumns(accounts),
+      upstreamProviderId: upstreamDomains.providerId,
+      claimedCount: claim.failureCount,
+      claimedLockedAt: claim.lockedAt,
+    })
+    .from(reading)
+    .leftJoin(accounts, eq(accounts.emailNormalized, sql.placeholder('email')))
+    .leftJoin(upstreamDomains, eq(upstreamDomains.domain, sql.placeholder('domain')))
+    .leftJoin(claim, sql`true`);
+});
+
+/** An identifier's login failure counter and lock. */
+export type LoginFailureRow = typeof loginFailures.$inferSelect;
+
+export async function findLoginFailures(db: Db, identifierHash: string): Promise<LoginFailureRow | null> {
+  const [row] = await db.select().from(loginFailures).where(eq(loginFailures.identifierHash, identifierHash));
+  return row ?? null;
+}
+
+/**
+ * Counts one attempt at `now`, as a sign-in's statement does (claimLoginAttempt), for a caller that
+ * has no sign-in's facts to read; null: the identifier is locked and nothing was counted.
  */
 export async function claimAttemptSlot(
   db: Db,
   identifierHash: string,
   now: Date,
-  rule: { readonly threshold: number; readonly lockedUntil: Date | null },
+  rule: ClaimRule,
 ): Promise<ClaimedAttempt | null> {
-  const until = rule.lockedUntil?.toISOString() ?? null;
-  const first = rule.threshold <= 1;
   const [claimed] = await claimStatement(db).execute({
     identifierHash,
     at: now.toISOString(),
-    until,
     threshold: rule.threshold,
-    firstLockedAt: first ? now.toISOString() : null,
-    firstLockedUntil: first ? until : null,
+    lockMinutes: rule.minutes,
   });
   return claimed ?? null;
 }
 
 // Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
-const claimStatement = preparedPerDb('login_failure_claim', (db) => {
+const claimStatement = preparedPerDb('login_failure_claim', (db) =>
+  claimUpsert(db, sql`${sql.placeholder('at')}::timestamptz`).returning(CLAIM_RETURNS),
+);
+
+/**
+ * Counts one sign-in attempt at `at` before its password is checked, in a single upsert, so no number
+ * of parallel attempts gets past the threshold (DESIGN §2 Login). The attempt that reaches the
+ * `threshold` placeholder locks the identifier in the same statement, for `lockMinutes` minutes (0:
+ * until unlocked). While a lock is in force nothing is counted and no row is answered: the attempt is
+ * not admitted. A lock whose time is up counts as no lock: the count starts afresh at this attempt,
+ * and the next lock may queue its own unlock mail. Placeholders: identifierHash, threshold, lockMinutes.
+ */
+function claimUpsert(db: Db, at: SQL) {
   const row = loginFailures;
-  const at = sql`${sql.placeholder('at')}::timestamptz`;
+  const threshold = sql`${sql.placeholder('threshold')}::integer`;
+  const minutes = sql`${sql.placeholder('lockMinutes')}::integer`;
+  const until = sql`(case when ${minutes} > 0 then ${at} + make_interval(mins => ${minutes}) end)`;
   const ended = sql`${row.lockedUntil} is not null and ${row.lockedUntil} <= ${at}`;
   const expired = sql`(${row.lockedAt} is not null and ${ended})`;
   const count = sql`(case when ${expired} then 1 else ${row.failureCount} + 1 end)`;
-  const reaches = sql`${count} >= ${sql.placeholder('threshold')}::integer`;
+  const reaches = sql`${count} >= ${threshold}`;
   return db
     .insert(row)
     .values({
       identifierHash: sql.placeholder('identifierHash'),
       failureCount: 1,
-      lockedAt: sql`${sql.placeholder('firstLockedAt')}::timestamptz`,
-      lockedUntil: sql`${sql.placeholder('firstLockedUntil')}::timestamptz`,
+      // A first attempt locks only where one failure is the threshold.
+      lockedAt: sql`(case when 1 >= ${threshold} then ${at} end)`,
+      lockedUntil: sql`(case when 1 >= ${threshold} then ${until} end)`,
       updatedAt: at,
     })
     .onConflictDoUpdate({
@@ -301,14 +359,13 @@ const claimStatement = preparedPerDb('login_failure_claim', (db) => {
       set: {
         failureCount: count,
         lockedAt: sql`(case when ${reaches} then ${at} end)`,
-        lockedUntil: sql`(case when ${reaches} then ${sql.placeholder('until')}::timestamptz end)`,
+        lockedUntil: sql`(case when ${reaches} then ${until} end)`,
         unlockMailQueuedAt: sql`(case when ${expired} then null else ${row.unlockMailQueuedAt} end)`,
         updatedAt: at,
       },
       setWhere: sql`${row.lockedAt} is null or ${expired}`,
-    })
-    .returning({ failureCount: row.failureCount, lockedAt: row.lockedAt });
-});
+    });
+}
 
 /** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
 export async function claimUnlockMail(db: Db, identifierHash: string, now: Date): Promise<boolean> {

@@ -1,18 +1,15 @@
 import type { Db } from '../store/database.ts';
 import {
+  type ClaimedAttempt,
+  type ClaimRule,
   claimAttemptSlot,
   clearEndedLock,
   findLoginFailures,
   type LoginFailureRow,
 } from './account-repository.ts';
 
-/** Account rules of DESIGN §2 / §5. */
-export interface LockoutPolicy {
-  /** Consecutive failures that lock an identifier (LOCKOUT_THRESHOLD). */
-  threshold: number;
-  /** How long a lock lasts; 0 = until unlocked (LOCKOUT_MINUTES). */
-  minutes: number;
-}
+/** Account rules of DESIGN §2 / §5: LOCKOUT_THRESHOLD and LOCKOUT_MINUTES. */
+export type LockoutPolicy = ClaimRule;
 
 /** True while the identifier is locked at `now`. An expired lock is cleared on the way. */
 export interface LockState {
@@ -59,10 +56,17 @@ export type AttemptClaim =
    */
   | { readonly admitted: true; readonly locks: boolean };
 
+/** The claim of an attempt whose statement answered `claimed` (null: not admitted, nothing counted). */
+export function attemptClaimOf(claimed: ClaimedAttempt | null): AttemptClaim {
+  if (!claimed) return { admitted: false };
+  return { admitted: true, locks: claimed.lockedAt !== null };
+}
+
 /**
  * Claims one attempt (DESIGN §2 Login). Counting comes first and the lock is taken in the same single
  * statement, so parallel attempts can check no more passwords than the threshold allows: the one that
- * reaches it locks, and none after it is admitted.
+ * reaches it locks, and none after it is admitted. A sign-in claims in the statement that reads its
+ * facts (login-facts.ts); this is the same claim on its own.
  */
 export async function claimAttempt(
   db: Db,
@@ -70,13 +74,7 @@ export async function claimAttempt(
   now: Date,
   policy: LockoutPolicy,
 ): Promise<AttemptClaim> {
-  const lockedUntil = policy.minutes > 0 ? new Date(now.getTime() + policy.minutes * 60_000) : null;
-  const claimed = await claimAttemptSlot(db, identifierHash, now, {
-    threshold: policy.threshold,
-    lockedUntil,
-  });
-  if (!claimed) return { admitted: false };
-  return { admitted: true, locks: claimed.lockedAt !== null };
+  return attemptClaimOf(await claimAttemptSlot(db, identifierHash, now, policy));
 }
 
 export interface FailureOutcome {

@@ -6,8 +6,8 @@ import { type HashMeter, type SignInMeter, UNMEASURED } from '../metrics/meters.
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { type Account, claimUnlockMail, clearFailuresRecording, replaceHash } from './account-repository.ts';
-import { claimAttempt, type LockoutPolicy } from './lockout.ts';
-import { readLoginFacts } from './login-facts.ts';
+import type { LockoutPolicy } from './lockout.ts';
+import { claimLoginFacts } from './login-facts.ts';
 import {
   type HashVerifier,
   hashPassword,
@@ -72,7 +72,7 @@ function passwordExpired(account: Account, now: Date, maxAgeDays: number): boole
 
 /**
  * DESIGN §2 Login. The attempt is counted before its password is looked at, and the same statement
- * decides the lock (claimAttempt), so no number of parallel attempts checks more passwords than
+ * decides the lock (claimLoginFacts, with the attempt's facts), so no number of parallel attempts checks more passwords than
  * LOCKOUT_THRESHOLD allows; a success clears the count. Every path verifies exactly one argon2 hash
  * (the dummy for unknown, password-less, federated or locked identifiers) so the answer's timing does
  * not tell accounts apart.
@@ -84,8 +84,8 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
     identifierHash: id,
     account,
     upstreamProviderId: upstreamId,
-  } = await readLoginFacts(db, clock, attempt.email);
-  const claim = await claimAttempt(db, id, now, rules.lockout);
+    claim,
+  } = await claimLoginFacts(db, clock, attempt.email, rules.lockout);
   // An address that signs in upstream (linked, or of a bound domain) has no usable local password:
   // its organisation decides who may sign in, so a password kept from before cannot outlive an
   // offboarding there (DESIGN §1 Federation). The dummy hash keeps the timing the same.
