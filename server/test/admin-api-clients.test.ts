@@ -8,11 +8,11 @@ import {
   adminCall,
   adminEvents,
   adminToken,
+  authorizationAnswer,
   registerAdminClient,
   requestToken,
   useAdminApi,
 } from './admin-api-kit.ts';
-import { TestBrowser } from './support/oidc-flow.ts';
 
 const SECRET = 'booking-secret-0123456789abcdefghijklm';
 
@@ -20,19 +20,8 @@ const { service, api } = useAdminApi();
 const app = () => service().app;
 const db = () => service().db;
 
-/** Whether the provider accepts an authorization request of `clientId` to `redirectUri` (sends it to sign in). */
-async function authorizeAnswer(clientId: string, redirectUri: string) {
-  const query = new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  });
-  const response = await new TestBrowser(app()).get(`/oidc/auth?${query}`);
-  return { status: response.statusCode, location: String(response.headers.location ?? '') };
-}
+const authorizeAnswer = (clientId: string, redirectUri: string) =>
+  authorizationAnswer(app(), clientId, redirectUri);
 
 describe('back-channel logout URI through the admin API', () => {
   it("registers, shows, hands the provider and removes a client's back-channel logout URI", async () => {

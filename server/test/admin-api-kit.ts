@@ -152,3 +152,17 @@ export async function adminEvents(db: Db, command: string) {
     .orderBy(asc(auditEvents.id));
   return rows.filter((row) => (row.detail as Record<string, unknown> | null)?.command === command);
 }
+
+/** Whether the provider accepts an authorization request of `clientId` to `redirectUri` (sends it to sign in). */
+export async function authorizationAnswer(app: FastifyInstance, clientId: string, redirectUri: string) {
+  const query = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+  const response = await new TestBrowser(app).get(`/oidc/auth?${query}`);
+  return { status: response.statusCode, location: String(response.headers.location ?? '') };
+}

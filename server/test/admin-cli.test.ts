@@ -12,6 +12,8 @@ const NAMES = [
   'user:invite',
   'user:change-email',
   'client:add',
+  'client:show',
+  'client:update',
   'idp:add',
   'mail:failed',
   'backchannel:failed',
@@ -71,6 +73,17 @@ describe('admin CLI: commands, help and usage errors', () => {
         '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
         '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] ' +
         '[--access-token-format FORMAT] [--admin] [--json]',
+    ],
+    ['client:show', 'Usage: npm run admin -- client:show --id ID [--json]'],
+    [
+      'client:update',
+      'Usage: npm run admin -- client:update --id ID [--name "Product name"] [--redirect-uri URI …] ' +
+        '[--post-logout-uri URI …] [--secret-stdin] [--grant-type GRANT …] [--scope SCOPE …] ' +
+        '[--auth-method METHOD] [--jwks JSON] [--jwks-uri URI] [--require-pkce] [--id-token-alg ALG] ' +
+        '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] ' +
+        '[--access-token-format FORMAT] [--no-secret] [--no-post-logout-uri] [--no-jwks] [--no-jwks-uri] ' +
+        '[--pkce-optional] [--default-id-token-alg] [--no-backchannel-logout] ' +
+        '[--backchannel-logout-session-optional] [--json]',
     ],
     [
       'idp:add',
@@ -181,6 +194,46 @@ describe('admin CLI: commands, help and usage errors', () => {
     });
     expect(requests).toEqual([
       { command: 'user:add', input: { email: ' a@b.example ', name: 'A B', password: 'Correct-Horse-42' } },
+    ]);
+  });
+
+  it('hands client:update only the fields given, each reset switch as the value it stands for', async () => {
+    const { execute, requests } = recorder();
+    await runAdmin(
+      [
+        'client:update',
+        '--id',
+        'planner',
+        '--no-secret',
+        '--no-post-logout-uri',
+        '--no-jwks',
+        '--no-jwks-uri',
+        '--pkce-optional',
+        '--default-id-token-alg',
+        '--no-backchannel-logout',
+        '--backchannel-logout-session-optional',
+      ],
+      { execute },
+    );
+    await runAdmin(['client:update', '--id', 'planner', '--name', 'Planner', '--scope', 'openid'], {
+      execute,
+    });
+    expect(requests).toEqual([
+      {
+        command: 'client:update',
+        input: {
+          id: 'planner',
+          secret: null,
+          postLogoutUris: [],
+          jwks: null,
+          jwksUri: null,
+          requirePkce: false,
+          idTokenSignedResponseAlg: null,
+          backchannelLogoutUri: null,
+          backchannelLogoutSessionRequired: false,
+        },
+      },
+      { command: 'client:update', input: { id: 'planner', name: 'Planner', scopes: ['openid'] } },
     ]);
   });
 

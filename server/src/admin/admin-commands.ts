@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { failedLogouts } from '../provisioning/backchannel-operations.ts';
 import { failedLogoutsInput } from '../provisioning/backchannel-schemas.ts';
-import { addClient } from '../provisioning/client-operations.ts';
-import { addClientInput } from '../provisioning/client-schemas.ts';
+import { addClient, readClient, updateClient } from '../provisioning/client-operations.ts';
+import { addClientInput, clientIdInput, updateClientInput } from '../provisioning/client-schemas.ts';
 import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
 import { listSigningKeysInput, rotateSigningKeysInput } from '../provisioning/key-schemas.ts';
 import { failedMail } from '../provisioning/mail-operations.ts';
@@ -46,6 +46,8 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:invite'), input: accountInput }),
   z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
+  z.strictObject({ command: z.literal('client:show'), input: clientIdInput }),
+  z.strictObject({ command: z.literal('client:update'), input: updateClientInput }),
   z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
   z.strictObject({ command: z.literal('backchannel:failed'), input: failedLogoutsInput }),
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
@@ -92,6 +94,10 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return changeEmail(deps, request.input);
     case 'client:add':
       return addClient(deps, request.input);
+    case 'client:show':
+      return readClient(deps, request.input);
+    case 'client:update':
+      return updateClient(deps, request.input);
     case 'mail:failed':
       return failedMail(deps, request.input);
     case 'backchannel:failed':

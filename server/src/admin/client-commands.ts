@@ -1,4 +1,6 @@
+import { InputError } from '../errors/input-error.ts';
 import { type AddClientInput, type ClientView, clientView } from '../provisioning/client-schemas.ts';
+import type { FlagSpec, ParsedFlags } from './cli-args.ts';
 import { cliCommand } from './cli-command.ts';
 
 function count(n: number, one: string): string {
@@ -16,7 +18,7 @@ function jwksOf(text: string | undefined): unknown {
 }
 
 /** The back-channel logout flags, given only when set. */
-function backchannelFlags(flags: { value(name: string): string | undefined; has(name: string): boolean }) {
+function backchannelFlags(flags: ParsedFlags) {
   const uri = flags.value('backchannel-logout-uri');
   return {
     ...(uri === undefined ? {} : { backchannelLogoutUri: uri }),
@@ -42,7 +44,190 @@ function describeClient(client: ClientView): string {
   );
 }
 
-/** client:add of DESIGN §5, with every field of a registration (the admin API's register body). */
+const ID_FLAG: FlagSpec = {
+  name: 'id',
+  kind: 'value',
+  required: true,
+  placeholder: 'ID',
+  description: 'client_id: 3–64 of A–Z a–z 0–9 . _ -',
+};
+
+/** The registration's flags, shared by client:add and client:update; `adding` marks what only add says. */
+function registrationFlags(adding: boolean): FlagSpec[] {
+  const replaces = adding ? '' : '; replaces the list';
+  return [
+    {
+      name: 'name',
+      kind: 'value',
+      required: adding,
+      placeholder: '"Product name"',
+      description: 'product name shown on the sign-in page',
+    },
+    {
+      name: 'redirect-uri',
+      kind: 'list',
+      placeholder: 'URI',
+      description: `where sign-in returns to (repeatable${adding ? '; required with authorization_code' : replaces})`,
+    },
+    {
+      name: 'post-logout-uri',
+      kind: 'list',
+      placeholder: 'URI',
+      description: `where sign-out may return to (repeatable${replaces})`,
+    },
+    {
+      name: 'secret-stdin',
+      kind: 'switch',
+      description: adding
+        ? 'read the client secret from standard input'
+        : 'read a new client secret from standard input (the old one stops working)',
+    },
+    {
+      name: 'grant-type',
+      kind: 'list',
+      placeholder: 'GRANT',
+      description: `authorization_code, refresh_token or client_credentials (repeatable${replaces})`,
+    },
+    {
+      name: 'scope',
+      kind: 'list',
+      placeholder: 'SCOPE',
+      description: `openid, email, profile or offline_access (repeatable${replaces})`,
+    },
+    {
+      name: 'auth-method',
+      kind: 'value',
+      placeholder: 'METHOD',
+      description: 'client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt or none',
+    },
+    { name: 'jwks', kind: 'value', placeholder: 'JSON', description: 'public keys for private_key_jwt' },
+    {
+      name: 'jwks-uri',
+      kind: 'value',
+      placeholder: 'URI',
+      description: 'where the client publishes its keys',
+    },
+    {
+      name: 'require-pkce',
+      kind: 'switch',
+      description: 'confidential client: refuse sign-ins without PKCE',
+    },
+    {
+      name: 'id-token-alg',
+      kind: 'value',
+      placeholder: 'ALG',
+      description: "ID-token signing algorithm (one the provider's keys make)",
+    },
+    {
+      name: 'backchannel-logout-uri',
+      kind: 'value',
+      placeholder: 'URI',
+      description: 'where logout tokens are posted when a session ends (Back-Channel Logout 1.0)',
+    },
+    {
+      name: 'backchannel-logout-session-required',
+      kind: 'switch',
+      description: 'the client needs sid in logout tokens',
+    },
+    {
+      name: 'access-token-format',
+      kind: 'value',
+      placeholder: 'FORMAT',
+      description: 'jwt (default) or opaque: access tokens for a registered resource server',
+    },
+  ];
+}
+
+const FIELD_FLAGS = {
+  id: '--id',
+  name: '--name',
+  redirectUris: '--redirect-uri',
+  postLogoutUris: '--post-logout-uri',
+  secret: '--secret-stdin',
+  grantTypes: '--grant-type',
+  scopes: '--scope',
+  tokenEndpointAuthMethod: '--auth-method',
+  jwks: '--jwks',
+  jwksUri: '--jwks-uri',
+  requirePkce: '--require-pkce',
+  idTokenSignedResponseAlg: '--id-token-alg',
+  accessTokenFormat: '--access-token-format',
+  backchannelLogoutUri: '--backchannel-logout-uri',
+  backchannelLogoutSessionRequired: '--backchannel-logout-session-required',
+};
+
+/** The registration's fields the flags give; a field whose flag is absent is left out. */
+function registrationOf(flags: ParsedFlags) {
+  const list = (name: string) => (flags.list(name).length > 0 ? flags.list(name) : undefined);
+  return {
+    grantTypes: list('grant-type') as AddClientInput['grantTypes'],
+    scopes: list('scope') as AddClientInput['scopes'],
+    tokenEndpointAuthMethod: flags.value('auth-method') as AddClientInput['tokenEndpointAuthMethod'],
+    jwks: jwksOf(flags.value('jwks')) as AddClientInput['jwks'],
+    jwksUri: flags.value('jwks-uri'),
+    ...(flags.has('require-pkce') ? { requirePkce: true } : {}),
+    idTokenSignedResponseAlg: flags.value('id-token-alg') as AddClientInput['idTokenSignedResponseAlg'],
+    accessTokenFormat: flags.value('access-token-format') as AddClientInput['accessTokenFormat'],
+    ...backchannelFlags(flags),
+  };
+}
+
+/**
+ * client:update's switches that take a setting back (to none, or to its default), each with the
+ * value it sends and the flag that sets the field instead.
+ */
+const RESETS = [
+  { reset: 'no-secret', field: 'secret', value: null, instead: 'secret-stdin' },
+  { reset: 'no-post-logout-uri', field: 'postLogoutUris', value: [], instead: 'post-logout-uri' },
+  { reset: 'no-jwks', field: 'jwks', value: null, instead: 'jwks' },
+  { reset: 'no-jwks-uri', field: 'jwksUri', value: null, instead: 'jwks-uri' },
+  { reset: 'pkce-optional', field: 'requirePkce', value: false, instead: 'require-pkce' },
+  { reset: 'default-id-token-alg', field: 'idTokenSignedResponseAlg', value: null, instead: 'id-token-alg' },
+  {
+    reset: 'no-backchannel-logout',
+    field: 'backchannelLogoutUri',
+    value: null,
+    instead: 'backchannel-logout-uri',
+  },
+  {
+    reset: 'backchannel-logout-session-optional',
+    field: 'backchannelLogoutSessionRequired',
+    value: false,
+    instead: 'backchannel-logout-session-required',
+  },
+] as const;
+
+const RESET_FLAGS: FlagSpec[] = [
+  {
+    name: 'no-secret',
+    kind: 'switch',
+    description: 'no secret any more: a public client (auth method none)',
+  },
+  { name: 'no-post-logout-uri', kind: 'switch', description: 'sign-out returns to none of its URIs' },
+  { name: 'no-jwks', kind: 'switch', description: 'drop the stored public keys' },
+  { name: 'no-jwks-uri', kind: 'switch', description: 'drop the key set URI' },
+  { name: 'pkce-optional', kind: 'switch', description: 'confidential client: sign-ins without PKCE again' },
+  { name: 'default-id-token-alg', kind: 'switch', description: "sign ID tokens with the provider's default" },
+  { name: 'no-backchannel-logout', kind: 'switch', description: 'post no more logout tokens' },
+  {
+    name: 'backchannel-logout-session-optional',
+    kind: 'switch',
+    description: 'logout tokens need not carry sid',
+  },
+];
+
+/** The resets asked for; one given with the flag it contradicts is refused. */
+function resetsOf(flags: ParsedFlags): Record<string, null | false | readonly never[]> {
+  const resets: Record<string, null | false | readonly never[]> = {};
+  for (const { reset, field, value, instead } of RESETS) {
+    if (!flags.has(reset)) continue;
+    if (flags.has(instead)) throw new InputError(`give it or --${reset}, not both`, field);
+    resets[field] = value;
+  }
+  return resets;
+}
+
+/** client:add of DESIGN §5 with every field of a registration (the admin API's register body), client:show and client:update. */
 export const CLIENT_COMMANDS = [
   cliCommand({
     name: 'client:add',
@@ -59,130 +244,65 @@ export const CLIENT_COMMANDS = [
       'With --admin it is a machine client of the admin HTTP API instead: it needs --secret-stdin,\n' +
       'takes no redirect URI, and may obtain client-credentials tokens with the scope keycard:admin.',
     flags: [
-      {
-        name: 'id',
-        kind: 'value',
-        required: true,
-        placeholder: 'ID',
-        description: 'client_id: 3–64 of A–Z a–z 0–9 . _ -',
-      },
-      {
-        name: 'name',
-        kind: 'value',
-        required: true,
-        placeholder: '"Product name"',
-        description: 'product name shown on the sign-in page',
-      },
-      {
-        name: 'redirect-uri',
-        kind: 'list',
-        placeholder: 'URI',
-        description: 'where sign-in returns to (repeatable; required with authorization_code)',
-      },
-      {
-        name: 'post-logout-uri',
-        kind: 'list',
-        placeholder: 'URI',
-        description: 'where sign-out may return to (repeatable)',
-      },
-      { name: 'secret-stdin', kind: 'switch', description: 'read the client secret from standard input' },
-      {
-        name: 'grant-type',
-        kind: 'list',
-        placeholder: 'GRANT',
-        description: 'authorization_code, refresh_token or client_credentials (repeatable)',
-      },
-      {
-        name: 'scope',
-        kind: 'list',
-        placeholder: 'SCOPE',
-        description: 'openid, email, profile or offline_access (repeatable)',
-      },
-      {
-        name: 'auth-method',
-        kind: 'value',
-        placeholder: 'METHOD',
-        description: 'client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt or none',
-      },
-      { name: 'jwks', kind: 'value', placeholder: 'JSON', description: 'public keys for private_key_jwt' },
-      {
-        name: 'jwks-uri',
-        kind: 'value',
-        placeholder: 'URI',
-        description: 'where the client publishes its keys',
-      },
-      {
-        name: 'require-pkce',
-        kind: 'switch',
-        description: 'confidential client: refuse sign-ins without PKCE',
-      },
-      {
-        name: 'id-token-alg',
-        kind: 'value',
-        placeholder: 'ALG',
-        description: "ID-token signing algorithm (one the provider's keys make)",
-      },
-      {
-        name: 'backchannel-logout-uri',
-        kind: 'value',
-        placeholder: 'URI',
-        description: 'where logout tokens are posted when a session ends (Back-Channel Logout 1.0)',
-      },
-      {
-        name: 'backchannel-logout-session-required',
-        kind: 'switch',
-        description: 'the client needs sid in logout tokens',
-      },
-      {
-        name: 'access-token-format',
-        kind: 'value',
-        placeholder: 'FORMAT',
-        description: 'jwt (default) or opaque: access tokens for a registered resource server',
-      },
+      ID_FLAG,
+      ...registrationFlags(true),
       { name: 'admin', kind: 'switch', description: 'a client of the admin HTTP API (client credentials)' },
     ],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'Client secret' },
-    fieldFlags: {
-      id: '--id',
-      name: '--name',
-      redirectUris: '--redirect-uri',
-      postLogoutUris: '--post-logout-uri',
-      secret: '--secret-stdin',
-      grantTypes: '--grant-type',
-      scopes: '--scope',
-      tokenEndpointAuthMethod: '--auth-method',
-      jwks: '--jwks',
-      jwksUri: '--jwks-uri',
-      requirePkce: '--require-pkce',
-      idTokenSignedResponseAlg: '--id-token-alg',
-      accessTokenFormat: '--access-token-format',
-      admin: '--admin',
-      backchannelLogoutUri: '--backchannel-logout-uri',
-    },
+    fieldFlags: { ...FIELD_FLAGS, admin: '--admin' },
+    toRequest: (flags, secret) => ({
+      command: 'client:add',
+      input: {
+        id: flags.value('id') ?? '',
+        name: flags.value('name') ?? '',
+        redirectUris: flags.list('redirect-uri'),
+        postLogoutUris: flags.list('post-logout-uri'),
+        secret,
+        ...registrationOf(flags),
+        ...(flags.has('admin') ? { admin: true } : {}),
+      },
+    }),
+    result: clientView,
+    format: describeClient,
+  }),
+  cliCommand({
+    name: 'client:show',
+    summary: 'show a registered client (never its secret)',
+    details: 'Prints the registration of one client, as client:add and client:update tell it.',
+    flags: [ID_FLAG],
+    fieldFlags: { id: '--id' },
+    toRequest: (flags) => ({ command: 'client:show', input: { id: flags.value('id') ?? '' } }),
+    result: clientView,
+    format: (client) => describeClient(client).replace(/^registered /, ''),
+  }),
+  cliCommand({
+    name: 'client:update',
+    summary: 'change a registered client (its URIs, its secret, its settings)',
+    details:
+      'Changes only what is given; lists replace the stored ones. The result must still be a working\n' +
+      'client, by the rules of client:add. --secret-stdin reads a new secret from standard input: the\n' +
+      'old one stops working at once, and so do the client-credentials tokens obtained with it, as they\n' +
+      'do when the authentication method or keys change. Every instance uses the change with its next\n' +
+      'request. An admin client keeps its shape (confidential, client credentials, keycard:admin).',
+    flags: [ID_FLAG, ...registrationFlags(false), ...RESET_FLAGS],
+    secret: { flag: 'secret-stdin', field: 'secret', label: 'New client secret' },
+    fieldFlags: FIELD_FLAGS,
     toRequest: (flags, secret) => {
       const list = (name: string) => (flags.list(name).length > 0 ? flags.list(name) : undefined);
       return {
-        command: 'client:add',
+        command: 'client:update',
         input: {
           id: flags.value('id') ?? '',
-          name: flags.value('name') ?? '',
-          redirectUris: flags.list('redirect-uri'),
-          postLogoutUris: flags.list('post-logout-uri'),
+          name: flags.value('name'),
+          redirectUris: list('redirect-uri'),
+          postLogoutUris: list('post-logout-uri'),
           secret,
-          grantTypes: list('grant-type') as AddClientInput['grantTypes'],
-          scopes: list('scope') as AddClientInput['scopes'],
-          tokenEndpointAuthMethod: flags.value('auth-method') as AddClientInput['tokenEndpointAuthMethod'],
-          jwks: jwksOf(flags.value('jwks')) as AddClientInput['jwks'],
-          jwksUri: flags.value('jwks-uri'),
-          ...(flags.has('require-pkce') ? { requirePkce: true } : {}),
-          idTokenSignedResponseAlg: flags.value('id-token-alg') as AddClientInput['idTokenSignedResponseAlg'],
-          accessTokenFormat: flags.value('access-token-format') as AddClientInput['accessTokenFormat'],
-          ...(flags.has('admin') ? { admin: true } : {}),
-          ...backchannelFlags(flags),
+          ...registrationOf(flags),
+          ...resetsOf(flags),
         },
       };
     },
     result: clientView,
-    format: describeClient,
+    format: (client) => describeClient(client).replace(/^registered /, 'changed '),
   }),
 ];
