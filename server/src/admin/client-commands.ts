@@ -28,12 +28,14 @@ function backchannelFlags(flags: ParsedFlags) {
 
 const pkceOf = (client: ClientView) => (client.requirePkce ? ', PKCE' : '');
 
-function describeClient(client: ClientView): string {
+/** One line about a client; `done` is what just happened to it (none for client:show). */
+function describeClient(client: ClientView, done?: 'registered' | 'changed'): string {
+  const lead = done ? `${done} ` : '';
   if (client.admin) {
-    return `registered admin client ${client.clientId} ("${client.productName}"): client credentials, scope keycard:admin`;
+    return `${lead}admin client ${client.clientId} ("${client.productName}"): client credentials, scope keycard:admin`;
   }
   return (
-    `registered ${client.kind} client ${client.clientId} ("${client.productName}"${pkceOf(client)})` +
+    `${lead}${client.kind} client ${client.clientId} ("${client.productName}"${pkceOf(client)})` +
     ` with ${count(client.redirectUris.length, 'redirect URI')}` +
     ` and ${count(client.postLogoutRedirectUris.length, 'post-logout URI')}` +
     `; grant types ${client.grantTypes.join(' ')}; scopes ${client.scopes.join(' ')}` +
@@ -263,7 +265,7 @@ export const CLIENT_COMMANDS = [
       },
     }),
     result: clientView,
-    format: describeClient,
+    format: (client) => describeClient(client, 'registered'),
   }),
   cliCommand({
     name: 'client:show',
@@ -273,7 +275,7 @@ export const CLIENT_COMMANDS = [
     fieldFlags: { id: '--id' },
     toRequest: (flags) => ({ command: 'client:show', input: { id: flags.value('id') ?? '' } }),
     result: clientView,
-    format: (client) => describeClient(client).replace(/^registered /, ''),
+    format: (client) => describeClient(client),
   }),
   cliCommand({
     name: 'client:update',
@@ -303,6 +305,6 @@ export const CLIENT_COMMANDS = [
       };
     },
     result: clientView,
-    format: (client) => describeClient(client).replace(/^registered /, 'changed '),
+    format: (client) => describeClient(client, 'changed'),
   }),
 ];
