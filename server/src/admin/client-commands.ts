@@ -179,44 +179,69 @@ function registrationOf(flags: ParsedFlags) {
  * value it sends and the flag that sets the field instead.
  */
 const RESETS = [
-  { reset: 'no-secret', field: 'secret', value: null, instead: 'secret-stdin' },
-  { reset: 'no-post-logout-uri', field: 'postLogoutUris', value: [], instead: 'post-logout-uri' },
-  { reset: 'no-jwks', field: 'jwks', value: null, instead: 'jwks' },
-  { reset: 'no-jwks-uri', field: 'jwksUri', value: null, instead: 'jwks-uri' },
-  { reset: 'pkce-optional', field: 'requirePkce', value: false, instead: 'require-pkce' },
-  { reset: 'default-id-token-alg', field: 'idTokenSignedResponseAlg', value: null, instead: 'id-token-alg' },
+  {
+    reset: 'no-secret',
+    field: 'secret',
+    value: null,
+    instead: 'secret-stdin',
+    description: 'no secret any more: a public client (auth method none)',
+  },
+  {
+    reset: 'no-post-logout-uri',
+    field: 'postLogoutUris',
+    value: [],
+    instead: 'post-logout-uri',
+    description: 'sign-out returns to none of its URIs',
+  },
+  {
+    reset: 'no-jwks',
+    field: 'jwks',
+    value: null,
+    instead: 'jwks',
+    description: 'drop the stored public keys',
+  },
+  {
+    reset: 'no-jwks-uri',
+    field: 'jwksUri',
+    value: null,
+    instead: 'jwks-uri',
+    description: 'drop the key set URI',
+  },
+  {
+    reset: 'pkce-optional',
+    field: 'requirePkce',
+    value: false,
+    instead: 'require-pkce',
+    description: 'confidential client: sign-ins without PKCE again',
+  },
+  {
+    reset: 'default-id-token-alg',
+    field: 'idTokenSignedResponseAlg',
+    value: null,
+    instead: 'id-token-alg',
+    description: "sign ID tokens with the provider's default",
+  },
   {
     reset: 'no-backchannel-logout',
     field: 'backchannelLogoutUri',
     value: null,
     instead: 'backchannel-logout-uri',
+    description: 'post no more logout tokens',
   },
   {
     reset: 'backchannel-logout-session-optional',
     field: 'backchannelLogoutSessionRequired',
     value: false,
     instead: 'backchannel-logout-session-required',
+    description: 'logout tokens need not carry sid',
   },
 ] as const;
 
-const RESET_FLAGS: FlagSpec[] = [
-  {
-    name: 'no-secret',
-    kind: 'switch',
-    description: 'no secret any more: a public client (auth method none)',
-  },
-  { name: 'no-post-logout-uri', kind: 'switch', description: 'sign-out returns to none of its URIs' },
-  { name: 'no-jwks', kind: 'switch', description: 'drop the stored public keys' },
-  { name: 'no-jwks-uri', kind: 'switch', description: 'drop the key set URI' },
-  { name: 'pkce-optional', kind: 'switch', description: 'confidential client: sign-ins without PKCE again' },
-  { name: 'default-id-token-alg', kind: 'switch', description: "sign ID tokens with the provider's default" },
-  { name: 'no-backchannel-logout', kind: 'switch', description: 'post no more logout tokens' },
-  {
-    name: 'backchannel-logout-session-optional',
-    kind: 'switch',
-    description: 'logout tokens need not carry sid',
-  },
-];
+const RESET_FLAGS: FlagSpec[] = RESETS.map(({ reset, description }) => ({
+  name: reset,
+  kind: 'switch',
+  description,
+}));
 
 /** The resets asked for; one given with the flag it contradicts is refused. */
 function resetsOf(flags: ParsedFlags): Record<string, null | false | readonly never[]> {
