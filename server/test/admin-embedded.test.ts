@@ -153,6 +153,52 @@ describe('admin CLI while the service holds the embedded database', () => {
     });
   });
 
+  it('adds, changes and shows a client over the admin socket, its new secret never in the output', async () => {
+    lockAsAnotherProcess(dataDir);
+    socket = await startAdminSocket({ dataDir, db: database.db, mailing: MAILING });
+    const added = await cli(
+      [
+        'client:add',
+        '--id',
+        'socketed',
+        '--name',
+        'Socketed',
+        '--redirect-uri',
+        'https://socketed.example/cb',
+      ],
+      dataDir,
+    );
+    expect(added.code).toBe(0);
+    const secret = 'socketed-secret-0123456789abcdefghijkl';
+    const changed = await cli(
+      [
+        'client:update',
+        '--id',
+        'socketed',
+        '--redirect-uri',
+        'https://socketed.example/callback',
+        '--secret-stdin',
+        '--json',
+      ],
+      dataDir,
+      { stdin: `${secret}\n` },
+    );
+    expect(changed.json()).toMatchObject({
+      ok: true,
+      via: 'service',
+      result: { kind: 'confidential', redirectUris: ['https://socketed.example/callback'] },
+    });
+    expect(changed.stdout).not.toContain(secret);
+    expect(await adminOrigins(database, 'client:update')).toContainEqual({
+      ip: 'local socket',
+      userAgent: cliUserAgent(thisProcess()),
+    });
+    const shown = await cli(['client:show', '--id', 'socketed'], dataDir);
+    expect(shown.stdout).toMatch(/^confidential client socketed \("Socketed", PKCE\) with 1 redirect URI/);
+    // The CLI never opened the data directory's database: the service ran all three.
+    expect(existsSync(pgliteDirectory(dataDir))).toBe(false);
+  });
+
   it('queues the mail of user:invite and user:change-email in the service and wakes its worker', async () => {
     lockAsAnotherProcess(dataDir);
     let nudges = 0;
