@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { InputError } from '../errors/input-error.ts';
 import type { AdminRequest } from './admin-commands.ts';
 import type { FlagSpec, ParsedFlags } from './cli-args.ts';
 
@@ -62,4 +63,35 @@ export function commandHelp(command: CliCommand): string {
     ...flags.map((flag, index) => `  ${(left[index] ?? '').padEnd(width)}${flag.description}`),
     '',
   ].join('\n');
+}
+
+/**
+ * An update's switch that takes a setting back (to none, or to its default): the input field it
+ * sends `value` for (null unless said), and the flag that sets the field instead.
+ */
+export interface ResetSwitch {
+  readonly reset: string;
+  readonly field: string;
+  readonly instead: string;
+  readonly description: string;
+  readonly value?: null | false | readonly never[];
+}
+
+/** The switches of `resets` as flags, for an update's flag list. */
+export function resetFlags(resets: readonly ResetSwitch[]): FlagSpec[] {
+  return resets.map(({ reset, description }) => ({ name: reset, kind: 'switch', description }));
+}
+
+/** The resets asked for, by field; one given with the flag it contradicts is refused. */
+export function resetsGiven(
+  flags: ParsedFlags,
+  resets: readonly ResetSwitch[],
+): Record<string, null | false | readonly never[]> {
+  const given: Record<string, null | false | readonly never[]> = {};
+  for (const { reset, field, instead, value = null } of resets) {
+    if (!flags.has(reset)) continue;
+    if (flags.has(instead)) throw new InputError(`give it or --${reset}, not both`, field);
+    given[field] = value;
+  }
+  return given;
 }

@@ -1,7 +1,6 @@
-import { InputError } from '../errors/input-error.ts';
 import { type AddClientInput, type ClientView, clientView } from '../provisioning/client-schemas.ts';
 import type { FlagSpec, ParsedFlags } from './cli-args.ts';
-import { cliCommand } from './cli-command.ts';
+import { cliCommand, type ResetSwitch, resetFlags, resetsGiven } from './cli-command.ts';
 
 function count(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -158,12 +157,17 @@ const FIELD_FLAGS = {
   backchannelLogoutSessionRequired: '--backchannel-logout-session-required',
 };
 
+/** A list flag's values, undefined when it was not given (an update then keeps the stored list). */
+function listGiven(flags: ParsedFlags, name: string): string[] | undefined {
+  const values = flags.list(name);
+  return values.length > 0 ? values : undefined;
+}
+
 /** The registration's fields the flags give; a field whose flag is absent is left out. */
 function registrationOf(flags: ParsedFlags) {
-  const list = (name: string) => (flags.list(name).length > 0 ? flags.list(name) : undefined);
   return {
-    grantTypes: list('grant-type') as AddClientInput['grantTypes'],
-    scopes: list('scope') as AddClientInput['scopes'],
+    grantTypes: listGiven(flags, 'grant-type') as AddClientInput['grantTypes'],
+    scopes: listGiven(flags, 'scope') as AddClientInput['scopes'],
     tokenEndpointAuthMethod: flags.value('auth-method') as AddClientInput['tokenEndpointAuthMethod'],
     jwks: jwksOf(flags.value('jwks')) as AddClientInput['jwks'],
     jwksUri: flags.value('jwks-uri'),
@@ -178,7 +182,7 @@ function registrationOf(flags: ParsedFlags) {
  * client:update's switches that take a setting back (to none, or to its default), each with the
  * value it sends and the flag that sets the field instead.
  */
-const RESETS = [
+const RESETS: readonly ResetSwitch[] = [
   {
     reset: 'no-secret',
     field: 'secret',
@@ -235,24 +239,7 @@ const RESETS = [
     instead: 'backchannel-logout-session-required',
     description: 'logout tokens need not carry sid',
   },
-] as const;
-
-const RESET_FLAGS: FlagSpec[] = RESETS.map(({ reset, description }) => ({
-  name: reset,
-  kind: 'switch',
-  description,
-}));
-
-/** The resets asked for; one given with the flag it contradicts is refused. */
-function resetsOf(flags: ParsedFlags): Record<string, null | false | readonly never[]> {
-  const resets: Record<string, null | false | readonly never[]> = {};
-  for (const { reset, field, value, instead } of RESETS) {
-    if (!flags.has(reset)) continue;
-    if (flags.has(instead)) throw new InputError(`give it or --${reset}, not both`, field);
-    resets[field] = value;
-  }
-  return resets;
-}
+];
 
 /** client:add of DESIGN §5 with every field of a registration (the admin API's register body), client:show and client:update. */
 export const CLIENT_COMMANDS = [
@@ -311,24 +298,21 @@ export const CLIENT_COMMANDS = [
       'old one stops working at once, and so do the client-credentials tokens obtained with it, as they\n' +
       'do when the authentication method or keys change. Every instance uses the change with its next\n' +
       'request. An admin client keeps its shape (confidential, client credentials, keycard:admin).',
-    flags: [ID_FLAG, ...registrationFlags(false), ...RESET_FLAGS],
+    flags: [ID_FLAG, ...registrationFlags(false), ...resetFlags(RESETS)],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'New client secret' },
     fieldFlags: FIELD_FLAGS,
-    toRequest: (flags, secret) => {
-      const list = (name: string) => (flags.list(name).length > 0 ? flags.list(name) : undefined);
-      return {
-        command: 'client:update',
-        input: {
-          id: flags.value('id') ?? '',
-          name: flags.value('name'),
-          redirectUris: list('redirect-uri'),
-          postLogoutUris: list('post-logout-uri'),
-          secret,
-          ...registrationOf(flags),
-          ...resetsOf(flags),
-        },
-      };
-    },
+    toRequest: (flags, secret) => ({
+      command: 'client:update',
+      input: {
+        id: flags.value('id') ?? '',
+        name: flags.value('name'),
+        redirectUris: listGiven(flags, 'redirect-uri'),
+        postLogoutUris: listGiven(flags, 'post-logout-uri'),
+        secret,
+        ...registrationOf(flags),
+        ...resetsGiven(flags, RESETS),
+      },
+    }),
     result: clientView,
     format: (client) => describeClient(client, 'changed'),
   }),

@@ -1,4 +1,3 @@
-import { InputError } from '../errors/input-error.ts';
 import {
   type AddResourceServerInput,
   type ResourceServersView,
@@ -8,7 +7,7 @@ import {
 } from '../provisioning/resource-schemas.ts';
 import type { AdminRequest } from './admin-commands.ts';
 import type { FlagSpec, ParsedFlags } from './cli-args.ts';
-import { cliCommand } from './cli-command.ts';
+import { cliCommand, type ResetSwitch, resetFlags, resetsGiven } from './cli-command.ts';
 
 function describe(server: ResourceServerView): string {
   return [
@@ -103,23 +102,27 @@ function settingsOf(flags: ParsedFlags) {
   };
 }
 
-/** Switches that return a field to its default, and the flag that sets the field instead. */
-const RESETS = [
-  { reset: 'any-client', field: 'clientIds', instead: 'client' },
-  { reset: 'default-alg', field: 'signingAlg', instead: 'alg' },
-  { reset: 'no-introspection-client', field: 'introspectionClientId', instead: 'introspection-client' },
-] as const;
-
-/** The resets asked for, as null values; one given with the flag it contradicts is refused. */
-function resetsOf(flags: ParsedFlags): Record<string, null> {
-  const resets: Record<string, null> = {};
-  for (const { reset, field, instead } of RESETS) {
-    if (!flags.has(reset)) continue;
-    if (flags.has(instead)) throw new InputError(`give it or --${reset}, not both`, field);
-    resets[field] = null;
-  }
-  return resets;
-}
+/** resource:update's switches that return a field to its default (sent as null). */
+const RESETS: readonly ResetSwitch[] = [
+  {
+    reset: 'any-client',
+    field: 'clientIds',
+    instead: 'client',
+    description: 'every registered client may ask for it',
+  },
+  {
+    reset: 'default-alg',
+    field: 'signingAlg',
+    instead: 'alg',
+    description: "sign with the provider's default algorithm",
+  },
+  {
+    reset: 'no-introspection-client',
+    field: 'introspectionClientId',
+    instead: 'introspection-client',
+    description: 'no client introspects for it',
+  },
+];
 
 function identifierOf(flags: ParsedFlags): string {
   return flags.value('identifier') ?? '';
@@ -165,20 +168,14 @@ export const RESOURCE_COMMANDS = [
       'Changes only what is given; lists replace the stored ones. --any-client lets every client ask\n' +
       "for it again, --default-alg signs its tokens with the provider's default algorithm, and\n" +
       '--no-introspection-client stops its introspection. Takes effect with the next token request.',
-    flags: [
-      IDENTIFIER,
-      ...settingFlags(false),
-      { name: 'any-client', kind: 'switch', description: 'every registered client may ask for it' },
-      { name: 'default-alg', kind: 'switch', description: "sign with the provider's default algorithm" },
-      { name: 'no-introspection-client', kind: 'switch', description: 'no client introspects for it' },
-    ],
+    flags: [IDENTIFIER, ...settingFlags(false), ...resetFlags(RESETS)],
     fieldFlags: FIELD_FLAGS,
     toRequest: (flags): AdminRequest => ({
       command: 'resource:update',
       input: {
         identifier: identifierOf(flags),
         ...settingsOf(flags),
-        ...resetsOf(flags),
+        ...resetsGiven(flags, RESETS),
       },
     }),
     result: resourceServerView,
