@@ -18,6 +18,8 @@ const SECURITY_MODULES = [
   'server/src/oidc/cookie-signer.ts',
   // Which client registration a protocol request trusts when it is not read from the database.
   'server/src/oidc/client-cache.ts',
+  // A sign-in's record (its count cleared, its audit row) written with its interaction's result.
+  'server/src/oidc/sign-in-result.ts',
   // Per-IP request limit (the recovery limits sit in server/src/recovery/).
   'server/src/http/rate-limit.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,

@@ -11,6 +11,8 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 export interface CpuSnapshot {
   serviceMain: number;
   serviceOther: number;
+  /** Of serviceOther: the service's worker threads (PGlite's database thread on the embedded store). */
+  serviceWorker: number;
   postgres: number;
   loadGenerator: number;
   idle: number;
@@ -71,20 +73,31 @@ const HAS_PROC = existsSync('/proc/stat');
 
 export function cpuSnapshot(servicePid: number): CpuSnapshot {
   if (!HAS_PROC) {
-    return { serviceMain: NaN, serviceOther: NaN, postgres: NaN, loadGenerator: NaN, idle: NaN };
+    return {
+      serviceMain: NaN,
+      serviceOther: NaN,
+      serviceWorker: NaN,
+      postgres: NaN,
+      loadGenerator: NaN,
+      idle: NaN,
+    };
   }
   let serviceMain = 0;
   let serviceOther = 0;
+  let serviceWorker = 0;
   for (const tid of readdirSync(`/proc/${servicePid}/task`)) {
     const ms = statCpuMs(`/proc/${servicePid}/task/${tid}/stat`);
     if (Number(tid) === servicePid) serviceMain += ms;
     else serviceOther += ms;
+    // Node names each worker_threads thread so; libuv's pool (argon2) is "libuv-worker".
+    if (comm(`${servicePid}/task/${tid}`) === 'WorkerThread') serviceWorker += ms;
   }
   const postgres = postgresCpuMs();
   const own = process.cpuUsage();
   return {
     serviceMain,
     serviceOther,
+    serviceWorker,
     postgres,
     loadGenerator: (own.user + own.system) / 1000,
     idle: idleMs(),
@@ -97,6 +110,7 @@ export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operati
   return {
     serviceMain: per('serviceMain'),
     serviceOther: per('serviceOther'),
+    serviceWorker: per('serviceWorker'),
     postgres: per('postgres'),
     loadGenerator: per('loadGenerator'),
     idle: per('idle'),

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     const figures = outcomes.map(() => ({
       main: [] as number[],
       other: [] as number[],
+      worker: [] as number[],
       postgres: [] as number[],
       rate: [] as number[],
     }));
@@ -75,21 +76,22 @@ async function main(): Promise<void> {
         figures[index]?.rate.push(rate);
         figures[index]?.main.push(per.serviceMain);
         figures[index]?.other.push(per.serviceOther);
+        figures[index]?.worker.push(per.serviceWorker);
         figures[index]?.postgres.push(per.postgres);
         console.log(
-          `round ${round + 1}, ${name}: ${rate.toFixed(1)}/s; main ${per.serviceMain.toFixed(2)}, other ${per.serviceOther.toFixed(2)}, PostgreSQL ${per.postgres.toFixed(2)} core ms`,
+          `round ${round + 1}, ${name}: ${rate.toFixed(1)}/s; main ${per.serviceMain.toFixed(2)}, other ${per.serviceOther.toFixed(2)} (of which the database thread ${per.serviceWorker.toFixed(2)}), PostgreSQL ${per.postgres.toFixed(2)} core ms`,
         );
       }
     }
     console.log(`\nmedians of ${ROUNDS} rounds of ${ATTEMPTS} logins, ${IN_FLIGHT} in flight (${store}):`);
     console.log(
-      '| outcome | per second | main thread core ms | other threads | PostgreSQL |\n|---|---|---|---|---|',
+      "| outcome | per second | main thread core ms | other threads | of which PGlite's thread | PostgreSQL |\n|---|---|---|---|---|---|",
     );
     for (const [index, { name }] of outcomes.entries()) {
       const f = figures[index];
       if (!f) continue;
       console.log(
-        `| ${name} | ${median(f.rate).toFixed(1)} | ${median(f.main).toFixed(2)} | ${median(f.other).toFixed(2)} | ${store === 'PostgreSQL' ? median(f.postgres).toFixed(2) : '–'} |`,
+        `| ${name} | ${median(f.rate).toFixed(1)} | ${median(f.main).toFixed(2)} | ${median(f.other).toFixed(2)} | ${store === 'PGlite' ? median(f.worker).toFixed(2) : '–'} | ${store === 'PostgreSQL' ? median(f.postgres).toFixed(2) : '–'} |`,
       );
     }
   } finally {

@@ -195,6 +195,7 @@ function mergeRounds(rounds: Phase[]): Phase {
   const cpu: CpuSnapshot = {
     serviceMain: weighted((round) => round.cpu.serviceMain),
     serviceOther: weighted((round) => round.cpu.serviceOther),
+    serviceWorker: weighted((round) => round.cpu.serviceWorker),
     postgres: weighted((round) => round.cpu.postgres),
     loadGenerator: weighted((round) => round.cpu.loadGenerator),
     idle: weighted((round) => round.cpu.idle),

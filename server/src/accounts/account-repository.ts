@@ -405,23 +405,44 @@ const clearStatement = preparedPerDb('login_failure_clear', (db) =>
 );
 
 /**
- * A sign-in's success: clears the count its claim took (and a lock it took) and writes its audit row,
- * in one statement. One round trip fewer for every success, so a success costs a failure's statements
- * but for the interaction's result (BENCHMARKS.md, Statements per flow).
+ * A sign-in put on record: the count its claim took (and a lock it took) cleared, when it had one
+ * (`identifierHash`; null for a sign-in upstream, which claims none), and its audit row.
  */
-export async function clearFailuresRecording(db: Db, identifierHash: string, audit: AuditRow): Promise<void> {
-  await clearRecordingStatement(db).execute({ identifierHash, ...auditPlaceholders(audit) });
+export interface SignInRecord {
+  readonly identifierHash: string | null;
+  readonly audit: AuditRow;
 }
 
-// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
-const clearRecordingStatement = preparedPerDb('login_failure_clear_audit', (db) => {
-  // A data-modifying WITH runs once and to its end whether or not the statement reads it (PostgreSQL).
-  const cleared = db.$with('cleared').as(
+/** The placeholders of a statement holding failuresCleared and the audit insert (AUDIT_VALUES). */
+export function signInRecordPlaceholders(record: SignInRecord) {
+  return { identifierHash: record.identifierHash, ...auditPlaceholders(record.audit) };
+}
+
+/**
+ * The clearing of a sign-in record as a data-modifying WITH (`identifierHash` a placeholder; null
+ * matches no row). PostgreSQL runs one once and to its end whether or not the statement reads it.
+ */
+export function failuresCleared(db: Db) {
+  return db.$with('failures_cleared').as(
     db
       .delete(loginFailures)
       .where(eq(loginFailures.identifierHash, sql.placeholder('identifierHash')))
       .returning({ identifierHash: loginFailures.identifierHash }),
   );
+}
+
+/**
+ * A sign-in record in one statement of its own: the clearing and the audit row. A success that
+ * finishes an interaction writes both with the interaction's result instead
+ * (oidc-repository.ts upsertPayloadRecording), one round trip fewer (BENCHMARKS.md, Statements per flow).
+ */
+export async function clearFailuresRecording(db: Db, record: SignInRecord): Promise<void> {
+  await clearRecordingStatement(db).execute(signInRecordPlaceholders(record));
+}
+
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const clearRecordingStatement = preparedPerDb('login_failure_clear_audit', (db) => {
+  const cleared = failuresCleared(db);
   return db.with(cleared).insert(auditEvents).values(AUDIT_VALUES);
 });
 

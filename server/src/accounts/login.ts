@@ -5,7 +5,13 @@ import type { CodeLifetimes, Config } from '../config.ts';
 import { type HashMeter, type SignInMeter, UNMEASURED } from '../metrics/meters.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { type Account, claimUnlockMail, clearFailuresRecording, replaceHash } from './account-repository.ts';
+import {
+  type Account,
+  claimUnlockMail,
+  clearFailuresRecording,
+  replaceHash,
+  type SignInRecord,
+} from './account-repository.ts';
 import type { LockoutPolicy } from './lockout.ts';
 import { claimLoginFacts } from './login-facts.ts';
 import {
@@ -56,6 +62,13 @@ export interface LoginAttempt {
   flowLanguage?: Language | null;
 }
 
+/**
+ * Puts a successful attempt on record (clearing its count, writing its audit row): by default in a
+ * statement of its own; the sign-in route writes it with the interaction's result instead
+ * (oidc/sign-in-result.ts). attemptLogin answers `authenticated` only once it has resolved.
+ */
+export type SuccessRecorder = (account: Account, record: SignInRecord) => Promise<void>;
+
 export type LoginResult =
   | { outcome: 'authenticated'; account: Account }
   | { outcome: 'password_expired'; account: Account; code: string }
@@ -77,7 +90,11 @@ function passwordExpired(account: Account, now: Date, maxAgeDays: number): boole
  * (the dummy for unknown, password-less, federated or locked identifiers) so the answer's timing does
  * not tell accounts apart.
  */
-export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Promise<LoginResult> {
+export async function attemptLogin(
+  deps: LoginDeps,
+  attempt: LoginAttempt,
+  recordSuccess: SuccessRecorder = (_account, record) => clearFailuresRecording(deps.db, record),
+): Promise<LoginResult> {
   const { db, clock, rules } = deps;
   const {
     now,
@@ -118,25 +135,23 @@ export async function attemptLogin(deps: LoginDeps, attempt: LoginAttempt): Prom
         accountId: account.id,
         type: VerificationType.PasswordExpired,
       });
-      await clearFailuresRecording(
-        db,
-        id,
-        auditRow({
+      await clearFailuresRecording(db, {
+        identifierHash: id,
+        audit: auditRow({
           event: 'login',
           outcome: 'refused',
           accountId,
           ip: attempt.ip,
           detail: { reason: 'password_expired' },
         }),
-      );
+      });
       deps.signIns.signedIn('expired');
       return { outcome: 'password_expired', account, code };
     }
-    await clearFailuresRecording(
-      db,
-      id,
-      auditRow({ event: 'login', outcome: 'success', accountId, ip: attempt.ip }),
-    );
+    await recordSuccess(account, {
+      identifierHash: id,
+      audit: auditRow({ event: 'login', outcome: 'success', accountId, ip: attempt.ip }),
+    });
     deps.signIns.signedIn('success');
     return { outcome: 'authenticated', account };
   }

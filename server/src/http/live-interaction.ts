@@ -1,7 +1,9 @@
 import { firstSupportedLanguage, type Language } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
+import type { SignInRecord } from '../accounts/account-repository.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
+import { saveSignInResult } from '../oidc/sign-in-result.ts';
 
 const RESUME_PATH = new RegExp(`^${OIDC_MOUNT}/auth/([A-Za-z0-9_-]{1,64})(?:\\?|$)`);
 
@@ -39,8 +41,16 @@ export function interactionLanguage(interaction: Interaction | null): Language |
   return firstSupportedLanguage(typeof uiLocales === 'string' ? uiLocales : null);
 }
 
-/** Records who signed in on the interaction, as provider.interactionResult does, on the one already loaded. */
-export async function finishLogin(interaction: Interaction, accountId: string, amr: string[]): Promise<void> {
+/**
+ * Records who signed in on the interaction, as provider.interactionResult does, on the one already
+ * loaded, with the sign-in's `record` in the same statement (oidc/sign-in-result.ts).
+ */
+export async function finishLogin(
+  interaction: Interaction,
+  accountId: string,
+  amr: string[],
+  record: SignInRecord,
+): Promise<void> {
   interaction.result = { login: { accountId, amr, remember: true } };
-  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  await saveSignInResult(interaction, interaction.exp - Math.floor(Date.now() / 1000), record);
 }

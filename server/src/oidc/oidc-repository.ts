@@ -1,9 +1,16 @@
 import { type AnyColumn, and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AdapterPayload } from 'oidc-provider';
+import {
+  failuresCleared,
+  type SignInRecord,
+  signInRecordPlaceholders,
+} from '../accounts/account-repository.ts';
+import { AUDIT_VALUES } from '../audit/audit-repository.ts';
 import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { preparedPerDb } from '../store/prepared.ts';
 import {
+  auditEvents,
   logoutRequests,
   oidcClients,
   oidcPayloads,
@@ -181,41 +188,43 @@ const payloadKey = and(
   eq(oidcPayloads.id, sql.placeholder('id')),
 );
 
+/** A payload's row, every value a placeholder named as upsertPlaceholders names it. */
+const PAYLOAD_VALUES = {
+  id: sql.placeholder('id'),
+  type: sql.placeholder('model'),
+  grantId: sql.placeholder('grantId'),
+  userCode: sql.placeholder('userCode'),
+  uid: sql.placeholder('uid'),
+  payload: sql.placeholder('payload'),
+  // No lifetime (null): no expiry.
+  expiresAt: sql`${preparedNow} + make_interval(secs => ${sql.placeholder('expiresIn')})`,
+  consumedAt: null,
+};
+
+/** A second save of the same key writes the row as the insert would have. */
+const PAYLOAD_CONFLICT = {
+  target: [oidcPayloads.type, oidcPayloads.id],
+  set: {
+    grantId: proposed(oidcPayloads.grantId),
+    userCode: proposed(oidcPayloads.userCode),
+    uid: proposed(oidcPayloads.uid),
+    payload: proposed(oidcPayloads.payload),
+    expiresAt: proposed(oidcPayloads.expiresAt),
+    consumedAt: null,
+  },
+};
+
 const upsertStatement = preparedPerDb('oidc_payload_upsert', (db) =>
-  db
-    .insert(oidcPayloads)
-    .values({
-      id: sql.placeholder('id'),
-      type: sql.placeholder('model'),
-      grantId: sql.placeholder('grantId'),
-      userCode: sql.placeholder('userCode'),
-      uid: sql.placeholder('uid'),
-      payload: sql.placeholder('payload'),
-      // No lifetime (null): no expiry.
-      expiresAt: sql`${preparedNow} + make_interval(secs => ${sql.placeholder('expiresIn')})`,
-      consumedAt: null,
-    })
-    .onConflictDoUpdate({
-      target: [oidcPayloads.type, oidcPayloads.id],
-      set: {
-        grantId: proposed(oidcPayloads.grantId),
-        userCode: proposed(oidcPayloads.userCode),
-        uid: proposed(oidcPayloads.uid),
-        payload: proposed(oidcPayloads.payload),
-        expiresAt: proposed(oidcPayloads.expiresAt),
-        consumedAt: null,
-      },
-    }),
+  db.insert(oidcPayloads).values(PAYLOAD_VALUES).onConflictDoUpdate(PAYLOAD_CONFLICT),
 );
 
-export async function upsertPayload(
-  db: Db,
+function upsertPlaceholders(
   clock: Clock,
   key: { model: string; id: string },
   payload: AdapterPayload,
   expiresIn: number,
-): Promise<void> {
-  await upsertStatement(db).execute({
+) {
+  return {
     id: key.id,
     model: key.model,
     grantId: payload.grantId ?? null,
@@ -224,8 +233,52 @@ export async function upsertPayload(
     payload,
     expiresIn: expiresIn || null,
     nowMs: clock.preparedReading(),
+  };
+}
+
+export async function upsertPayload(
+  db: Db,
+  clock: Clock,
+  key: { model: string; id: string },
+  payload: AdapterPayload,
+  expiresIn: number,
+): Promise<void> {
+  await upsertStatement(db).execute(upsertPlaceholders(clock, key, payload, expiresIn));
+}
+
+/**
+ * upsertPayload with a sign-in put on record in the same statement (an interaction's result, DESIGN
+ * §2 Login): the count its claim took cleared and its audit row written, all or nothing. So no
+ * sign-in goes on without its audit row, and a success costs the statements of a failure
+ * (BENCHMARKS.md, Statements per flow).
+ */
+export async function upsertPayloadRecording(
+  db: Db,
+  clock: Clock,
+  key: { model: string; id: string },
+  payload: AdapterPayload,
+  expiresIn: number,
+  record: SignInRecord,
+): Promise<void> {
+  await upsertRecordingStatement(db).execute({
+    ...upsertPlaceholders(clock, key, payload, expiresIn),
+    ...signInRecordPlaceholders(record),
   });
 }
+
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const upsertRecordingStatement = preparedPerDb('oidc_payload_upsert_sign_in', (db) => {
+  // Data-modifying WITHs run once and to their end whether or not the statement reads them.
+  const cleared = failuresCleared(db);
+  const audited = db
+    .$with('audited')
+    .as(db.insert(auditEvents).values(AUDIT_VALUES).returning({ id: auditEvents.id }));
+  return db
+    .with(cleared, audited)
+    .insert(oidcPayloads)
+    .values(PAYLOAD_VALUES)
+    .onConflictDoUpdate(PAYLOAD_CONFLICT);
+});
 
 const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > ${preparedNow})`;
 

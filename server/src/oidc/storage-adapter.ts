@@ -9,8 +9,10 @@ import {
   destroyPayload,
   findLivePayload,
   upsertPayload,
+  upsertPayloadRecording,
 } from './oidc-repository.ts';
 import { forgetRequestReads, readOncePerRequest } from './request-reads.ts';
+import { takeSignInRecord } from './sign-in-result.ts';
 
 /**
  * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
@@ -63,7 +65,10 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       forgetRequestReads(`${this.model}:`);
-      await upsertPayload(db, clock, { model: this.model, id }, payload, expiresIn);
+      const key = { model: this.model, id };
+      const record = takeSignInRecord(this.model, id);
+      if (record) await upsertPayloadRecording(db, clock, key, payload, expiresIn, record);
+      else await upsertPayload(db, clock, key, payload, expiresIn);
     }
 
     private async findBy(by: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {

@@ -1,7 +1,7 @@
 import { getCalls, plainText } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit-log.ts';
+import { auditRow, recordAudit } from '../../audit/audit-log.ts';
 import { cookiePolicy } from '../../cookie-policy.ts';
 import { completeUpstreamSignIn } from '../../federation/complete-upstream-sign-in.ts';
 import {
@@ -115,13 +115,16 @@ export const federationRoutes: RouteModule = (api, deps) => {
     const result = await completeUpstreamSignIn(federation, flow, callbackUrl);
     if (!result.ok) return refused(request, reply, 'callback', result.reason, result.providerId);
 
-    await finishLogin(interaction, result.accountId, ['fed']);
-    await recordAudit(deps.db, {
-      event: 'federation',
-      outcome: 'success',
-      accountId: result.accountId,
-      ip: request.ip,
-      detail: { step: 'callback', providerId: result.providerId, account: result.how },
+    // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
+    await finishLogin(interaction, result.accountId, ['fed'], {
+      identifierHash: null,
+      audit: auditRow({
+        event: 'federation',
+        outcome: 'success',
+        accountId: result.accountId,
+        ip: request.ip,
+        detail: { step: 'callback', providerId: result.providerId, account: result.how },
+      }),
     });
     // DESIGN §2 Redirect rules: a local resume path, on PUBLIC_URL; the provider finishes the code flow.
     return reply.redirect(`${publicUrl}${flow.returnUrl}`, 302);

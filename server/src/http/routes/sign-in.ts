@@ -30,16 +30,20 @@ export const signInRoutes: RouteModule = (api, deps) => {
         'This sign-in has expired; start again from the application.',
       );
     }
-    const result = await attemptLogin(deps.login, {
-      email: body.Username,
-      password: body.Password,
-      ip: request.ip,
-      language: requestLanguage(request),
-      flowLanguage: interactionLanguage(interaction),
-    });
+    const result = await attemptLogin(
+      deps.login,
+      {
+        email: body.Username,
+        password: body.Password,
+        ip: request.ip,
+        language: requestLanguage(request),
+        flowLanguage: interactionLanguage(interaction),
+      },
+      // A success goes on record with the interaction's result, in one statement.
+      (account, record) => finishLogin(interaction, account.id, ['pwd'], record),
+    );
     switch (result.outcome) {
       case 'authenticated':
-        await finishLogin(interaction, result.account.id, ['pwd']);
         return {
           isAuthenticated: true,
           redirectUrl: returnUrl,

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { failureCount } from '../src/accounts/account-repository.ts';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { recordFailure } from '../src/accounts/lockout.ts';
+import { attemptLogin, createLoginDeps } from '../src/accounts/login.ts';
+import { auditRow } from '../src/audit/audit-log.ts';
+import { findLivePayload } from '../src/oidc/oidc-repository.ts';
+import { saveSignInResult } from '../src/oidc/sign-in-result.ts';
+import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
+import { manualClock } from '../src/store/clock.ts';
+import type { Db } from '../src/store/database.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
+import { testConfig } from './support/app.ts';
+import { useTestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
+
+/**
+ * A sign-in's result goes into its interaction in the statement that puts the sign-in on record
+ * (DESIGN §2 Login): the count its attempt took cleared and its audit row written, all or nothing.
+ */
+
+const testDb = useTestDatabase();
+const T0 = new Date('2026-03-01T08:00:00Z');
+const clock = manualClock(T0);
+const TEN_MINUTES = 600;
+const POLICY = { threshold: 5, minutes: 60 };
+let serial = 0;
+
+function adapter(model: string) {
+  const Adapter = databaseAdapter(testDb().db, clock);
+  return new Adapter(model);
+}
+
+/** An interaction as oidc-provider's save writes one: through the storage adapter. */
+function interaction(
+  uid: string,
+  write = (ttl: number) =>
+    adapter('Interaction').upsert(uid, { uid, result: { login: { accountId: 'a1' } } }, ttl),
+) {
+  return { uid, save: write };
+}
+
+async function loginRows(db: Db, accountId: string) {
+  return db
+    .select({ event: auditEvents.event, outcome: auditEvents.outcome })
+    .from(auditEvents)
+    .where(eq(auditEvents.accountId, accountId))
+    .orderBy(asc(auditEvents.id));
+}
+
+/** Runs `work` while the database refuses rows that `check` refuses (new rows only). */
+async function whileRefusing(
+  db: Db,
+  table: 'audit_event' | 'oidc_payload',
+  check: string,
+  work: () => Promise<void>,
+) {
+  await db.execute(sql.raw(`alter table ${table} add constraint refused check (${check}) not valid`));
+  try {
+    await work();
+  } finally {
+    await db.execute(sql.raw(`alter table ${table} drop constraint refused`));
+  }
+}
+
+/** Every successful sign-in's audit row. */
+const auditRefusingSuccess = (db: Db, work: () => Promise<void>) =>
+  whileRefusing(db, 'audit_event', "outcome <> 'success'", work);
+
+/** Every interaction holding a result. */
+const interactionsRefusingResults = (db: Db, work: () => Promise<void>) =>
+  whileRefusing(db, 'oidc_payload', "type <> 'Interaction' or not payload ? 'result'", work);
+
+function record(identifier: string | null, accountId: string) {
+  return {
+    identifierHash: identifier,
+    audit: auditRow({ event: 'login', outcome: 'success', accountId, ip: '192.0.2.1' }),
+  };
+}
+
+describe('an interaction saved with its sign-in record', () => {
+  it('clears the count, writes the audit row and the result in one save', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    await recordFailure(db, id, T0, POLICY);
+    await recordFailure(db, id, T0, POLICY);
+    expect(await failureCount(db, id)).toBe(2);
+
+    await saveSignInResult(interaction('uid-1'), TEN_MINUTES, record(id, accountId));
+
+    expect(await failureCount(db, id)).toBe(0);
+    expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
+    const saved = await findLivePayload(db, clock, 'Interaction', 'id', 'uid-1');
+    expect(saved?.payload).toMatchObject({ result: { login: { accountId: 'a1' } } });
+  });
+
+  it('writes nothing of the three when one part fails: the count stays, no row, no result', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    await recordFailure(db, id, T0, POLICY);
+    await adapter('Interaction').upsert('uid-2', { uid: 'uid-2' }, TEN_MINUTES);
+
+    await auditRefusingSuccess(db, async () => {
+      await expect(
+        saveSignInResult(interaction('uid-2'), TEN_MINUTES, record(id, accountId)),
+      ).rejects.toThrow();
+    });
+
+    expect(await failureCount(db, id)).toBe(1);
+    expect(await loginRows(db, accountId)).toEqual([]);
+    const kept = await findLivePayload(db, clock, 'Interaction', 'id', 'uid-2');
+    expect(kept?.payload).toEqual({ uid: 'uid-2' });
+  });
+
+  it('goes only with the save of that interaction, once', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    await recordFailure(db, id, T0, POLICY);
+    const writes: string[] = [];
+    await saveSignInResult(
+      interaction('uid-3', async (ttl) => {
+        // Another model under the same key, and another interaction: plain saves.
+        await adapter('Session').upsert('uid-3', { uid: 'uid-3' }, ttl);
+        writes.push(`Session ${await failureCount(db, id)}`);
+        await adapter('Interaction').upsert('uid-other', { uid: 'uid-other' }, ttl);
+        writes.push(`other Interaction ${await failureCount(db, id)}`);
+        await adapter('Interaction').upsert('uid-3', { uid: 'uid-3' }, ttl);
+        writes.push(`Interaction ${await failureCount(db, id)}`);
+        await recordFailure(db, id, T0, POLICY);
+        await adapter('Interaction').upsert('uid-3', { uid: 'uid-3', again: true }, ttl);
+        writes.push(`Interaction again ${await failureCount(db, id)}`);
+      }),
+      TEN_MINUTES,
+      record(id, accountId),
+    );
+    expect(writes).toEqual(['Session 1', 'other Interaction 1', 'Interaction 0', 'Interaction again 1']);
+    expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
+  });
+
+  it('is refused when the save never reached the storage adapter, which then wrote nothing', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    await recordFailure(db, id, T0, POLICY);
+    await expect(
+      saveSignInResult(
+        interaction('uid-4', async () => {}),
+        TEN_MINUTES,
+        record(id, accountId),
+      ),
+    ).rejects.toThrow('Interaction uid-4 was saved without its sign-in record');
+    expect(await failureCount(db, id)).toBe(1);
+    expect(await loginRows(db, accountId)).toEqual([]);
+  });
+
+  it('of a sign-in upstream (no identifier) clears no count', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    await recordFailure(db, id, T0, POLICY);
+    await saveSignInResult(interaction('uid-5'), TEN_MINUTES, record(null, accountId));
+    expect(await failureCount(db, id)).toBe(1);
+    expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
+  });
+});
+
+describe('attemptLogin used on its own (no interaction to finish)', () => {
+  it('puts a success on record in a statement of its own: the count cleared, its audit row written', async () => {
+    const { db } = testDb();
+    const email = `alone-${++serial}@example.com`;
+    const account = await createAccount(db, email, 'Correct-Horse-42');
+    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '5' }), {
+      db,
+      clock,
+      onLocked: async () => {},
+    });
+    const attempt = (password: string) =>
+      attemptLogin(login, { email, password, ip: '192.0.2.1', language: 'en' });
+    expect(await attempt('Wrong-Horse-42')).toEqual({ outcome: 'failed' });
+    expect(await failureCount(db, identifierHash(email))).toBe(1);
+
+    expect(await attempt('Correct-Horse-42')).toMatchObject({ outcome: 'authenticated' });
+    expect(await failureCount(db, identifierHash(email))).toBe(0);
+    expect(await loginRows(db, account.id)).toEqual([
+      { event: 'login', outcome: 'failure' },
+      { event: 'login', outcome: 'success' },
+    ]);
+  });
+});
+
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    await createAccount(db, 'ada@example.com', 'Correct-Horse-42');
+  },
+});
+
+describe('POST /api/login with the right password', () => {
+  const email = 'ada@example.com';
+  const successRows = (db: Db) =>
+    db
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'login'), eq(auditEvents.outcome, 'success')));
+
+  it('puts the sign-in on record only with its result: when the interaction cannot take it, no audit row and the count stays', async () => {
+    const { app, db } = service();
+    const browser = new TestBrowser(app);
+    const auth = await startAuthorization(browser);
+    await browser.loadSpa();
+    const attempt = (Password: string) =>
+      browser.post('/api/login', { Username: email, Password, ReturnUrl: auth.returnUrl });
+    expect((await attempt('Wrong-Horse-42')).json()).toMatchObject({ isAuthenticated: false });
+
+    await interactionsRefusingResults(db, async () => {
+      expect((await attempt('Correct-Horse-42')).statusCode).toBe(500);
+    });
+    // The wrong password and the unfinished success: both counted, neither cleared, neither a success.
+    expect(await failureCount(db, identifierHash(email))).toBe(2);
+    expect(await successRows(db)).toEqual([]);
+    const uid = auth.returnUrl.split('/').at(-1)?.split('?')[0] ?? '';
+    const stored = await findLivePayload(db, clock, 'Interaction', 'id', uid);
+    expect(stored?.payload).not.toHaveProperty('result');
+
+    // Nor when the audit row cannot be written: no result.
+    await auditRefusingSuccess(db, async () => {
+      expect((await attempt('Correct-Horse-42')).statusCode).toBe(500);
+    });
+    expect(await failureCount(db, identifierHash(email))).toBe(3);
+    expect((await findLivePayload(db, clock, 'Interaction', 'id', uid))?.payload).not.toHaveProperty(
+      'result',
+    );
+
+    // Nothing was lost: the same sign-in succeeds once both can be written, and clears the count.
+    expect((await attempt('Correct-Horse-42')).json()).toMatchObject({ isAuthenticated: true });
+    expect(await failureCount(db, identifierHash(email))).toBe(0);
+    expect(await successRows(db)).toHaveLength(1);
+    const signedIn = await findLivePayload(db, clock, 'Interaction', 'id', uid);
+    expect(signedIn?.payload).toHaveProperty('result.login.amr', ['pwd']);
+  });
+});
