@@ -14,6 +14,7 @@ const NAMES = [
   'client:add',
   'client:show',
   'client:update',
+  'client:remove',
   'idp:add',
   'mail:failed',
   'backchannel:failed',
@@ -75,6 +76,7 @@ describe('admin CLI: commands, help and usage errors', () => {
         '[--access-token-format FORMAT] [--admin] [--json]',
     ],
     ['client:show', 'Usage: npm run admin -- client:show --id ID [--json]'],
+    ['client:remove', 'Usage: npm run admin -- client:remove --id ID [--json]'],
     [
       'client:update',
       'Usage: npm run admin -- client:update --id ID [--name "Product name"] [--redirect-uri URI …] ' +

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientCache } from '../src/oidc/client-cache.ts';
 import { followClientChanges } from '../src/oidc/client-changes.ts';
-import { updateClient } from '../src/provisioning/client-operations.ts';
+import { removeClient, updateClient } from '../src/provisioning/client-operations.ts';
 import { LISTENER_APPLICATION_NAME, type NotificationListener } from '../src/store/notification-listener.ts';
 import { buildTestApp } from './support/app.ts';
 import { MOVED_URI, moveRedirect, takesRedirect, unannounced } from './support/client-moves.ts';
@@ -81,6 +81,18 @@ describe('client registrations kept across requests on PostgreSQL', () => {
     expect(await authorizes(second, MOVED_URI)).toBe(true);
     expect(await authorizes(second, REDIRECT_URI)).toBe(false);
     expect(await authorizes(first, MOVED_URI)).toBe(true);
+  });
+
+  it('follow a removal made elsewhere: another instance refuses the client from its next request', async () => {
+    const [first, second] = [await startInstance(), await startInstance()];
+    expect(await authorizes(second, REDIRECT_URI)).toBe(true);
+    expect(second.cache.size).toBe(1);
+    await removeClient({ db: database.database.db, clientCache: first.cache }, { id: 'planner' });
+    await vi.waitFor(() => expect(second.cache.size).toBe(0), { timeout: 5_000 });
+    expect(await authorizes(second, REDIRECT_URI)).toBe(false);
+    expect(await authorizes(first, REDIRECT_URI)).toBe(false);
+    // The next tests sign in to it.
+    await registerTestClient(database.database.db);
   });
 
   it('follow a change made through this instance at once, before any announcement is heard', async () => {

@@ -416,6 +416,16 @@ export const adminCalls = {
     status: 200,
     errors: ['not_found'],
   },
+  removeClient: {
+    method: 'DELETE',
+    path: '/clients/{id}',
+    summary:
+      'Remove a client: its grants, codes and tokens end with it; refused while a resource server names it',
+    params: clientIdParams,
+    response: clientView,
+    status: 200,
+    errors: ['not_found', 'conflict'],
+  },
   registerResourceServer: {
     method: 'POST',
     path: '/resource-servers',

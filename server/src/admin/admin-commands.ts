@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { failedLogouts } from '../provisioning/backchannel-operations.ts';
 import { failedLogoutsInput } from '../provisioning/backchannel-schemas.ts';
-import { addClient, readClient, updateClient } from '../provisioning/client-operations.ts';
+import { addClient, readClient, removeClient, updateClient } from '../provisioning/client-operations.ts';
 import { addClientInput, clientIdInput, updateClientInput } from '../provisioning/client-schemas.ts';
 import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
 import { listSigningKeysInput, rotateSigningKeysInput } from '../provisioning/key-schemas.ts';
@@ -48,6 +48,7 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
   z.strictObject({ command: z.literal('client:show'), input: clientIdInput }),
   z.strictObject({ command: z.literal('client:update'), input: updateClientInput }),
+  z.strictObject({ command: z.literal('client:remove'), input: clientIdInput }),
   z.strictObject({ command: z.literal('mail:failed'), input: failedMailInput }),
   z.strictObject({ command: z.literal('backchannel:failed'), input: failedLogoutsInput }),
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
@@ -98,6 +99,8 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return readClient(deps, request.input);
     case 'client:update':
       return updateClient(deps, request.input);
+    case 'client:remove':
+      return removeClient(deps, request.input);
     case 'mail:failed':
       return failedMail(deps, request.input);
     case 'backchannel:failed':

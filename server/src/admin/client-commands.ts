@@ -241,7 +241,10 @@ const RESETS: readonly ResetSwitch[] = [
   },
 ];
 
-/** client:add of DESIGN §5 with every field of a registration (the admin API's register body), client:show and client:update. */
+/**
+ * client:add of DESIGN §5 with every field of a registration (the admin API's register body),
+ * client:show, client:update and client:remove.
+ */
 export const CLIENT_COMMANDS = [
   cliCommand({
     name: 'client:add',
@@ -315,5 +318,19 @@ export const CLIENT_COMMANDS = [
     }),
     result: clientView,
     format: (client) => describeClient(client, 'changed'),
+  }),
+  cliCommand({
+    name: 'client:remove',
+    summary: 'remove a client, with everything issued to it',
+    details:
+      'Removes the registration. What the client was given ends with it: its grants, codes, access and\n' +
+      'refresh tokens and its sign-ins in progress, on every instance with its next request; logout\n' +
+      'tokens not yet posted to it are dropped. Refused while a registered resource server names it\n' +
+      '(resource:update first): a client registered later under the same id would inherit that access.',
+    flags: [ID_FLAG],
+    fieldFlags: { id: '--id' },
+    toRequest: (flags) => ({ command: 'client:remove', input: { id: flags.value('id') ?? '' } }),
+    result: clientView,
+    format: (client) => `removed client ${client.clientId} ("${client.productName}")`,
   }),
 ];

@@ -92,6 +92,21 @@ export async function claimNextDueLogout(
   };
 }
 
+/** Deletes the logout tokens still waiting to be posted to a client (one being removed). Answers how many. */
+export async function dropPendingLogouts(db: Db, clientId: string): Promise<number> {
+  const deleted = await db
+    .delete(backchannelLogouts)
+    .where(
+      and(
+        eq(backchannelLogouts.clientId, clientId),
+        isNull(backchannelLogouts.deliveredAt),
+        isNull(backchannelLogouts.failedAt),
+      ),
+    )
+    .returning({ id: backchannelLogouts.id });
+  return deleted.length;
+}
+
 export async function markLogoutDelivered(db: Db, id: string, now: Date): Promise<void> {
   await db
     .update(backchannelLogouts)

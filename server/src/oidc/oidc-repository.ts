@@ -102,6 +102,66 @@ export async function updateClientRow(
   return updated;
 }
 
+/** Deletes a client's registration; answers the row it deleted, undefined when there was none. */
+export async function deleteClient(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  const [deleted] = await db.delete(oidcClients).where(eq(oidcClients.clientId, clientId)).returning();
+  return deleted;
+}
+
+/**
+ * Deletes what the provider stored for a client: every payload issued to it (grants, codes, tokens,
+ * pushed requests: `clientId`) and its interactions in progress (`params.client_id`). Answers how many.
+ */
+export async function deleteClientPayloads(db: Db, clientId: string): Promise<number> {
+  const deleted = await db
+    .delete(oidcPayloads)
+    .where(
+      or(
+        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+        and(
+          eq(oidcPayloads.type, 'Interaction'),
+          sql`${oidcPayloads.payload}->'params'->>'client_id' = ${clientId}`,
+        ),
+      ),
+    )
+    .returning({ id: oidcPayloads.id });
+  return deleted.length;
+}
+
+/** The registered resource servers that name a client, as one allowed to ask or as their introspector. */
+export async function resourceServersNaming(db: Db, clientId: string): Promise<string[]> {
+  const rows = await db
+    .select({ identifier: oidcResourceServers.identifier })
+    .from(oidcResourceServers)
+    .where(
+      or(
+        sql`${oidcResourceServers.clientIds} @> ${JSON.stringify([clientId])}::jsonb`,
+        eq(oidcResourceServers.introspectionClientId, clientId),
+      ),
+    )
+    .orderBy(asc(oidcResourceServers.identifier));
+  return rows.map((row) => row.identifier);
+}
+
+/**
+ * Sign-outs still waiting for the person that a client asked for go on without sending the browser
+ * back to it: their post-logout redirect (and its state) is dropped. Answers how many.
+ */
+export async function withholdLogoutRedirects(db: Db, clientId: string): Promise<number> {
+  const changed = await db
+    .update(logoutRequests)
+    .set({ postLogoutRedirectUri: null, state: null })
+    .where(
+      and(
+        eq(logoutRequests.clientId, clientId),
+        isNull(logoutRequests.consumedAt),
+        isNotNull(logoutRequests.postLogoutRedirectUri),
+      ),
+    )
+    .returning({ idHash: logoutRequests.idHash });
+  return changed.length;
+}
+
 /** Deletes the client-credentials tokens issued to a client. */
 export async function revokeClientCredentials(db: Db, clientId: string): Promise<void> {
   await db

@@ -1,15 +1,20 @@
 import { type AccessTokenFormat, SECRET_AUTH_METHODS, type TokenEndpointAuthMethod } from '@keycard/contract';
 import { recordAudit } from '../audit/audit-log.ts';
+import { dropPendingLogouts } from '../backchannel/backchannel-repository.ts';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { ConflictError, NotFoundError } from '../errors/service-error.ts';
 import {
   type ClientRow,
+  deleteClient,
+  deleteClientPayloads,
   findClient,
   findClientForUpdate,
   insertClient,
+  resourceServersNaming,
   revokeClientCredentials,
   updateClientRow,
+  withholdLogoutRedirects,
 } from '../oidc/oidc-repository.ts';
 import { checkRegistration, type Registration } from './client-rules.ts';
 import {
@@ -261,6 +266,51 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
     return viewOf(updated);
   });
   // Committed: this instance's next request reads the new registration (read your own writes).
+  deps.clientCache?.forget(id);
+  return view;
+}
+
+/**
+ * client:remove: the client is gone at once, on every instance with its next request. What it was
+ * given goes with it (its grants, codes, access and refresh tokens, its sign-ins in progress), so
+ * nothing issued to it works anywhere, not even for a client registered later under the same id;
+ * logout tokens not yet posted to it are dropped, and sign-outs it asked for no longer send the
+ * browser back to it. Refused while a registered resource server names it: a client registered
+ * later under its id would inherit that access (resource:update first).
+ */
+export async function removeClient(deps: ProvisioningDeps, input: ClientIdInput): Promise<ClientView> {
+  const { id } = parseInput(clientIdInput, input);
+  const view = await deps.db.transaction(async (tx) => {
+    const removed = await deleteClient(tx, id);
+    if (!removed) throw noClient(id);
+    // Refused here, the transaction rolls back and the client stays.
+    const naming = await resourceServersNaming(tx, id);
+    if (naming.length > 0) {
+      const one = naming.length === 1;
+      throw new ConflictError(
+        `the resource server${one ? '' : 's'} ${naming.join(', ')} name${one ? 's' : ''} this client: take it out there first (resource:update)`,
+        'id',
+      );
+    }
+    const revoked = await deleteClientPayloads(tx, id);
+    const logoutsDropped = await dropPendingLogouts(tx, id);
+    const signOuts = await withholdLogoutRedirects(tx, id);
+    await recordAudit(tx, {
+      event: 'admin',
+      outcome: 'success',
+      ...originColumns(deps),
+      detail: actorDetail(deps, {
+        command: 'client:remove',
+        clientId: id,
+        // Counts only; named so the audit writer's secret filter (by key name) keeps them.
+        revoked,
+        undelivered: logoutsDropped,
+        signOuts,
+      }),
+    });
+    return viewOf(removed);
+  });
+  // Committed: this instance's next request finds no such client (read your own writes).
   deps.clientCache?.forget(id);
   return view;
 }

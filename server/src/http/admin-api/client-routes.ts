@@ -1,10 +1,10 @@
 import { adminCalls } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
-import { addClient, readClient, updateClient } from '../../provisioning/client-operations.ts';
+import { addClient, readClient, removeClient, updateClient } from '../../provisioning/client-operations.ts';
 import { adminCall, type RequestDeps } from './admin-call.ts';
 
 /**
- * The client calls: the same operations as client:add and client:update. The contract's register body has no `admin`
+ * The client calls: the same operations as client:add, client:show, client:update and client:remove. The contract's register body has no `admin`
  * field, so a token of the admin API cannot mint further admin clients; only the CLI can.
  */
 export function clientRoutes(scope: FastifyInstance, depsOf: RequestDeps): void {
@@ -13,4 +13,5 @@ export function clientRoutes(scope: FastifyInstance, depsOf: RequestDeps): void 
   adminCall(scope, adminCalls.updateClient, depsOf, ({ params, body }, deps) =>
     updateClient(deps, { id: params.id, ...body }),
   );
+  adminCall(scope, adminCalls.removeClient, depsOf, ({ params }, deps) => removeClient(deps, params));
 }

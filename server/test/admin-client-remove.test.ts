@@ -1,0 +1,244 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { insertLogoutRequest } from '../src/oidc/oidc-repository.ts';
+import { backchannelLogouts, logoutRequests, oidcClients, oidcPayloads } from '../src/store/tables/index.ts';
+import { adminEvents, attemptSignIn, authorizationAnswer, useAdminApi } from './admin-api-kit.ts';
+import { runAdmin } from './admin-harness.ts';
+import {
+  CLIENT_ID,
+  createAccount,
+  REDIRECT_URI,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+
+/**
+ * client:remove and DELETE /admin/api/clients/{id}: a removed client is gone with everything issued
+ * to it, on the running service at once; refused while a resource server names it.
+ */
+
+const EMAIL = 'ada@example.com';
+const PASSWORD = 'Correct-Horse-42';
+const { service, api } = useAdminApi({
+  setUp: async ({ db }) => {
+    await createAccount(db, EMAIL, PASSWORD);
+  },
+});
+const app = () => service().app;
+const db = () => service().db;
+
+/** A signed-in person's tokens at the test client: code flow, then the token endpoint. */
+async function signedInTokens() {
+  const { browser, auth, body } = await attemptSignIn(app(), EMAIL, PASSWORD);
+  expect(body.isAuthenticated).toBe(true);
+  const code = await resumeToCode(browser, auth.returnUrl);
+  return redeemCode(app(), code, auth.verifier);
+}
+
+const userinfo = (accessToken: string) =>
+  app().inject({ method: 'GET', url: '/oidc/me', headers: { authorization: `Bearer ${accessToken}` } });
+
+async function storedFor(clientId: string) {
+  const rows = await db()
+    .select({ type: oidcPayloads.type, payload: oidcPayloads.payload })
+    .from(oidcPayloads);
+  return rows.filter(
+    ({ payload }) =>
+      payload.clientId === clientId ||
+      (payload.params as { client_id?: string } | undefined)?.client_id === clientId,
+  );
+}
+
+describe('DELETE /admin/api/clients/{id}', () => {
+  it('removes the client with its grant, code, tokens and sign-ins in progress; the id registered again gets none of them', async () => {
+    await registerTestClient(db());
+    const tokens = await signedInTokens();
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(200);
+    // A sign-in begun at the client and not finished yet.
+    const pending = new TestBrowser(app());
+    const begun = await startAuthorization(pending);
+    await pending.loadSpa();
+    expect((await storedFor(CLIENT_ID)).map(({ type }) => type)).toEqual(
+      expect.arrayContaining(['Grant', 'AccessToken', 'AuthorizationCode', 'Interaction']),
+    );
+
+    const removed = await api('DELETE', `/clients/${CLIENT_ID}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ clientId: CLIENT_ID, productName: 'Planner', kind: 'public' });
+    expect(await db().select().from(oidcClients).where(eq(oidcClients.clientId, CLIENT_ID))).toEqual([]);
+    expect(await storedFor(CLIENT_ID)).toEqual([]);
+
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
+    const finished = await pending.post('/api/login', {
+      Username: EMAIL,
+      Password: PASSWORD,
+      ReturnUrl: begun.returnUrl,
+    });
+    expect(finished.json()).toMatchObject({ code: 'interaction_expired' });
+    // The provider no longer knows it: an authorization request ends on the error page.
+    expect((await authorizationAnswer(app(), CLIENT_ID, REDIRECT_URI)).location).toMatch(
+      /^\/error\/[0-9A-Z]{8}$/,
+    );
+    const [event] = await adminEvents(db(), 'client:remove');
+    expect(event).toMatchObject({
+      outcome: 'success',
+      detail: { command: 'client:remove', clientId: CLIENT_ID, actor: 'ops-console' },
+    });
+    expect((event?.detail as { revoked?: number } | undefined)?.revoked).toBeGreaterThanOrEqual(4);
+
+    expect((await api('DELETE', `/clients/${CLIENT_ID}`)).json()).toMatchObject({
+      code: 'not_found',
+      message: `no client with the id ${CLIENT_ID}`,
+    });
+    // Registered again under the same id, it starts with nothing of the removed one's.
+    await registerTestClient(db());
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
+    const again = await pending.post('/api/login', {
+      Username: EMAIL,
+      Password: PASSWORD,
+      ReturnUrl: begun.returnUrl,
+    });
+    expect(again.json()).toMatchObject({ code: 'interaction_expired' });
+  });
+
+  it('is refused while a registered resource server names it, and goes once none does; one naming another client is no bar', async () => {
+    const addClient = (id: string) =>
+      api('POST', '/clients', { id, name: id, redirectUris: [`https://${id}.example/cb`] });
+    expect((await addClient('reports-reader')).statusCode).toBe(201);
+    expect((await addClient('other-reader')).statusCode).toBe(201);
+    const confidential = await api('POST', '/clients', {
+      id: 'reports-introspector',
+      name: 'Reports API',
+      redirectUris: ['https://introspector.example/cb'],
+      secret: 'reports-introspector-secret-0123456789',
+    });
+    expect(confidential.statusCode).toBe(201);
+    const addServer = (identifier: string, fields: Record<string, unknown>) =>
+      api('POST', '/resource-servers', { identifier, scopes: ['reports:read'], ...fields });
+    expect(
+      (await addServer('https://reports.example/api', { clientIds: ['reports-reader'] })).statusCode,
+    ).toBe(201);
+    expect(
+      (await addServer('https://archive.example/api', { clientIds: ['other-reader', 'reports-reader'] }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await addServer('https://audit.example/api', { introspectionClientId: 'reports-introspector' }))
+        .statusCode,
+    ).toBe(201);
+    expect((await addServer('https://other.example/api', { clientIds: ['other-reader'] })).statusCode).toBe(
+      201,
+    );
+
+    const refused = await api('DELETE', '/clients/reports-reader');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'conflict',
+      field: 'id',
+      message:
+        'the resource servers https://archive.example/api, https://reports.example/api name this client: take it out there first (resource:update)',
+    });
+    const introspector = await api('DELETE', '/clients/reports-introspector');
+    expect(introspector.json()).toMatchObject({
+      code: 'conflict',
+      message:
+        'the resource server https://audit.example/api names this client: take it out there first (resource:update)',
+    });
+    const kept = await db().select().from(oidcClients);
+    expect(kept.map((row) => row.clientId)).toEqual(
+      expect.arrayContaining(['reports-reader', 'reports-introspector']),
+    );
+
+    const serverPath = (identifier: string) => `/resource-servers/${encodeURIComponent(identifier)}`;
+    expect(
+      (await api('PATCH', serverPath('https://reports.example/api'), { clientIds: null })).statusCode,
+    ).toBe(200);
+    expect(
+      (await api('PATCH', serverPath('https://archive.example/api'), { clientIds: ['other-reader'] }))
+        .statusCode,
+    ).toBe(200);
+    // Still named by https://other.example/api, other-reader is no bar to removing reports-reader.
+    expect((await api('DELETE', '/clients/reports-reader')).statusCode).toBe(200);
+  });
+
+  it('drops the logout tokens not yet posted to it and sends no browser back to it from a pending sign-out', async () => {
+    await api('POST', '/clients', {
+      id: 'leaving-rp',
+      name: 'Leaving',
+      redirectUris: ['https://leaving.example/cb'],
+      postLogoutUris: ['https://leaving.example/bye'],
+      backchannelLogoutUri: 'https://leaving.example/backchannel',
+    });
+    const now = new Date();
+    await db()
+      .insert(backchannelLogouts)
+      .values([
+        { clientId: 'leaving-rp', accountId: 'a1', sid: 'sid-waiting', createdAt: now, nextAttemptAt: now },
+        {
+          clientId: 'leaving-rp',
+          accountId: 'a1',
+          sid: 'sid-sent',
+          createdAt: now,
+          nextAttemptAt: now,
+          deliveredAt: now,
+        },
+      ]);
+    await insertLogoutRequest(db(), {
+      idHash: 'leaving-logout',
+      sessionId: 'session-1',
+      clientId: 'leaving-rp',
+      postLogoutRedirectUri: 'https://leaving.example/bye',
+      state: 'st-1',
+      expiresAt: new Date(now.getTime() + 10 * 60_000),
+    });
+
+    expect((await api('DELETE', '/clients/leaving-rp')).statusCode).toBe(200);
+
+    const tokens = await db()
+      .select()
+      .from(backchannelLogouts)
+      .where(eq(backchannelLogouts.clientId, 'leaving-rp'));
+    expect(tokens.map((row) => row.sid)).toEqual(['sid-sent']);
+    const [request] = await db()
+      .select()
+      .from(logoutRequests)
+      .where(eq(logoutRequests.idHash, 'leaving-logout'));
+    expect(request).toMatchObject({ sessionId: 'session-1', postLogoutRedirectUri: null, state: null });
+    const [event] = (await adminEvents(db(), 'client:remove')).filter(
+      (row) => (row.detail as { clientId?: string }).clientId === 'leaving-rp',
+    );
+    expect(event?.detail).toMatchObject({ revoked: 0, undelivered: 1, signOuts: 1 });
+  });
+});
+
+describe('client:remove', () => {
+  it('removes a client from the command line, and says so; an unknown id is exit 1', async () => {
+    const add = await runAdmin(
+      [
+        'client:add',
+        '--id',
+        'cli-leaving',
+        '--name',
+        'CLI leaving',
+        '--redirect-uri',
+        'https://cli.example/cb',
+      ],
+      { db: db() },
+    );
+    expect(add.code).toBe(0);
+    expect(await runAdmin(['client:remove', '--id', 'cli-leaving'], { db: db() })).toMatchObject({
+      code: 0,
+      stdout: 'removed client cli-leaving ("CLI leaving")\n',
+    });
+    expect((await authorizationAnswer(app(), 'cli-leaving', 'https://cli.example/cb')).location).toMatch(
+      /^\/error\/[0-9A-Z]{8}$/,
+    );
+    expect(await runAdmin(['client:remove', '--id', 'cli-leaving'], { db: db() })).toMatchObject({
+      code: 1,
+      stderr: 'admin: no client with the id cli-leaving\n',
+    });
+  });
+});
