@@ -1,7 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { insertLogoutRequest } from '../src/oidc/oidc-repository.ts';
-import { backchannelLogouts, logoutRequests, oidcClients, oidcPayloads } from '../src/store/tables/index.ts';
+import { deleteClient, insertLogoutRequest } from '../src/oidc/oidc-repository.ts';
+import { updateResourceServer } from '../src/provisioning/resource-operations.ts';
+import {
+  backchannelLogouts,
+  logoutRequests,
+  oidcClients,
+  oidcPayloads,
+  oidcResourceServers,
+} from '../src/store/tables/index.ts';
 import { adminEvents, attemptSignIn, authorizationAnswer, useAdminApi } from './admin-api-kit.ts';
 import { runAdmin } from './admin-harness.ts';
 import {
@@ -52,6 +59,13 @@ async function storedFor(clientId: string) {
   );
 }
 
+/** How many stored sessions hold a sign-in at the client (their `authorizations` entry). */
+async function sessionsNaming(clientId: string) {
+  const sessions = await db().select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'));
+  return sessions.filter(({ payload }) => clientId in ((payload.authorizations as object | undefined) ?? {}))
+    .length;
+}
+
 describe('DELETE /admin/api/clients/{id}', () => {
   it('removes the client with its grant, code, tokens and sign-ins in progress; the id registered again gets none of them', async () => {
     await registerTestClient(db());
@@ -64,12 +78,15 @@ describe('DELETE /admin/api/clients/{id}', () => {
     expect((await storedFor(CLIENT_ID)).map(({ type }) => type)).toEqual(
       expect.arrayContaining(['Grant', 'AccessToken', 'AuthorizationCode', 'Interaction']),
     );
+    expect(await sessionsNaming(CLIENT_ID)).toBe(1);
 
     const removed = await api('DELETE', `/clients/${CLIENT_ID}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ clientId: CLIENT_ID, productName: 'Planner', kind: 'public' });
     expect(await db().select().from(oidcClients).where(eq(oidcClients.clientId, CLIENT_ID))).toEqual([]);
     expect(await storedFor(CLIENT_ID)).toEqual([]);
+    // The session stays (it may hold other clients' sign-ins) without this client's entry.
+    expect(await sessionsNaming(CLIENT_ID)).toBe(0);
 
     expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
     const finished = await pending.post('/api/login', {
@@ -93,15 +110,37 @@ describe('DELETE /admin/api/clients/{id}', () => {
       code: 'not_found',
       message: `no client with the id ${CLIENT_ID}`,
     });
+    // What a request under way during the removal could still write under the id (here, another
+    // instance that had not heard of it yet): a refresh token and a session's entry.
+    await db()
+      .insert(oidcPayloads)
+      .values([
+        { id: 'late-refresh', type: 'RefreshToken', payload: { jti: 'late-refresh', clientId: CLIENT_ID } },
+        {
+          id: 'late-session',
+          type: 'Session',
+          payload: {
+            jti: 'late-session',
+            authorizations: { [CLIENT_ID]: { sid: 'late-sid', grantId: 'g1' } },
+          },
+        },
+      ]);
     // Registered again under the same id, it starts with nothing of the removed one's.
-    await registerTestClient(db());
+    const again = await api('POST', '/clients', {
+      id: CLIENT_ID,
+      name: 'Planner',
+      redirectUris: [REDIRECT_URI],
+    });
+    expect(again.statusCode).toBe(201);
+    expect(await storedFor(CLIENT_ID)).toEqual([]);
+    expect(await sessionsNaming(CLIENT_ID)).toBe(0);
     expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
-    const again = await pending.post('/api/login', {
+    const resumed = await pending.post('/api/login', {
       Username: EMAIL,
       Password: PASSWORD,
       ReturnUrl: begun.returnUrl,
     });
-    expect(again.json()).toMatchObject({ code: 'interaction_expired' });
+    expect(resumed.json()).toMatchObject({ code: 'interaction_expired' });
   });
 
   it('is refused while a registered resource server names it, and goes once none does; one naming another client is no bar', async () => {
@@ -195,6 +234,17 @@ describe('DELETE /admin/api/clients/{id}', () => {
       expiresAt: new Date(now.getTime() + 10 * 60_000),
     });
 
+    // One the person has gone through already: its page may be loaded again.
+    await insertLogoutRequest(db(), {
+      idHash: 'leaving-logout-done',
+      sessionId: 'session-2',
+      clientId: 'leaving-rp',
+      postLogoutRedirectUri: 'https://leaving.example/bye',
+      state: 'st-2',
+      expiresAt: new Date(now.getTime() + 10 * 60_000),
+      consumedAt: now,
+    });
+
     expect((await api('DELETE', '/clients/leaving-rp')).statusCode).toBe(200);
 
     const tokens = await db()
@@ -207,10 +257,91 @@ describe('DELETE /admin/api/clients/{id}', () => {
       .from(logoutRequests)
       .where(eq(logoutRequests.idHash, 'leaving-logout'));
     expect(request).toMatchObject({ sessionId: 'session-1', postLogoutRedirectUri: null, state: null });
+    const [done] = await db()
+      .select()
+      .from(logoutRequests)
+      .where(eq(logoutRequests.idHash, 'leaving-logout-done'));
+    expect(done).toMatchObject({ sessionId: 'session-2', postLogoutRedirectUri: null, state: null });
     const [event] = (await adminEvents(db(), 'client:remove')).filter(
       (row) => (row.detail as { clientId?: string }).clientId === 'leaving-rp',
     );
-    expect(event?.detail).toMatchObject({ revoked: 0, undelivered: 1, signOuts: 1 });
+    expect(event?.detail).toMatchObject({ revoked: 0, unlinked: 0, undelivered: 1, signOuts: 2 });
+  });
+});
+
+describe('a removal racing a resource server naming the client', () => {
+  it('makes the resource server wait for the removal and then refuse the name it no longer finds', async () => {
+    expect(
+      (
+        await api('POST', '/clients', {
+          id: 'racer',
+          name: 'Racer',
+          redirectUris: ['https://racer.example/cb'],
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await api('POST', '/resource-servers', {
+          identifier: 'https://race.example/api',
+          scopes: ['race:read'],
+        })
+      ).statusCode,
+    ).toBe(201);
+    let commit = () => {};
+    const committed = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    // A removal that has deleted the row and not committed yet (on PostgreSQL, another connection).
+    const removal = db().transaction(async (tx) => {
+      expect(await deleteClient(tx, 'racer')).toBeDefined();
+      await committed;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const naming = updateResourceServer(
+      { db: db() },
+      { identifier: 'https://race.example/api', clientIds: ['racer'] },
+    );
+    const outcome = naming.then(
+      () => 'named',
+      (error: Error) => error.message,
+    );
+    // Long enough for an update that does not wait for the removal to have committed its name.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await removal;
+    expect(await outcome).toBe('no client with the id racer');
+    const [server] = await db()
+      .select()
+      .from(oidcResourceServers)
+      .where(eq(oidcResourceServers.identifier, 'https://race.example/api'));
+    expect(server?.clientIds).toBeNull();
+  });
+});
+
+describe('admin clients', () => {
+  it('are not removed over the admin API, not even its caller; the CLI removes one', async () => {
+    const refused = await api('DELETE', '/clients/ops-console');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'conflict',
+      field: 'id',
+      message: 'an admin client is removed with the admin CLI (client:remove) only',
+    });
+    expect(await db().select().from(oidcClients).where(eq(oidcClients.clientId, 'ops-console'))).toHaveLength(
+      1,
+    );
+    expect((await api('GET', '/clients/ops-console')).statusCode).toBe(200);
+
+    const added = await runAdmin(
+      ['client:add', '--id', 'old-console', '--name', 'Old console', '--admin', '--secret-stdin'],
+      { db: db(), stdin: 'old-console-secret-0123456789abcdefgh\n' },
+    );
+    expect(added.code).toBe(0);
+    expect(await runAdmin(['client:remove', '--id', 'old-console'], { db: db() })).toMatchObject({
+      code: 0,
+      stdout: 'removed client old-console ("Old console")\n',
+    });
   });
 });
 

@@ -420,7 +420,7 @@ export const adminCalls = {
     method: 'DELETE',
     path: '/clients/{id}',
     summary:
-      'Remove a client: its grants, codes and tokens end with it; refused while a resource server names it',
+      'Remove a client: its grants, codes, refresh and stored tokens end with it; refused while a resource server names it, and for an admin client (the CLI removes those)',
     params: clientIdParams,
     response: clientView,
     status: 200,

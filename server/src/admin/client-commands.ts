@@ -323,10 +323,12 @@ export const CLIENT_COMMANDS = [
     name: 'client:remove',
     summary: 'remove a client, with everything issued to it',
     details:
-      'Removes the registration. What the client was given ends with it: its grants, codes, access and\n' +
-      'refresh tokens and its sign-ins in progress, on every instance with its next request; logout\n' +
-      'tokens not yet posted to it are dropped. Refused while a registered resource server names it\n' +
-      '(resource:update first): a client registered later under the same id would inherit that access.',
+      'Removes the registration. What the client was given ends with it, on every instance with its\n' +
+      'next request: its grants, codes, refresh tokens, stored access tokens, sign-ins in progress and\n' +
+      'its place in sessions; logout tokens not yet posted to it are dropped. JWT access tokens it got\n' +
+      'for a resource server are checked by that API alone and live out their lifetime. Refused while\n' +
+      'a registered resource server names it (resource:update first): a client registered later under\n' +
+      'the same id would inherit that access. Admin clients are removed here only, not over the API.',
     flags: [ID_FLAG],
     fieldFlags: { id: '--id' },
     toRequest: (flags) => ({ command: 'client:remove', input: { id: flags.value('id') ?? '' } }),

@@ -50,6 +50,19 @@ export async function findClientForUpdate(db: Db, clientId: string): Promise<Cli
   return row;
 }
 
+/**
+ * A client's row, held until the caller's transaction ends against its removal (a delete waits for
+ * it, and it for a delete), not against changes of its other columns.
+ */
+export async function findClientKeyShared(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oidcClients)
+    .where(eq(oidcClients.clientId, clientId))
+    .for('key share');
+  return row;
+}
+
 /** The scope registered for a client; undefined when there is no such client. */
 export async function clientScope(db: Db, clientId: string): Promise<string | undefined> {
   const [row] = await db
@@ -128,6 +141,21 @@ export async function deleteClientPayloads(db: Db, clientId: string): Promise<nu
   return deleted.length;
 }
 
+/**
+ * Sessions forget a client: its entry in their `authorizations` (its sid and grant) goes, so no
+ * sign-out queues a logout token for a client registered later under the same id. Answers how many.
+ */
+export async function forgetClientInSessions(db: Db, clientId: string): Promise<number> {
+  const changed = await db
+    .update(oidcPayloads)
+    .set({ payload: sql`${oidcPayloads.payload} #- array['authorizations', ${clientId}::text]` })
+    .where(
+      and(eq(oidcPayloads.type, 'Session'), sql`(${oidcPayloads.payload}->'authorizations') ? ${clientId}`),
+    )
+    .returning({ id: oidcPayloads.id });
+  return changed.length;
+}
+
 /** The registered resource servers that name a client, as one allowed to ask or as their introspector. */
 export async function resourceServersNaming(db: Db, clientId: string): Promise<string[]> {
   const rows = await db
@@ -144,20 +172,15 @@ export async function resourceServersNaming(db: Db, clientId: string): Promise<s
 }
 
 /**
- * Sign-outs still waiting for the person that a client asked for go on without sending the browser
- * back to it: their post-logout redirect (and its state) is dropped. Answers how many.
+ * Sign-outs a client asked for no longer send the browser back to it, those still waiting for the
+ * person and those done whose page may be loaded again: their post-logout redirect (and its state) is
+ * dropped. Answers how many.
  */
 export async function withholdLogoutRedirects(db: Db, clientId: string): Promise<number> {
   const changed = await db
     .update(logoutRequests)
     .set({ postLogoutRedirectUri: null, state: null })
-    .where(
-      and(
-        eq(logoutRequests.clientId, clientId),
-        isNull(logoutRequests.consumedAt),
-        isNotNull(logoutRequests.postLogoutRedirectUri),
-      ),
-    )
+    .where(and(eq(logoutRequests.clientId, clientId), isNotNull(logoutRequests.postLogoutRedirectUri)))
     .returning({ idHash: logoutRequests.idHash });
   return changed.length;
 }

@@ -10,12 +10,14 @@ import {
   deleteClientPayloads,
   findClient,
   findClientForUpdate,
+  forgetClientInSessions,
   insertClient,
   resourceServersNaming,
   revokeClientCredentials,
   updateClientRow,
   withholdLogoutRedirects,
 } from '../oidc/oidc-repository.ts';
+import type { Db } from '../store/database.ts';
 import { checkRegistration, type Registration } from './client-rules.ts';
 import {
   ADMIN_CLIENT_SCOPE,
@@ -160,6 +162,8 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
       ...columnsOf(registration),
     });
     if (!row) throw new ConflictError(`a client with the id ${parsed.id} already exists`, 'id');
+    // A new client starts with nothing: not even what a removed one of this id might have left.
+    await endIssuedTo(tx, parsed.id);
     const view = viewOf(row);
     await recordAudit(tx, {
       event: 'admin',
@@ -271,18 +275,42 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
 }
 
 /**
- * client:remove: the client is gone at once, on every instance with its next request. What it was
- * given goes with it (its grants, codes, access and refresh tokens, its sign-ins in progress), so
- * nothing issued to it works anywhere, not even for a client registered later under the same id;
- * logout tokens not yet posted to it are dropped, and sign-outs it asked for no longer send the
- * browser back to it. Refused while a registered resource server names it: a client registered
- * later under its id would inherit that access (resource:update first).
+ * Ends whatever is stored as issued to a client id: its payloads (grants, codes, tokens, sign-ins in
+ * progress), its entries in sessions and the logout tokens not yet posted to it. Run when a client is
+ * removed, and again when an id is registered, for what a request that was under way during a
+ * removal (on this instance or another) may still have written under it.
  */
-export async function removeClient(deps: ProvisioningDeps, input: ClientIdInput): Promise<ClientView> {
+async function endIssuedTo(tx: Db, clientId: string) {
+  return {
+    revoked: await deleteClientPayloads(tx, clientId),
+    // Sessions that forgot it (a key named so the audit writer's secret filter keeps it).
+    unlinked: await forgetClientInSessions(tx, clientId),
+    undelivered: await dropPendingLogouts(tx, clientId),
+  };
+}
+
+/**
+ * client:remove: the client is gone at once, on every instance with its next request. What it was
+ * given goes with it (its grants, codes, refresh and stored access tokens, its sign-ins in progress,
+ * its place in sessions), so none of it works anywhere, not even for a client registered later under
+ * the same id; logout tokens not yet posted to it are dropped, and its sign-outs no longer send the
+ * browser back to it. Access tokens it got as JWTs for a resource server are checked by that API
+ * alone and live out their lifetime. Refused while a registered resource server names it (a client
+ * registered later under its id would inherit that access: resource:update first), and for an admin
+ * client unless `adminClients` (the CLI: the admin API can neither make nor remove one).
+ */
+export async function removeClient(
+  deps: ProvisioningDeps,
+  input: ClientIdInput,
+  { adminClients = true }: { adminClients?: boolean } = {},
+): Promise<ClientView> {
   const { id } = parseInput(clientIdInput, input);
   const view = await deps.db.transaction(async (tx) => {
     const removed = await deleteClient(tx, id);
     if (!removed) throw noClient(id);
+    if (!adminClients && isAdminClient(removed)) {
+      throw new ConflictError('an admin client is removed with the admin CLI (client:remove) only', 'id');
+    }
     // Refused here, the transaction rolls back and the client stays.
     const naming = await resourceServersNaming(tx, id);
     if (naming.length > 0) {
@@ -292,8 +320,7 @@ export async function removeClient(deps: ProvisioningDeps, input: ClientIdInput)
         'id',
       );
     }
-    const revoked = await deleteClientPayloads(tx, id);
-    const logoutsDropped = await dropPendingLogouts(tx, id);
+    const ended = await endIssuedTo(tx, id);
     const signOuts = await withholdLogoutRedirects(tx, id);
     await recordAudit(tx, {
       event: 'admin',
@@ -303,8 +330,7 @@ export async function removeClient(deps: ProvisioningDeps, input: ClientIdInput)
         command: 'client:remove',
         clientId: id,
         // Counts only; named so the audit writer's secret filter (by key name) keeps them.
-        revoked,
-        undelivered: logoutsDropped,
+        ...ended,
         signOuts,
       }),
     });

@@ -4,7 +4,7 @@ import { parseInput } from '../errors/parse-input.ts';
 import { ConflictError, NotFoundError } from '../errors/service-error.ts';
 import {
   deleteResourceServer,
-  findClient,
+  findClientKeyShared,
   findResourceServer,
   insertResourceServer,
   listResourceServerRows,
@@ -73,10 +73,14 @@ async function checkAlgorithm(deps: ProvisioningDeps, alg: string | null | undef
   }
 }
 
-/** Each client named must be registered: a typo would lock the intended client out unnoticed. */
-async function checkClients(db: Db, clientIds: readonly string[] | null | undefined): Promise<void> {
+/**
+ * Each client named must be registered: a typo would lock the intended client out unnoticed. Run in
+ * the transaction that names them: each row is held against its removal until it commits, so a
+ * client:remove either waits and then sees the name (and refuses), or goes first and this refuses.
+ */
+async function checkClients(tx: Db, clientIds: readonly string[] | null | undefined): Promise<void> {
   for (const clientId of clientIds ?? []) {
-    if (!(await findClient(db, clientId))) {
+    if (!(await findClientKeyShared(tx, clientId))) {
       throw new InputError(`no client with the id ${clientId}`, 'clientIds');
     }
   }
@@ -86,9 +90,10 @@ async function checkClients(db: Db, clientIds: readonly string[] | null | undefi
  * The introspection client must be able to authenticate at the introspection endpoint (a confidential
  * client), and must not be an admin client, whose credentials are for the admin API only.
  */
-async function checkIntrospectionClient(db: Db, clientId: string | null | undefined): Promise<void> {
+async function checkIntrospectionClient(tx: Db, clientId: string | null | undefined): Promise<void> {
   if (typeof clientId !== 'string') return;
-  const client = await findClient(db, clientId);
+  // Held as checkClients holds its clients.
+  const client = await findClientKeyShared(tx, clientId);
   const field = 'introspectionClientId';
   if (!client) throw new InputError(`no client with the id ${clientId}`, field);
   if (client.tokenEndpointAuthMethod === 'none') {
@@ -123,9 +128,9 @@ export async function addResourceServer(
 ): Promise<ResourceServerView> {
   const parsed = parseInput(addResourceServerInput, input);
   await checkAlgorithm(deps, parsed.signingAlg);
-  await checkClients(deps.db, parsed.clientIds);
-  await checkIntrospectionClient(deps.db, parsed.introspectionClientId);
   return deps.db.transaction(async (tx) => {
+    await checkClients(tx, parsed.clientIds);
+    await checkIntrospectionClient(tx, parsed.introspectionClientId);
     const row = await insertResourceServer(tx, {
       identifier: parsed.identifier,
       scopes: parsed.scopes,
@@ -174,9 +179,9 @@ export async function updateResourceServer(
 ): Promise<ResourceServerView> {
   const { identifier, ...change } = parseInput(updateResourceServerInput, input);
   await checkAlgorithm(deps, change.signingAlg);
-  await checkClients(deps.db, change.clientIds);
-  await checkIntrospectionClient(deps.db, change.introspectionClientId);
   return deps.db.transaction(async (tx) => {
+    await checkClients(tx, change.clientIds);
+    await checkIntrospectionClient(tx, change.introspectionClientId);
     const updated = await updateResourceServerRow(tx, identifier, {
       ...(change.scopes === undefined ? {} : { scopes: change.scopes }),
       ...(change.accessTokenTtl === undefined ? {} : { accessTokenTtl: change.accessTokenTtl }),

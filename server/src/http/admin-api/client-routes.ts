@@ -13,5 +13,8 @@ export function clientRoutes(scope: FastifyInstance, depsOf: RequestDeps): void 
   adminCall(scope, adminCalls.updateClient, depsOf, ({ params, body }, deps) =>
     updateClient(deps, { id: params.id, ...body }),
   );
-  adminCall(scope, adminCalls.removeClient, depsOf, ({ params }, deps) => removeClient(deps, params));
+  // As it cannot make an admin client, the API cannot remove one (its own, or the last one).
+  adminCall(scope, adminCalls.removeClient, depsOf, ({ params }, deps) =>
+    removeClient(deps, params, { adminClients: false }),
+  );
 }
