@@ -145,6 +145,22 @@ function newRegistration(input: ReturnType<typeof addClientInput.parse>): Regist
   };
 }
 
+/** The audit row of a client command: the command, the client and `detail` (never a secret), and who asked. */
+function auditClientCommand(
+  tx: Db,
+  deps: ProvisioningDeps,
+  command: string,
+  clientId: string,
+  detail: Record<string, string | number | boolean | null>,
+): Promise<void> {
+  return recordAudit(tx, {
+    event: 'admin',
+    outcome: 'success',
+    ...originColumns(deps),
+    detail: actorDetail(deps, { command, clientId, ...detail }),
+  });
+}
+
 /**
  * Registers a relying party (DESIGN §1: every client is one of the provider's own products, so there
  * is no consent screen). Without a secret or keys the client is public and must use PKCE. An admin
@@ -165,20 +181,13 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
     // A new client starts with nothing: not even what a removed one of this id might have left.
     await endIssuedTo(tx, parsed.id);
     const view = viewOf(row);
-    await recordAudit(tx, {
-      event: 'admin',
-      outcome: 'success',
-      ...originColumns(deps),
-      detail: actorDetail(deps, {
-        command: 'client:add',
-        clientId: parsed.id,
-        kind: view.kind,
-        admin: view.admin,
-        // Named so the audit writer's secret filter (by key name) keeps it: it is a method, not a secret.
-        authentication: view.tokenEndpointAuthMethod,
-        grantTypes: view.grantTypes.join(' '),
-        scope: view.scopes.join(' '),
-      }),
+    await auditClientCommand(tx, deps, 'client:add', parsed.id, {
+      kind: view.kind,
+      admin: view.admin,
+      // Named so the audit writer's secret filter (by key name) keeps it: it is a method, not a secret.
+      authentication: view.tokenEndpointAuthMethod,
+      grantTypes: view.grantTypes.join(' '),
+      scope: view.scopes.join(' '),
     });
     return view;
   });
@@ -256,17 +265,8 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
     if (change.secret !== undefined || changed.some((column) => CREDENTIAL_COLUMNS.includes(column))) {
       await revokeClientCredentials(tx, id);
     }
-    await recordAudit(tx, {
-      event: 'admin',
-      outcome: 'success',
-      ...originColumns(deps),
-      // Which fields changed, never their values: the secret must not reach the log.
-      detail: actorDetail(deps, {
-        command: 'client:update',
-        clientId: id,
-        changed: changed.join(','),
-      }),
-    });
+    // Which fields changed, never their values: the secret must not reach the log.
+    await auditClientCommand(tx, deps, 'client:update', id, { changed: changed.join(',') });
     return viewOf(updated);
   });
   // Committed: this instance's next request reads the new registration (read your own writes).
@@ -322,18 +322,8 @@ export async function removeClient(
     }
     const ended = await endIssuedTo(tx, id);
     const signOuts = await withholdLogoutRedirects(tx, id);
-    await recordAudit(tx, {
-      event: 'admin',
-      outcome: 'success',
-      ...originColumns(deps),
-      detail: actorDetail(deps, {
-        command: 'client:remove',
-        clientId: id,
-        // Counts only; named so the audit writer's secret filter (by key name) keeps them.
-        ...ended,
-        signOuts,
-      }),
-    });
+    // Counts only; named so the audit writer's secret filter (by key name) keeps them.
+    await auditClientCommand(tx, deps, 'client:remove', id, { ...ended, signOuts });
     return viewOf(removed);
   });
   // Committed: this instance's next request finds no such client (read your own writes).
