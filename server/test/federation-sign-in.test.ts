@@ -1,11 +1,12 @@
 import { checkUsernameResponse, loginResponse } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { UpstreamProviderRecord } from '../src/federation/federation-repository.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,
   CALLBACK_URL,
+  expectNotSignedIn,
   lastFederationAudit,
   localPart,
   PEOPLE,
@@ -154,6 +155,26 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
     const { claims } = await federatedSignIn(PEOPLE.ada);
     expect(claims.sub).toBe(before?.id);
     expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'returning' } });
+  });
+
+  it('goes on only with its audit row: when the row cannot be written, the interaction holds no result', async () => {
+    const browser = new TestBrowser(app());
+    const auth = await startAuthorization(browser);
+    await browser.loadSpa();
+    const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, PEOPLE.ada.email));
+    const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), PEOPLE.ada);
+    await db().execute(
+      sql.raw(
+        "alter table audit_event add constraint refused check (not (event = 'federation' and outcome = 'success' and detail->>'step' = 'callback')) not valid",
+      ),
+    );
+    try {
+      const back = await browser.get(localPart(callback));
+      expect(back.headers.location).not.toBe(`http://localhost:3000${auth.returnUrl}`);
+    } finally {
+      await db().execute(sql.raw('alter table audit_event drop constraint refused'));
+    }
+    await expectNotSignedIn(browser, auth.returnUrl);
   });
 
   it('links an existing local account of a bound domain by its verified address', async () => {
