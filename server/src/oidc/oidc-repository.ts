@@ -51,8 +51,8 @@ export async function findClientForUpdate(db: Db, clientId: string): Promise<Cli
 }
 
 /**
- * A client's row, held until the caller's transaction ends against its removal (a delete waits for
- * it, and it for a delete), not against changes of its other columns.
+ * A client's row, held until the caller's transaction ends against its removal: a delete waits for
+ * it, and it for a delete (and for updateClient's FOR UPDATE, so a check reads the committed row).
  */
 export async function findClientKeyShared(db: Db, clientId: string): Promise<ClientRow | undefined> {
   const [row] = await db
@@ -122,8 +122,11 @@ export async function deleteClient(db: Db, clientId: string): Promise<ClientRow 
 }
 
 /**
- * Deletes what the provider stored for a client: every payload issued to it (grants, codes, tokens,
- * pushed requests: `clientId`) and its interactions in progress (`params.client_id`). Answers how many.
+ * Deletes what the provider stored for a client: every payload issued to it (grants, codes, access,
+ * refresh and client-credentials tokens, device and back-channel requests: `clientId`) and its
+ * interactions in progress (`params.client_id`). Answers how many. A pushed authorization request
+ * names its client only inside its request object and is left to expire (60 seconds); it is checked
+ * against the client again when used.
  */
 export async function deleteClientPayloads(db: Db, clientId: string): Promise<number> {
   const deleted = await db

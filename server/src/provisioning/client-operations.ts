@@ -276,7 +276,8 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
 
 /**
  * Ends whatever is stored as issued to a client id: its payloads (grants, codes, tokens, sign-ins in
- * progress), its entries in sessions and the logout tokens not yet posted to it. Run when a client is
+ * progress), its entries in sessions, the logout tokens not yet posted to it and the redirects back
+ * to it of its sign-outs. Run when a client is
  * removed, and again when an id is registered, for what a request that was under way during a
  * removal (on this instance or another) may still have written under it.
  */
@@ -286,6 +287,7 @@ async function endIssuedTo(tx: Db, clientId: string) {
     // Sessions that forgot it (a key named so the audit writer's secret filter keeps it).
     unlinked: await forgetClientInSessions(tx, clientId),
     undelivered: await dropPendingLogouts(tx, clientId),
+    signOuts: await withholdLogoutRedirects(tx, clientId),
   };
 }
 
@@ -321,9 +323,8 @@ export async function removeClient(
       );
     }
     const ended = await endIssuedTo(tx, id);
-    const signOuts = await withholdLogoutRedirects(tx, id);
     // Counts only; named so the audit writer's secret filter (by key name) keeps them.
-    await auditClientCommand(tx, deps, 'client:remove', id, { ...ended, signOuts });
+    await auditClientCommand(tx, deps, 'client:remove', id, ended);
     return viewOf(removed);
   });
   // Committed: this instance's next request finds no such client (read your own writes).
