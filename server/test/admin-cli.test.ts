@@ -12,6 +12,7 @@ const NAMES = [
   'user:invite',
   'user:change-email',
   'client:add',
+  'client:list',
   'client:show',
   'client:update',
   'client:remove',
@@ -75,6 +76,7 @@ describe('admin CLI: commands, help and usage errors', () => {
         '[--backchannel-logout-uri URI] [--backchannel-logout-session-required] ' +
         '[--access-token-format FORMAT] [--admin] [--json]',
     ],
+    ['client:list', 'Usage: npm run admin -- client:list [--json]'],
     ['client:show', 'Usage: npm run admin -- client:show --id ID [--json]'],
     ['client:remove', 'Usage: npm run admin -- client:remove --id ID [--json]'],
     [

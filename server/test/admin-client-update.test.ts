@@ -16,7 +16,7 @@ import { runAdmin } from './admin-harness.ts';
  * run against the database of a running service, which then serves what the CLI changed.
  */
 
-const { service } = useAdminApi();
+const { service, api } = useAdminApi();
 const app = () => service().app;
 const db = () => service().db;
 const OLD_SECRET = 'rota-old-secret-0123456789abcdefghijkl';
@@ -72,6 +72,64 @@ describe('client:show', () => {
     expect(await admin(['client:show', '--id', 'nobody-here'])).toMatchObject({
       code: 1,
       stderr: 'admin: no client with the id nobody-here\n',
+    });
+  });
+});
+
+describe('client:list and GET /admin/api/clients', () => {
+  it('list every registered client by id, never a secret', async () => {
+    const secret = 'listed-secret-0123456789abcdefghijklmn';
+    expect(
+      (
+        await api('POST', '/clients', {
+          id: 'zz-listed',
+          name: 'Zed',
+          redirectUris: ['https://zed.example/cb'],
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await api('POST', '/clients', {
+          id: 'aa-listed',
+          name: 'Ace',
+          redirectUris: ['https://ace.example/cb'],
+          secret,
+        })
+      ).statusCode,
+    ).toBe(201);
+
+    const listed = await api('GET', '/clients');
+    expect(listed.statusCode).toBe(200);
+    const ids = (listed.json() as { clients: { clientId: string }[] }).clients.map(
+      (client) => client.clientId,
+    );
+    expect(ids).toEqual([...ids].sort());
+    expect(ids).toEqual(expect.arrayContaining(['aa-listed', 'zz-listed', 'ops-console']));
+    expect(listed.json().clients).toContainEqual(
+      expect.objectContaining({
+        clientId: 'aa-listed',
+        kind: 'confidential',
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      }),
+    );
+    expect(listed.body).not.toContain(secret);
+
+    const run = await admin(['client:list']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(ids.length);
+    expect(lines).toContain(
+      'confidential client aa-listed ("Ace") with 1 redirect URI and 0 post-logout URIs;' +
+        ' grant types authorization_code; scopes openid email profile;' +
+        ' token endpoint authentication client_secret_basic',
+    );
+    expect(lines.findIndex((line) => line.includes(' aa-listed '))).toBeLessThan(
+      lines.findIndex((line) => line.includes(' zz-listed ')),
+    );
+    expect(run.stdout).not.toContain(secret);
+    expect((await admin(['client:list', '--json'])).json()).toMatchObject({
+      result: { clients: expect.arrayContaining([expect.objectContaining({ clientId: 'zz-listed' })]) },
     });
   });
 });

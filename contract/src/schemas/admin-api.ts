@@ -210,6 +210,10 @@ export const clientView = z.object({
 });
 export type ClientView = z.output<typeof clientView>;
 
+/** Every registered client, by id (their secrets never). */
+export const clientsView = z.object({ clients: z.array(clientView) });
+export type ClientsView = z.output<typeof clientsView>;
+
 // ---- resource servers ------------------------------------------------------------------------
 
 /**
@@ -396,6 +400,14 @@ export const adminCalls = {
     response: clientView,
     status: 201,
     errors: ['conflict'],
+  },
+  listClients: {
+    method: 'GET',
+    path: '/clients',
+    summary: 'List the registered clients by id (never their secrets)',
+    response: clientsView,
+    status: 200,
+    errors: [],
   },
   readClient: {
     method: 'GET',

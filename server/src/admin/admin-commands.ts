@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { failedLogouts } from '../provisioning/backchannel-operations.ts';
 import { failedLogoutsInput } from '../provisioning/backchannel-schemas.ts';
-import { addClient, readClient, removeClient, updateClient } from '../provisioning/client-operations.ts';
-import { addClientInput, clientIdInput, updateClientInput } from '../provisioning/client-schemas.ts';
+import {
+  addClient,
+  listClients,
+  readClient,
+  removeClient,
+  updateClient,
+} from '../provisioning/client-operations.ts';
+import {
+  addClientInput,
+  clientIdInput,
+  listClientsInput,
+  updateClientInput,
+} from '../provisioning/client-schemas.ts';
 import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
 import { listSigningKeysInput, rotateSigningKeysInput } from '../provisioning/key-schemas.ts';
 import { failedMail } from '../provisioning/mail-operations.ts';
@@ -46,6 +57,7 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:invite'), input: accountInput }),
   z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
+  z.strictObject({ command: z.literal('client:list'), input: listClientsInput }),
   z.strictObject({ command: z.literal('client:show'), input: clientIdInput }),
   z.strictObject({ command: z.literal('client:update'), input: updateClientInput }),
   z.strictObject({ command: z.literal('client:remove'), input: clientIdInput }),
@@ -95,6 +107,8 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return changeEmail(deps, request.input);
     case 'client:add':
       return addClient(deps, request.input);
+    case 'client:list':
+      return listClients(deps, request.input);
     case 'client:show':
       return readClient(deps, request.input);
     case 'client:update':

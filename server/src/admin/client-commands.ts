@@ -1,4 +1,9 @@
-import { type AddClientInput, type ClientView, clientView } from '../provisioning/client-schemas.ts';
+import {
+  type AddClientInput,
+  type ClientView,
+  clientsView,
+  clientView,
+} from '../provisioning/client-schemas.ts';
 import type { FlagSpec, ParsedFlags } from './cli-args.ts';
 import { cliCommand, type ResetSwitch, resetFlags, resetsGiven } from './cli-command.ts';
 
@@ -243,7 +248,7 @@ const RESETS: readonly ResetSwitch[] = [
 
 /**
  * client:add of DESIGN §5 with every field of a registration (the admin API's register body),
- * client:show, client:update and client:remove.
+ * client:list, client:show, client:update and client:remove.
  */
 export const CLIENT_COMMANDS = [
   cliCommand({
@@ -281,6 +286,19 @@ export const CLIENT_COMMANDS = [
     }),
     result: clientView,
     format: (client) => describeClient(client, 'registered'),
+  }),
+  cliCommand({
+    name: 'client:list',
+    summary: 'list the registered clients (never their secrets)',
+    details: 'Prints every registered client by id, one line each, as client:show tells it.',
+    flags: [],
+    fieldFlags: {},
+    toRequest: () => ({ command: 'client:list', input: {} }),
+    result: clientsView,
+    format: ({ clients }) =>
+      clients.length === 0
+        ? 'no clients registered'
+        : clients.map((client) => describeClient(client)).join('\n'),
   }),
   cliCommand({
     name: 'client:show',

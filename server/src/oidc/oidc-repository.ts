@@ -50,6 +50,11 @@ export async function findClientForUpdate(db: Db, clientId: string): Promise<Cli
   return row;
 }
 
+/** Every registered client, by id. */
+export function listClientRows(db: Db): Promise<ClientRow[]> {
+  return db.select().from(oidcClients).orderBy(asc(oidcClients.clientId));
+}
+
 /**
  * A client's row, held until the caller's transaction ends against its removal: a delete waits for
  * it, and it for a delete (and for updateClient's FOR UPDATE, so a check reads the committed row).

@@ -12,6 +12,7 @@ import {
   findClientForUpdate,
   forgetClientInSessions,
   insertClient,
+  listClientRows,
   resourceServersNaming,
   revokeClientCredentials,
   updateClientRow,
@@ -24,8 +25,11 @@ import {
   type AddClientInput,
   addClientInput,
   type ClientIdInput,
+  type ClientsView,
   type ClientView,
   clientIdInput,
+  type ListClientsInput,
+  listClientsInput,
   type UpdateClientInput,
   updateClientInput,
 } from './client-schemas.ts';
@@ -330,6 +334,13 @@ export async function removeClient(
   // Committed: this instance's next request finds no such client (read your own writes).
   deps.clientCache?.forget(id);
   return view;
+}
+
+/** client:list: every registered client as admins see it, by id. */
+export async function listClients(deps: ProvisioningDeps, input: ListClientsInput): Promise<ClientsView> {
+  parseInput(listClientsInput, input);
+  const rows = await listClientRows(deps.db);
+  return { clients: rows.map(viewOf) };
 }
 
 /** A registered client as admins see it. */

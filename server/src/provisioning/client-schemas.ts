@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { clientIdField } from './input-fields.ts';
 
 /** Inputs of the OIDC client operations (client-operations.ts); their answer is the contract's clientView. */
-export { type ClientView, clientView } from '@keycard/contract';
+export { type ClientsView, type ClientView, clientsView, clientView } from '@keycard/contract';
 
 /** The stored scope of an admin client: client-credentials tokens with the admin scope, nothing else. */
 export const ADMIN_CLIENT_SCOPE = ADMIN_SCOPE;
@@ -40,3 +40,7 @@ export type UpdateClientInput = z.input<typeof updateClientInput>;
 /** Reading a registered relying party. */
 export const clientIdInput = z.strictObject({ id: clientIdField });
 export type ClientIdInput = z.input<typeof clientIdInput>;
+
+/** client:list: no input. */
+export const listClientsInput = z.strictObject({});
+export type ListClientsInput = z.input<typeof listClientsInput>;
