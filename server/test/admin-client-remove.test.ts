@@ -7,6 +7,7 @@ import {
   insertResourceServer,
 } from '../src/oidc/oidc-repository.ts';
 import { updateResourceServer } from '../src/provisioning/resource-operations.ts';
+import type { Db } from '../src/store/database.ts';
 import {
   backchannelLogouts,
   logoutRequests,
@@ -63,6 +64,10 @@ async function storedFor(clientId: string) {
       (payload.params as { client_id?: string } | undefined)?.client_id === clientId,
   );
 }
+
+/** Registers a public client named as its id, through the admin API. */
+const addPublicClient = (id: string) =>
+  api('POST', '/clients', { id, name: id, redirectUris: [`https://${id}.example/cb`] });
 
 /** How many stored sessions hold a sign-in at the client (their `authorizations` entry). */
 async function sessionsNaming(clientId: string) {
@@ -159,10 +164,8 @@ describe('DELETE /admin/api/clients/{id}', () => {
   });
 
   it('is refused while a registered resource server names it, and goes once none does; one naming another client is no bar', async () => {
-    const addClient = (id: string) =>
-      api('POST', '/clients', { id, name: id, redirectUris: [`https://${id}.example/cb`] });
-    expect((await addClient('reports-reader')).statusCode).toBe(201);
-    expect((await addClient('other-reader')).statusCode).toBe(201);
+    expect((await addPublicClient('reports-reader')).statusCode).toBe(201);
+    expect((await addPublicClient('other-reader')).statusCode).toBe(201);
     const confidential = await api('POST', '/clients', {
       id: 'reports-introspector',
       name: 'Reports API',
@@ -290,90 +293,69 @@ describe('DELETE /admin/api/clients/{id}', () => {
  * tests show the outcome and only PostgreSQL (`DATABASE_URL`, as CI runs them too) tells a missing lock.
  */
 describe('a removal racing a resource server naming the client', () => {
-  it('a resource server naming a client that is being removed waits, then refuses the name', async () => {
-    expect(
-      (
-        await api('POST', '/clients', {
-          id: 'racer',
-          name: 'Racer',
-          redirectUris: ['https://racer.example/cb'],
-        })
-      ).statusCode,
-    ).toBe(201);
-    expect(
-      (
-        await api('POST', '/resource-servers', {
-          identifier: 'https://race.example/api',
-          scopes: ['race:read'],
-        })
-      ).statusCode,
-    ).toBe(201);
-    let commit = () => {};
-    const committed = new Promise<void>((resolve) => {
-      commit = resolve;
+  /**
+   * Runs `contender` while a transaction that did `before` is held open, and lets that transaction
+   * commit 300 ms later: long enough for a contender that does not wait for it to have finished.
+   * Answers the contender's outcome.
+   */
+  async function againstOpenTransaction<T>(before: (tx: Db) => Promise<void>, contender: () => Promise<T>) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    // A removal that has deleted the row and not committed yet (on PostgreSQL, another connection).
-    const removal = db().transaction(async (tx) => {
-      expect(await deleteClient(tx, 'racer')).toBeDefined();
-      await committed;
+    const held = db().transaction(async (tx) => {
+      await before(tx);
+      await released;
     });
     await new Promise((resolve) => setImmediate(resolve));
-    const naming = updateResourceServer(
-      { db: db() },
-      { identifier: 'https://race.example/api', clientIds: ['racer'] },
-    );
-    const outcome = naming.then(
-      () => 'named',
-      (error: Error) => error.message,
-    );
-    // Long enough for an update that does not wait for the removal to have committed its name.
+    const outcome = contender();
+    // Observed now, so a refusal before the release is not reported as unhandled; awaited below.
+    outcome.catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 300));
-    commit();
-    await removal;
-    expect(await outcome).toBe('no client with the id racer');
+    release();
+    await held;
+    return outcome;
+  }
+
+  it('a resource server naming a client that is being removed waits, then refuses the name', async () => {
+    expect((await addPublicClient('racer')).statusCode).toBe(201);
+    const identifier = 'https://race.example/api';
+    expect((await api('POST', '/resource-servers', { identifier, scopes: ['race:read'] })).statusCode).toBe(
+      201,
+    );
+    // A removal that has deleted the row and not committed yet.
+    const naming = againstOpenTransaction(
+      async (tx) => {
+        expect(await deleteClient(tx, 'racer')).toBeDefined();
+      },
+      () => updateResourceServer({ db: db() }, { identifier, clientIds: ['racer'] }),
+    );
+    await expect(naming).rejects.toThrow(/^no client with the id racer$/);
     const [server] = await db()
       .select()
       .from(oidcResourceServers)
-      .where(eq(oidcResourceServers.identifier, 'https://race.example/api'));
+      .where(eq(oidcResourceServers.identifier, identifier));
     expect(server?.clientIds).toBeNull();
   });
-});
 
-describe('a removal racing a resource server naming the client (the other order)', () => {
   it('a removal of a client that a resource server is naming waits, then refuses', async () => {
-    expect(
-      (
-        await api('POST', '/clients', {
-          id: 'racer-2',
-          name: 'Racer',
-          redirectUris: ['https://racer2.example/cb'],
-        })
-      ).statusCode,
-    ).toBe(201);
-    let go = () => {};
-    const gate = new Promise<void>((resolve) => {
-      go = resolve;
-    });
+    expect((await addPublicClient('racer-2')).statusCode).toBe(201);
     // What resource:add does, held before its commit: the client's row held, the server inserted.
-    const naming = db().transaction(async (tx) => {
-      expect(await findClientKeyShared(tx, 'racer-2')).toBeDefined();
-      await insertResourceServer(tx, {
-        identifier: 'https://race2.example/api',
-        scopes: ['race:read'],
-        accessTokenTtl: 600,
-        signingAlg: null,
-        clientIds: ['racer-2'],
-        introspectionClientId: null,
-      });
-      await gate;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    const removal = api('DELETE', '/clients/racer-2');
-    // Long enough for a removal that does not wait for the naming to have deleted the client.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    go();
-    await naming;
-    expect((await removal).json()).toMatchObject({ code: 'conflict', field: 'id' });
+    const removal = await againstOpenTransaction(
+      async (tx) => {
+        expect(await findClientKeyShared(tx, 'racer-2')).toBeDefined();
+        await insertResourceServer(tx, {
+          identifier: 'https://race2.example/api',
+          scopes: ['race:read'],
+          accessTokenTtl: 600,
+          signingAlg: null,
+          clientIds: ['racer-2'],
+          introspectionClientId: null,
+        });
+      },
+      () => api('DELETE', '/clients/racer-2'),
+    );
+    expect(removal.json()).toMatchObject({ code: 'conflict', field: 'id' });
     expect(await db().select().from(oidcClients).where(eq(oidcClients.clientId, 'racer-2'))).toHaveLength(1);
   });
 });

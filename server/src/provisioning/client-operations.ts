@@ -281,9 +281,8 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
 /**
  * Ends whatever is stored as issued to a client id: its payloads (grants, codes, tokens, sign-ins in
  * progress), its entries in sessions, the logout tokens not yet posted to it and the redirects back
- * to it of its sign-outs. Run when a client is
- * removed, and again when an id is registered, for what a request that was under way during a
- * removal (on this instance or another) may still have written under it.
+ * to it of its sign-outs. Run when a client is removed, and again when an id is registered, for what
+ * a request under way during a removal (on this instance or another) may still have written under it.
  */
 async function endIssuedTo(tx: Db, clientId: string) {
   return {
