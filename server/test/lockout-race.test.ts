@@ -189,6 +189,30 @@ describe('the lockout against 100 parallel sign-ins (LOCKOUT_THRESHOLD 4)', () =
     expect(await failureCount(db(), identifierHash(email))).toBe(0);
   });
 
+  it('signs in the right password checked while 3 wrong ones counted after it lock the address, and the lock stands', async () => {
+    // SECURITY.md "A success lifts only its own lock": the right one is counted 1st, the wrong ones
+    // 2nd to 4th while it is checked, and the 4th locks; the sign-in goes on, the guessing stays locked.
+    const email = 'overtaken@example.com';
+    await createAccount(db(), email, PASSWORD);
+    const [right, ...wrong] = await signInPages(4);
+    if (!right) throw new Error('no page for the right password');
+    const before = verifier.verified.length;
+    const open = verifier.hold();
+    const rightAnswer = right.login(email, PASSWORD);
+    await verifier.calls(before + 1);
+    const wrongAnswers = wrong.map((page, n) => page.login(email, `Wrong-Guess-${n}-xx`));
+    await verifier.calls(before + 4);
+    open();
+    expect(await rightAnswer).toMatchObject({ isAuthenticated: true });
+    // Whichever of them was counted 4th took the lock.
+    const types = (await Promise.all(wrongAnswers)).map((body) => body.verificationType);
+    expect(types.sort()).toEqual([0, 0, 3]);
+    await resumeToCode(right.browser, right.returnUrl);
+    expect(await failureCount(db(), identifierHash(email))).toBe(4);
+    expect(await service().mails('unlock', email)).toHaveLength(1);
+    expect(await (await signInPage()).login(email, PASSWORD)).toEqual(LOCKED);
+  });
+
   it('admits 4 of 8 parallel sign-ins with the right password, refuses the others as locked, and leaves no lock behind', async () => {
     // SECURITY.md "Parallel sign-ins with the right password": counted before checked, so the fourth
     // takes the lock; its success (and the others') clears it, and no unlock mail goes out.

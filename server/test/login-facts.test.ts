@@ -46,7 +46,7 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
       identifierHash: identifierHash('nobody@facts.example'),
       account: null,
       upstreamProviderId: null,
-      claim: { admitted: true, locks: false },
+      claim: { admitted: true, locks: false, failureCount: 1 },
     });
   });
 
@@ -84,12 +84,16 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
     const email = 'counted@facts.example';
     const id = identifierHash(email);
     for (let attempt = 1; attempt <= 4; attempt++) {
-      expect((await attemptFacts(db, clock, email)).claim).toEqual({ admitted: true, locks: false });
+      expect((await attemptFacts(db, clock, email)).claim).toEqual({
+        admitted: true,
+        locks: false,
+        failureCount: attempt,
+      });
       expect((await findLoginFailures(db, id))?.failureCount).toBe(attempt);
       clock.advance(MINUTE);
     }
     const fifth = await attemptFacts(db, clock, email);
-    expect(fifth.claim).toEqual({ admitted: true, locks: true });
+    expect(fifth.claim).toEqual({ admitted: true, locks: true, failureCount: 5 });
     const row = await findLoginFailures(db, id);
     expect(row?.failureCount).toBe(5);
     expect(row?.lockedAt).toEqual(fifth.now);
@@ -107,7 +111,11 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
     expect((await attemptFacts(db, clock, email)).claim).toEqual({ admitted: false });
     expect((await findLoginFailures(db, id))?.failureCount).toBe(5);
     clock.advance(1000);
-    expect((await attemptFacts(db, clock, email)).claim).toEqual({ admitted: true, locks: false });
+    expect((await attemptFacts(db, clock, email)).claim).toEqual({
+      admitted: true,
+      locks: false,
+      failureCount: 1,
+    });
     expect(await findLoginFailures(db, id)).toMatchObject({
       failureCount: 1,
       lockedAt: null,
@@ -120,7 +128,7 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
     const clock = manualClock();
     const email = 'first@facts.example';
     const first = await claimLoginFacts(db, clock, email, { threshold: 1, minutes: 0 });
-    expect(first.claim).toEqual({ admitted: true, locks: true });
+    expect(first.claim).toEqual({ admitted: true, locks: true, failureCount: 1 });
     expect(await findLoginFailures(db, identifierHash(email))).toMatchObject({
       failureCount: 1,
       lockedAt: first.now,

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { failureCount } from '../src/accounts/account-repository.ts';
+import { type Account, failureCount, type SignInRecord } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin, createLoginDeps } from '../src/accounts/login.ts';
+import { verifyArgon2 } from '../src/accounts/password-hash.ts';
 import { auditRow } from '../src/audit/audit-log.ts';
 import { findLivePayload } from '../src/oidc/oidc-repository.ts';
 import { saveSignInResult } from '../src/oidc/sign-in-result.ts';
 import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
-import { auditEvents } from '../src/store/tables/index.ts';
+import { auditEvents, loginFailures } from '../src/store/tables/index.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
@@ -74,11 +75,21 @@ const auditRefusingSuccess = (db: Db, work: () => Promise<void>) =>
 const interactionsRefusingResults = (db: Db, work: () => Promise<void>) =>
   whileRefusing(db, 'oidc_payload', "type <> 'Interaction' or not payload ? 'result'", work);
 
-function record(identifier: string | null, accountId: string) {
+/** A success's record; its claim took `place` in the identifier's count (the 1st unless said). */
+function record(identifier: string | null, accountId: string, place = 1) {
   return {
-    identifierHash: identifier,
+    claimed: identifier === null ? null : { identifierHash: identifier, failureCount: place },
     audit: auditRow({ event: 'login', outcome: 'success', accountId, ip: '192.0.2.1' }),
   };
+}
+
+/** The identifier's counter as it stands: its count and whether a lock is on it. */
+async function counter(db: Db, id: string) {
+  const [row] = await db
+    .select({ count: loginFailures.failureCount, lockedAt: loginFailures.lockedAt })
+    .from(loginFailures)
+    .where(eq(loginFailures.identifierHash, id));
+  return row ? { count: row.count, locked: row.lockedAt !== null } : null;
 }
 
 describe('an interaction saved with its sign-in record', () => {
@@ -159,6 +170,50 @@ describe('an interaction saved with its sign-in record', () => {
     expect(await loginRows(db, accountId)).toEqual([]);
   });
 
+  it('lifts the lock its own claim took: the 5th attempt of a threshold of 5, whose password was right', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
+    expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
+
+    await saveSignInResult(interaction('uid-6'), TEN_MINUTES, record(id, accountId, 5));
+
+    expect(await counter(db, id)).toBeNull();
+    expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
+  });
+
+  it('leaves a lock standing that attempts counted after its claim took: the success still goes on record', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    // The success claimed the 2nd place; while its password was checked, three more attempts were
+    // counted and the 5th locked the identifier (threshold 5).
+    await recordFailure(db, id, T0, POLICY);
+    await recordFailure(db, id, T0, POLICY);
+    for (let n = 3; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
+    expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
+
+    await saveSignInResult(interaction('uid-7'), TEN_MINUTES, record(id, accountId, 2));
+
+    expect(await counter(db, id)).toEqual({ count: 5, locked: true });
+    expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
+    const saved = await findLivePayload(db, clock, 'Interaction', 'id', 'uid-7');
+    expect(saved?.payload).toMatchObject({ result: { login: { accountId: 'a1' } } });
+  });
+
+  it('clears a count that others raised after its claim while no lock was taken', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
+    expect(await counter(db, id)).toEqual({ count: 4, locked: false });
+
+    await saveSignInResult(interaction('uid-8'), TEN_MINUTES, record(id, accountId, 1));
+
+    expect(await counter(db, id)).toBeNull();
+  });
+
   it('of a sign-in upstream (no identifier) clears no count', async () => {
     const { db } = testDb();
     const id = `sign-in-result-${++serial}`;
@@ -191,6 +246,68 @@ describe('attemptLogin used on its own (no interaction to finish)', () => {
       { event: 'login', outcome: 'failure' },
       { event: 'login', outcome: 'success' },
     ]);
+  });
+});
+
+describe('a success while others lock the address (threshold 5)', () => {
+  /**
+   * Signs `email` in with the right password while, during its password check, four wrong ones are
+   * counted after it (the 2nd to 5th places: the 5th locks), then tries the right password again.
+   */
+  async function overlapped(
+    db: Db,
+    email: string,
+    recordSuccess?: (account: Account, record: SignInRecord) => Promise<void>,
+  ) {
+    let overlapping = true;
+    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '5', LOCKOUT_MINUTES: '60' }), {
+      db,
+      clock,
+      onLocked: async () => {},
+      verifyHash: async (stored, password) => {
+        if (overlapping && password === 'Correct-Horse-42') {
+          overlapping = false;
+          for (let n = 0; n < 4; n++) await attempt('Wrong-Horse-42');
+        }
+        return verifyArgon2(stored, password);
+      },
+    });
+    const attempt = (password: string) =>
+      attemptLogin(login, { email, password, ip: '192.0.2.1', language: 'en' }, recordSuccess);
+    const first = await attempt('Correct-Horse-42');
+    return { first, again: await attempt('Correct-Horse-42') };
+  }
+
+  it('on its own statement: signs in, and the lock the wrong ones took stands', async () => {
+    const { db } = testDb();
+    const email = `overlapped-${++serial}@example.com`;
+    await createAccount(db, email, 'Correct-Horse-42');
+    const { first, again } = await overlapped(db, email);
+    expect(first).toMatchObject({ outcome: 'authenticated' });
+    expect(again).toEqual({ outcome: 'locked' });
+    expect(await counter(db, identifierHash(email))).toEqual({ count: 5, locked: true });
+  });
+
+  it('with an interaction to finish: the same', async () => {
+    const { db } = testDb();
+    const email = `overlapped-${++serial}@example.com`;
+    await createAccount(db, email, 'Correct-Horse-42');
+    const { first, again } = await overlapped(db, email, (account, signIn) =>
+      saveSignInResult(
+        interaction(`uid-${email}`, (ttl) =>
+          adapter('Interaction').upsert(
+            `uid-${email}`,
+            { result: { login: { accountId: account.id } } },
+            ttl,
+          ),
+        ),
+        TEN_MINUTES,
+        signIn,
+      ),
+    );
+    expect(first).toMatchObject({ outcome: 'authenticated' });
+    expect(again).toEqual({ outcome: 'locked' });
+    expect(await counter(db, identifierHash(email))).toEqual({ count: 5, locked: true });
   });
 });
 

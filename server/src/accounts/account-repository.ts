@@ -404,29 +404,50 @@ const clearStatement = preparedPerDb('login_failure_clear', (db) =>
   db.delete(loginFailures).where(eq(loginFailures.identifierHash, sql.placeholder('identifierHash'))),
 );
 
+/** The place a sign-in's claim took in its identifier's count (ClaimedAttempt's failureCount). */
+export interface ClaimedPlace {
+  readonly identifierHash: string;
+  readonly failureCount: number;
+}
+
 /**
- * A sign-in put on record: the count its claim took (and a lock it took) cleared, when it had one
- * (`identifierHash`; null for a sign-in upstream, which claims none), and its audit row.
+ * A sign-in put on record: the count its claim was part of cleared, when it claimed one (`claimed`;
+ * null for a sign-in upstream, which claims none), and its audit row.
  */
 export interface SignInRecord {
-  readonly identifierHash: string | null;
+  readonly claimed: ClaimedPlace | null;
   readonly audit: AuditRow;
 }
 
 /** The placeholders of a statement holding failuresCleared and the audit insert (AUDIT_VALUES). */
 export function signInRecordPlaceholders(record: SignInRecord) {
-  return { identifierHash: record.identifierHash, ...auditPlaceholders(record.audit) };
+  return {
+    identifierHash: record.claimed?.identifierHash ?? null,
+    claimedCount: record.claimed?.failureCount ?? 0,
+    ...auditPlaceholders(record.audit),
+  };
 }
 
 /**
- * The clearing of a sign-in record as a data-modifying WITH (`identifierHash` a placeholder; null
- * matches no row). PostgreSQL runs one once and to its end whether or not the statement reads it.
+ * The clearing of a sign-in record as a data-modifying WITH (placeholders `identifierHash`, null
+ * matching no row, and `claimedCount`). PostgreSQL runs one once and to its end whether or not the
+ * statement reads it. A success starts the count afresh and lifts a lock its own claim took; a lock
+ * that attempts counted after its claim took (a count above the claim's) stands, so a guessing run
+ * that locked the identifier meanwhile is not let off by the success it happened to overlap.
  */
 export function failuresCleared(db: Db) {
   return db.$with('failures_cleared').as(
     db
       .delete(loginFailures)
-      .where(eq(loginFailures.identifierHash, sql.placeholder('identifierHash')))
+      .where(
+        and(
+          eq(loginFailures.identifierHash, sql.placeholder('identifierHash')),
+          or(
+            isNull(loginFailures.lockedAt),
+            lte(loginFailures.failureCount, sql`${sql.placeholder('claimedCount')}::integer`),
+          ),
+        ),
+      )
       .returning({ identifierHash: loginFailures.identifierHash }),
   );
 }

@@ -53,13 +53,14 @@ export type AttemptClaim =
    * The attempt is counted as a failure until its password proves right (a success clears the count).
    * `locks`: it reached the threshold and locked the identifier; should its password be wrong, the
    * lock stands and this attempt, exactly one of any number in parallel, queues the unlock mail.
+   * `failureCount`: its place in the count, itself included.
    */
-  | { readonly admitted: true; readonly locks: boolean };
+  | { readonly admitted: true; readonly locks: boolean; readonly failureCount: number };
 
 /** The claim of an attempt whose statement answered `claimed` (null: not admitted, nothing counted). */
 export function attemptClaimOf(claimed: ClaimedAttempt | null): AttemptClaim {
   if (!claimed) return { admitted: false };
-  return { admitted: true, locks: claimed.lockedAt !== null };
+  return { admitted: true, locks: claimed.lockedAt !== null, failureCount: claimed.failureCount };
 }
 
 /**

@@ -128,15 +128,16 @@ export async function attemptLogin(
   if (matches && account?.passwordHash && account.disabledAt === null) {
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
-    // The attempt was counted like every other: the success clears the count (and a lock it took),
-    // in the statement that puts it on record.
+    // The attempt was counted like every other: the success clears the count (and a lock it took,
+    // not one taken after it), in the statement that puts it on record.
+    const claimed = { identifierHash: id, failureCount: claim.failureCount };
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
       const code = await issueCode(db, clock, rules.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordExpired,
       });
       await clearFailuresRecording(db, {
-        identifierHash: id,
+        claimed,
         audit: auditRow({
           event: 'login',
           outcome: 'refused',
@@ -149,7 +150,7 @@ export async function attemptLogin(
       return { outcome: 'password_expired', account, code };
     }
     await recordSuccess(account, {
-      identifierHash: id,
+      claimed,
       audit: auditRow({ event: 'login', outcome: 'success', accountId, ip: attempt.ip }),
     });
     deps.signIns.signedIn('success');

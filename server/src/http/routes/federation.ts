@@ -117,7 +117,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
 
     // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
     await finishLogin(interaction, result.accountId, ['fed'], {
-      identifierHash: null,
+      claimed: null,
       audit: auditRow({
         event: 'federation',
         outcome: 'success',
