@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { type Account, failureCount, type SignInRecord } from '../src/accounts/account-repository.ts';
+import { failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { recordFailure } from '../src/accounts/lockout.ts';
-import { attemptLogin, createLoginDeps } from '../src/accounts/login.ts';
+import { attemptLogin, createLoginDeps, type SuccessRecorder } from '../src/accounts/login.ts';
 import { verifyArgon2 } from '../src/accounts/password-hash.ts';
 import { auditRow } from '../src/audit/audit-log.ts';
 import { findLivePayload } from '../src/oidc/oidc-repository.ts';
@@ -187,11 +187,9 @@ describe('an interaction saved with its sign-in record', () => {
     const { db } = testDb();
     const id = `sign-in-result-${++serial}`;
     const accountId = randomUUID(); // whose audit rows the test reads
-    // The success claimed the 2nd place; while its password was checked, three more attempts were
-    // counted and the 5th locked the identifier (threshold 5).
-    await recordFailure(db, id, T0, POLICY);
-    await recordFailure(db, id, T0, POLICY);
-    for (let n = 3; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
+    // Places 1 to 5 counted, the 5th locking (threshold 5): the success's claim was the 2nd, and the
+    // three after it were counted while its password was checked.
+    for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
     expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
 
     await saveSignInResult(interaction('uid-7'), TEN_MINUTES, record(id, accountId, 2));
@@ -254,11 +252,7 @@ describe('a success while others lock the address (threshold 5)', () => {
    * Signs `email` in with the right password while, during its password check, four wrong ones are
    * counted after it (the 2nd to 5th places: the 5th locks), then tries the right password again.
    */
-  async function overlapped(
-    db: Db,
-    email: string,
-    recordSuccess?: (account: Account, record: SignInRecord) => Promise<void>,
-  ) {
+  async function overlapped(db: Db, email: string, recordSuccess?: SuccessRecorder) {
     let overlapping = true;
     const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '5', LOCKOUT_MINUTES: '60' }), {
       db,
