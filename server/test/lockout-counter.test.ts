@@ -122,7 +122,7 @@ describe('claiming attempts before their passwords are checked', () => {
     expect(await claimAttempt(db, id, T0, { threshold: 1, minutes: 0 })).toEqual({
       admitted: true,
       locks: true,
-      failureCount: 1,
+      lockedAt: T0,
     });
     expect(await claimAttempt(db, id, at(60 * 24 * 365), { threshold: 1, minutes: 0 })).toEqual({
       admitted: false,

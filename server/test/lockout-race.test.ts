@@ -215,7 +215,8 @@ describe('the lockout against 100 parallel sign-ins (LOCKOUT_THRESHOLD 4)', () =
 
   it('admits 4 of 8 parallel sign-ins with the right password, refuses the others as locked, and leaves no lock behind', async () => {
     // SECURITY.md "Parallel sign-ins with the right password": counted before checked, so the fourth
-    // takes the lock; its success (and the others') clears it, and no unlock mail goes out.
+    // takes the lock; its success lifts it (the others' find it locked and clear nothing), and no
+    // unlock mail goes out.
     const email = 'eight-at-once@example.com';
     await createAccount(db(), email, PASSWORD);
     const pages = await signInPages(8);

@@ -46,7 +46,7 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
       identifierHash: identifierHash('nobody@facts.example'),
       account: null,
       upstreamProviderId: null,
-      claim: { admitted: true, locks: false, failureCount: 1 },
+      claim: { admitted: true, locks: false, lockedAt: null },
     });
   });
 
@@ -87,13 +87,13 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
       expect((await attemptFacts(db, clock, email)).claim).toEqual({
         admitted: true,
         locks: false,
-        failureCount: attempt,
+        lockedAt: null,
       });
       expect((await findLoginFailures(db, id))?.failureCount).toBe(attempt);
       clock.advance(MINUTE);
     }
     const fifth = await attemptFacts(db, clock, email);
-    expect(fifth.claim).toEqual({ admitted: true, locks: true, failureCount: 5 });
+    expect(fifth.claim).toEqual({ admitted: true, locks: true, lockedAt: fifth.now });
     const row = await findLoginFailures(db, id);
     expect(row?.failureCount).toBe(5);
     expect(row?.lockedAt).toEqual(fifth.now);
@@ -114,7 +114,7 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
     expect((await attemptFacts(db, clock, email)).claim).toEqual({
       admitted: true,
       locks: false,
-      failureCount: 1,
+      lockedAt: null,
     });
     expect(await findLoginFailures(db, id)).toMatchObject({
       failureCount: 1,
@@ -128,7 +128,7 @@ describe('claimLoginFacts: one statement for what a sign-in is decided on, its c
     const clock = manualClock();
     const email = 'first@facts.example';
     const first = await claimLoginFacts(db, clock, email, { threshold: 1, minutes: 0 });
-    expect(first.claim).toEqual({ admitted: true, locks: true, failureCount: 1 });
+    expect(first.claim).toEqual({ admitted: true, locks: true, lockedAt: first.now });
     expect(await findLoginFailures(db, identifierHash(email))).toMatchObject({
       failureCount: 1,
       lockedAt: first.now,

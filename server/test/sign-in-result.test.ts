@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { failureCount } from '../src/accounts/account-repository.ts';
+import { clearFailures, failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin, createLoginDeps, type SuccessRecorder } from '../src/accounts/login.ts';
@@ -75,10 +75,10 @@ const auditRefusingSuccess = (db: Db, work: () => Promise<void>) =>
 const interactionsRefusingResults = (db: Db, work: () => Promise<void>) =>
   whileRefusing(db, 'oidc_payload', "type <> 'Interaction' or not payload ? 'result'", work);
 
-/** A success's record; its claim took `place` in the identifier's count (the 1st unless said). */
-function record(identifier: string | null, accountId: string, place = 1) {
+/** A success's record; `lockedAt`: the lock its own claim took, if it took one. */
+function record(identifier: string | null, accountId: string, lockedAt: Date | null = null) {
   return {
-    claimed: identifier === null ? null : { identifierHash: identifier, failureCount: place },
+    claimed: identifier === null ? null : { identifierHash: identifier, lockedAt },
     audit: auditRow({ event: 'login', outcome: 'success', accountId, ip: '192.0.2.1' }),
   };
 }
@@ -177,7 +177,7 @@ describe('an interaction saved with its sign-in record', () => {
     for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
     expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
 
-    await saveSignInResult(interaction('uid-6'), TEN_MINUTES, record(id, accountId, 5));
+    await saveSignInResult(interaction('uid-6'), TEN_MINUTES, record(id, accountId, T0));
 
     expect(await counter(db, id)).toBeNull();
     expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
@@ -187,17 +187,33 @@ describe('an interaction saved with its sign-in record', () => {
     const { db } = testDb();
     const id = `sign-in-result-${++serial}`;
     const accountId = randomUUID(); // whose audit rows the test reads
-    // Places 1 to 5 counted, the 5th locking (threshold 5): the success's claim was the 2nd, and the
-    // three after it were counted while its password was checked.
+    // Places 1 to 5 counted, the 5th locking (threshold 5): the success's claim was an earlier one,
+    // which took no lock, and the attempts after it were counted while its password was checked.
     for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
     expect(await recordFailure(db, id, T0, POLICY)).toEqual({ locked: true, lockedNow: true });
 
-    await saveSignInResult(interaction('uid-7'), TEN_MINUTES, record(id, accountId, 2));
+    await saveSignInResult(interaction('uid-7'), TEN_MINUTES, record(id, accountId));
 
     expect(await counter(db, id)).toEqual({ count: 5, locked: true });
     expect(await loginRows(db, accountId)).toEqual([{ event: 'login', outcome: 'success' }]);
     const saved = await findLivePayload(db, clock, 'Interaction', 'id', 'uid-7');
     expect(saved?.payload).toMatchObject({ result: { login: { accountId: 'a1' } } });
+  });
+
+  it('leaves a lock standing that was taken again after its own had ended (an unlock link used meanwhile)', async () => {
+    const { db } = testDb();
+    const id = `sign-in-result-${++serial}`;
+    const accountId = randomUUID(); // whose audit rows the test reads
+    // The success's claim took the lock at T0 (the 5th of threshold 5); while its password was
+    // checked the lock was ended, and five guesses a minute later locked the identifier again.
+    for (let n = 1; n <= 5; n++) await recordFailure(db, id, T0, POLICY);
+    await clearFailures(db, id);
+    const T1 = new Date(T0.getTime() + 60_000);
+    for (let n = 1; n <= 5; n++) await recordFailure(db, id, T1, POLICY);
+
+    await saveSignInResult(interaction('uid-9'), TEN_MINUTES, record(id, accountId, T0));
+
+    expect(await counter(db, id)).toEqual({ count: 5, locked: true });
   });
 
   it('clears a count that others raised after its claim while no lock was taken', async () => {
@@ -207,7 +223,7 @@ describe('an interaction saved with its sign-in record', () => {
     for (let n = 1; n <= 4; n++) await recordFailure(db, id, T0, POLICY);
     expect(await counter(db, id)).toEqual({ count: 4, locked: false });
 
-    await saveSignInResult(interaction('uid-8'), TEN_MINUTES, record(id, accountId, 1));
+    await saveSignInResult(interaction('uid-8'), TEN_MINUTES, record(id, accountId));
 
     expect(await counter(db, id)).toBeNull();
   });
@@ -271,6 +287,23 @@ describe('a success while others lock the address (threshold 5)', () => {
     const first = await attempt('Correct-Horse-42');
     return { first, again: await attempt('Correct-Horse-42') };
   }
+
+  it('on its own statement: the right password of the 5th attempt, which took the lock, lifts it', async () => {
+    const { db } = testDb();
+    const email = `own-lock-${++serial}@example.com`;
+    await createAccount(db, email, 'Correct-Horse-42');
+    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '5', LOCKOUT_MINUTES: '60' }), {
+      db,
+      clock,
+      onLocked: async () => {},
+    });
+    const attempt = (password: string) =>
+      attemptLogin(login, { email, password, ip: '192.0.2.1', language: 'en' });
+    for (let n = 1; n <= 4; n++) expect(await attempt('Wrong-Horse-42')).toEqual({ outcome: 'failed' });
+    expect(await attempt('Correct-Horse-42')).toMatchObject({ outcome: 'authenticated' });
+    expect(await counter(db, identifierHash(email))).toBeNull();
+    expect(await attempt('Correct-Horse-42')).toMatchObject({ outcome: 'authenticated' });
+  });
 
   it('on its own statement: signs in, and the lock the wrong ones took stands', async () => {
     const { db } = testDb();

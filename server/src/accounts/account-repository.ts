@@ -404,10 +404,10 @@ const clearStatement = preparedPerDb('login_failure_clear', (db) =>
   db.delete(loginFailures).where(eq(loginFailures.identifierHash, sql.placeholder('identifierHash'))),
 );
 
-/** The place a sign-in's claim took in its identifier's count (ClaimedAttempt's failureCount). */
-export interface ClaimedPlace {
+/** The identifier a sign-in's claim counted, and the lock that very claim took (ClaimedAttempt). */
+export interface ClaimedCount {
   readonly identifierHash: string;
-  readonly failureCount: number;
+  readonly lockedAt: Date | null;
 }
 
 /**
@@ -415,7 +415,7 @@ export interface ClaimedPlace {
  * null for a sign-in upstream, which claims none), and its audit row.
  */
 export interface SignInRecord {
-  readonly claimed: ClaimedPlace | null;
+  readonly claimed: ClaimedCount | null;
   readonly audit: AuditRow;
 }
 
@@ -423,17 +423,18 @@ export interface SignInRecord {
 export function signInRecordPlaceholders(record: SignInRecord) {
   return {
     identifierHash: record.claimed?.identifierHash ?? null,
-    claimedCount: record.claimed?.failureCount ?? 0,
+    claimedLockedAt: record.claimed?.lockedAt?.toISOString() ?? null,
     ...auditPlaceholders(record.audit),
   };
 }
 
 /**
  * The clearing of a sign-in record as a data-modifying WITH (placeholders `identifierHash`, null
- * matching no row, and `claimedCount`). PostgreSQL runs one once and to its end whether or not the
- * statement reads it. A success starts the count afresh and lifts a lock its own claim took; a lock
- * that attempts counted after its claim took (a count above the claim's) stands, so a guessing run
- * that locked the identifier meanwhile is not let off by the success it happened to overlap.
+ * matching no row, and `claimedLockedAt`, the time of the lock the sign-in's own claim took or null).
+ * PostgreSQL runs one once and to its end whether or not the statement reads it. A success starts an
+ * unlocked count afresh and lifts the lock its own claim took; any other lock (one that attempts
+ * counted after its claim took) stands and nothing is cleared, so a guessing run that locked the
+ * identifier meanwhile is not let off by the success it happened to overlap.
  */
 export function failuresCleared(db: Db) {
   return db.$with('failures_cleared').as(
@@ -444,7 +445,7 @@ export function failuresCleared(db: Db) {
           eq(loginFailures.identifierHash, sql.placeholder('identifierHash')),
           or(
             isNull(loginFailures.lockedAt),
-            lte(loginFailures.failureCount, sql`${sql.placeholder('claimedCount')}::integer`),
+            eq(loginFailures.lockedAt, sql`${sql.placeholder('claimedLockedAt')}::timestamptz`),
           ),
         ),
       )

@@ -53,14 +53,14 @@ export type AttemptClaim =
    * The attempt is counted as a failure until its password proves right (a success clears the count).
    * `locks`: it reached the threshold and locked the identifier; should its password be wrong, the
    * lock stands and this attempt, exactly one of any number in parallel, queues the unlock mail.
-   * `failureCount`: its place in the count, itself included.
+   * `lockedAt`: the time of that lock (null when it took none), the one its success may lift.
    */
-  | { readonly admitted: true; readonly locks: boolean; readonly failureCount: number };
+  | { readonly admitted: true; readonly locks: boolean; readonly lockedAt: Date | null };
 
 /** The claim of an attempt whose statement answered `claimed` (null: not admitted, nothing counted). */
 export function attemptClaimOf(claimed: ClaimedAttempt | null): AttemptClaim {
   if (!claimed) return { admitted: false };
-  return { admitted: true, locks: claimed.lockedAt !== null, failureCount: claimed.failureCount };
+  return { admitted: true, locks: claimed.lockedAt !== null, lockedAt: claimed.lockedAt };
 }
 
 /**

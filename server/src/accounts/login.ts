@@ -130,7 +130,7 @@ export async function attemptLogin(
       await replaceHash(db, account.id, await hashPassword(attempt.password));
     // The attempt was counted like every other: the success clears the count (and a lock it took,
     // not one taken after it), in the statement that puts it on record.
-    const claimed = { identifierHash: id, failureCount: claim.failureCount };
+    const claimed = { identifierHash: id, lockedAt: claim.lockedAt };
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
       const code = await issueCode(db, clock, rules.codeLifetimes, {
         accountId: account.id,
