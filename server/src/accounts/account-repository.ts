@@ -411,8 +411,8 @@ export interface ClaimedCount {
 }
 
 /**
- * A sign-in put on record: the count its claim was part of cleared, when it claimed one (`claimed`;
- * null for a sign-in upstream, which claims none), and its audit row.
+ * A sign-in put on record: its identifier's count cleared as failuresCleared allows, when it claimed
+ * one (`claimed`; null for a sign-in upstream, which claims none), and its audit row.
  */
 export interface SignInRecord {
   readonly claimed: ClaimedCount | null;

@@ -128,8 +128,8 @@ export async function attemptLogin(
   if (matches && account?.passwordHash && account.disabledAt === null) {
     if (needsRehash(account.passwordHash))
       await replaceHash(db, account.id, await hashPassword(attempt.password));
-    // The attempt was counted like every other: the success clears the count (and a lock it took,
-    // not one taken after it), in the statement that puts it on record.
+    // The attempt was counted like every other: the success clears the count and the lock it took
+    // (no other lock), in the statement that puts it on record.
     const claimed = { identifierHash: id, lockedAt: claim.lockedAt };
     if (passwordExpired(account, now, rules.passwordMaxAgeDays)) {
       const code = await issueCode(db, clock, rules.codeLifetimes, {
