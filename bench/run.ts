@@ -52,6 +52,8 @@ interface Phase {
   p50: number;
   p99: number;
   loopMaxMs: number;
+  /** The longest event-loop delay of each round, in order: one stall of the host shows as one peak. */
+  loopRoundsMs: number[];
   /** Core-milliseconds per operation, by where they went. */
   cpu: CpuSnapshot;
 }
@@ -149,6 +151,7 @@ async function loginPhase(
     p50: result.latency.p50,
     p99: result.latency.p99,
     loopMaxMs: loop.maxMs,
+    loopRoundsMs: [loop.maxMs],
     cpu,
   };
 }
@@ -184,6 +187,7 @@ async function fullFlowPhase(service: BenchService, inFlight: number, flows: num
     p50: at(0.5),
     p99: at(0.99),
     loopMaxMs: loop.maxMs,
+    loopRoundsMs: [loop.maxMs],
     cpu,
   };
 }
@@ -213,6 +217,7 @@ function mergeRounds(rounds: Phase[]): Phase {
     p50: Math.round(weighted((round) => round.p50)),
     p99: Math.max(...rounds.map((round) => round.p99)),
     loopMaxMs: Math.max(...rounds.map((round) => round.loopMaxMs)),
+    loopRoundsMs: rounds.flatMap((round) => round.loopRoundsMs),
     cpu,
   };
 }
@@ -405,6 +410,12 @@ function report(results: StoreResult[], staticDelivery: StaticResult[], raw: num
     for (const { inFlight, keycard, floor } of flows) {
       console.log(
         `| ${inFlight} | ${keycard.perSecond.toFixed(1)} | ${floor.perSecond.toFixed(1)} | **${(keycard.perSecond / floor.perSecond).toFixed(2)}** | ${keycard.p50} / ${keycard.p99} | ${floor.p50} / ${floor.p99} | ${keycard.loopMaxMs} / ${floor.loopMaxMs} |`,
+      );
+    }
+    console.log('\nLongest event-loop delay of each round, ms (service; floor):\n');
+    for (const { inFlight, keycard, floor } of flows) {
+      console.log(
+        `- ${inFlight} in flight: ${keycard.loopRoundsMs.join(', ')}; ${floor.loopRoundsMs.join(', ')}`,
       );
     }
     console.log('\nCore milliseconds per full flow (from /proc), service / floor:\n');
