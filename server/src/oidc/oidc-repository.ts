@@ -339,8 +339,8 @@ export async function upsertPayload(
 
 /**
  * upsertPayload with a sign-in put on record in the same statement (an interaction's result, DESIGN
- * §2 Login): the count its claim took cleared and its audit row written, all or nothing. So no
- * sign-in goes on without its audit row, and a success costs the statements of a failure
+ * §2 Login): its count cleared as failuresCleared allows and its audit row written, all or nothing.
+ * So no sign-in goes on without its audit row, and a success costs the statements of a failure
  * (BENCHMARKS.md, Statements per flow).
  */
 export async function upsertPayloadRecording(

@@ -10,8 +10,9 @@ import {
 import { adminCall, type RequestDeps } from './admin-call.ts';
 
 /**
- * The client calls: the same operations as client:add, client:list, client:show, client:update and client:remove. The contract's register body has no `admin`
- * field, so a token of the admin API cannot mint further admin clients; only the CLI can.
+ * The client calls: the same operations as client:add, client:list, client:show, client:update and
+ * client:remove. The contract's register body has no `admin` field, so a token of the admin API
+ * cannot mint further admin clients; only the CLI can.
  */
 export function clientRoutes(scope: FastifyInstance, depsOf: RequestDeps): void {
   adminCall(scope, adminCalls.registerClient, depsOf, ({ body }, deps) => addClient(deps, body));
