@@ -122,7 +122,31 @@ export function cpuPerOperation(before: CpuSnapshot, after: CpuSnapshot, operati
  * schedstat; the scheduler counts it exactly, where stat counts ticks of 10 ms); NaN without /proc.
  */
 export function mainThreadRunNs(pid: number): number {
-  if (!HAS_PROC) return NaN;
-  const [runNs = 'NaN'] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
-  return Number(runNs);
+  return HAS_PROC ? (mainThreadSchedstat(pid)[0] ?? NaN) : NaN;
+}
+
+/** A process's main thread's schedstat: ns on a core, ns waiting for one, times it ran. */
+function mainThreadSchedstat(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+}
+
+/**
+ * What stalls the service's main thread without being its own work, since boot, in ms: the cores'
+ * steal time (the host running something else while this machine's cores wait: /proc/stat, all cores
+ * together, 10 ms ticks) and the main thread's time runnable but waiting for a core on this machine
+ * (the second field of its schedstat, exact). A round whose longest event-loop delay comes with a jump
+ * in steal was stalled by the host; with a jump in waiting, by other work on this machine (the
+ * service's own other threads included).
+ */
+export interface Stalls {
+  stealMs: number;
+  mainWaitMs: number;
+}
+
+export function stalls(servicePid: number): Stalls {
+  if (!HAS_PROC) return { stealMs: NaN, mainWaitMs: NaN };
+  const [cpu = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const steal = Number(cpu.trim().split(/\s+/)[8] ?? NaN);
+  const [, waitNs = NaN] = mainThreadSchedstat(servicePid);
+  return { stealMs: steal * TICK_MS, mainWaitMs: waitNs / 1e6 };
 }

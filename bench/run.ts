@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../server/src/accounts/password-hash.ts';
 import { DEMO_EMAIL, fullFlow, prepareLogins } from './browser.ts';
-import { type CpuSnapshot, cpuPerOperation, cpuSnapshot } from './cpu.ts';
+import { type CpuSnapshot, cpuPerOperation, cpuSnapshot, type Stalls, stalls } from './cpu.ts';
 import { type BenchService, buildServerIfStale, type Store, startService } from './service.ts';
 import { measureStatic, printStatic, REQUIRED_RATIO, type StaticResult } from './static.ts';
 
@@ -43,6 +43,12 @@ const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 900) * 1000;
 // The service verifies hashes on libuv's pool (4 threads); the same concurrency is offered here.
 const CONCURRENCY = 4;
 
+interface RoundStalls {
+  loopMaxMs: number;
+  stealMs: number;
+  mainWaitMs: number;
+}
+
 interface Phase {
   name: string;
   /** Answers counted and the seconds from the first request to the last answer. */
@@ -52,8 +58,11 @@ interface Phase {
   p50: number;
   p99: number;
   loopMaxMs: number;
-  /** The longest event-loop delay of each round, in order: one stall of the host shows as one peak. */
-  loopRoundsMs: number[];
+  /**
+   * Each round in order: its longest event-loop delay (one stall of the host shows as one peak), the
+   * cores' steal time and the main thread's wait for a core during it (cpu.ts `stalls`), ms.
+   */
+  rounds: RoundStalls[];
   /** Core-milliseconds per operation, by where they went. */
   cpu: CpuSnapshot;
 }
@@ -99,6 +108,7 @@ async function loginPhase(
   let unexpected = 0;
   await service.loopDelay();
   const queue = [...prepared];
+  const stallsBefore = stalls(service.pid);
   const cpuBefore = cpuSnapshot(service.pid);
   // From the first request to the last answer: autocannon's own duration, and its end, go by whole
   // seconds of its reporting tick.
@@ -108,6 +118,7 @@ async function loginPhase(
   // Taken at the last answer: autocannon returns only on its next one-second tick, idle time that is
   // not the phase's.
   let cpuAfter: CpuSnapshot | undefined;
+  let stallsAfter: Stalls | undefined;
   const result = await autocannon({
     url: service.base,
     connections: Math.min(CONCURRENCY, queue.length),
@@ -133,7 +144,10 @@ async function loginPhase(
         },
         onResponse: (status, body) => {
           lastAnswer = performance.now();
-          if (++answers === prepared.length) cpuAfter = cpuSnapshot(service.pid);
+          if (++answers === prepared.length) {
+            cpuAfter = cpuSnapshot(service.pid);
+            stallsAfter = stalls(service.pid);
+          }
           if (status !== 200 || !expected.test(body)) unexpected++;
         },
       },
@@ -151,8 +165,16 @@ async function loginPhase(
     p50: result.latency.p50,
     p99: result.latency.p99,
     loopMaxMs: loop.maxMs,
-    loopRoundsMs: [loop.maxMs],
+    rounds: [roundStalls(loop.maxMs, stallsBefore, stallsAfter ?? stalls(service.pid))],
     cpu,
+  };
+}
+
+function roundStalls(loopMaxMs: number, before: Stalls, after: Stalls): RoundStalls {
+  return {
+    loopMaxMs,
+    stealMs: after.stealMs - before.stealMs,
+    mainWaitMs: Math.round(after.mainWaitMs - before.mainWaitMs),
   };
 }
 
@@ -161,6 +183,7 @@ async function fullFlowPhase(service: BenchService, inFlight: number, flows: num
   await service.loopDelay();
   const latencies: number[] = [];
   let next = 0;
+  const stallsBefore = stalls(service.pid);
   const cpuBefore = cpuSnapshot(service.pid);
   const started = performance.now();
   await Promise.all(
@@ -175,6 +198,7 @@ async function fullFlowPhase(service: BenchService, inFlight: number, flows: num
   );
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuPerOperation(cpuBefore, cpuSnapshot(service.pid), flows);
+  const stallsAfter = stalls(service.pid);
   const loop = await service.loopDelay();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
@@ -187,7 +211,7 @@ async function fullFlowPhase(service: BenchService, inFlight: number, flows: num
     p50: at(0.5),
     p99: at(0.99),
     loopMaxMs: loop.maxMs,
-    loopRoundsMs: [loop.maxMs],
+    rounds: [roundStalls(loop.maxMs, stallsBefore, stallsAfter)],
     cpu,
   };
 }
@@ -217,7 +241,7 @@ function mergeRounds(rounds: Phase[]): Phase {
     p50: Math.round(weighted((round) => round.p50)),
     p99: Math.max(...rounds.map((round) => round.p99)),
     loopMaxMs: Math.max(...rounds.map((round) => round.loopMaxMs)),
-    loopRoundsMs: rounds.flatMap((round) => round.loopRoundsMs),
+    rounds: rounds.flatMap((round) => round.rounds),
     cpu,
   };
 }
@@ -412,11 +436,15 @@ function report(results: StoreResult[], staticDelivery: StaticResult[], raw: num
         `| ${inFlight} | ${keycard.perSecond.toFixed(1)} | ${floor.perSecond.toFixed(1)} | **${(keycard.perSecond / floor.perSecond).toFixed(2)}** | ${keycard.p50} / ${keycard.p99} | ${floor.p50} / ${floor.p99} | ${keycard.loopMaxMs} / ${floor.loopMaxMs} |`,
       );
     }
-    console.log('\nLongest event-loop delay of each round, ms (service; floor):\n');
+    console.log(
+      "\nLongest event-loop delay of each round, ms, with the cores' steal time and the main thread's wait for a core in that round (service; floor):\n",
+    );
+    const listed = (phase: Phase) =>
+      phase.rounds
+        .map((round) => `${round.loopMaxMs} (${fixed(round.stealMs, 0)}, ${fixed(round.mainWaitMs, 0)})`)
+        .join(', ');
     for (const { inFlight, keycard, floor } of flows) {
-      console.log(
-        `- ${inFlight} in flight: ${keycard.loopRoundsMs.join(', ')}; ${floor.loopRoundsMs.join(', ')}`,
-      );
+      console.log(`- ${inFlight} in flight: ${listed(keycard)}; ${listed(floor)}`);
     }
     console.log('\nCore milliseconds per full flow (from /proc), service / floor:\n');
     console.log(
