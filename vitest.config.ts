@@ -21,13 +21,15 @@ const EMBEDDED_PROCESSES = [
 /**
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,
  * OPERATIONS.md's backup and restore with pg_dump and pg_restore, its fleet of three instances
- * behind HAProxy, and the client cache's change listener (LISTEN/NOTIFY).
+ * behind HAProxy, the client cache's change listener (LISTEN/NOTIFY), and deadlocks between
+ * transactions (PGlite has one connection).
  */
 const ON_POSTGRES = [
   'test/processes-on-postgres.test.ts',
   'test/backup-restore.test.ts',
   'test/fleet.test.ts',
   'test/client-changes.test.ts',
+  'test/transaction-conflicts.test.ts',
   'src/store/notification-listener.test.ts',
 ];
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { logoutResponse } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
+import { auditEvents, logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   CLIENT_ID,
   createAccount,
@@ -119,6 +120,51 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     expect(forged.statusCode).toBe(303);
     expect(forged.headers.location).toMatch(/^\/error\/[0-9A-Z]{8}$/);
     expect((await db().select().from(logoutRequests)).length).toBe(before);
+  });
+
+  it('uses up nothing when the session cannot be ended, so the same request ends it once the database can', async () => {
+    const { browser, idToken } = await signedInBrowser();
+    const sessionsBefore = await sessionCount();
+    const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken })}`);
+    const logoutId = new URL(String(end.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
+    const loggedOut = async () =>
+      (await db().select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).length;
+    const auditedBefore = await loggedOut();
+
+    // The database refuses to delete a session: a trigger of this test's own, a real failure half-way
+    // through the sign-out (after its request was used up and the grant deleted).
+    await db().execute(sql`create function refuse_session_delete() returns trigger language plpgsql as $$
+      begin
+        if old.type = 'Session' then raise exception 'no session delete (test)'; end if;
+        return old;
+      end $$`);
+    await db().execute(sql`create trigger refuse_session_delete before delete on oidc_payload
+      for each row execute function refuse_session_delete()`);
+    try {
+      expect((await browser.post('/api/Logout', { logoutId })).statusCode).toBe(500);
+    } finally {
+      await db().execute(sql`drop trigger refuse_session_delete on oidc_payload`);
+      await db().execute(sql`drop function refuse_session_delete()`);
+    }
+    expect(await sessionCount()).toBe(sessionsBefore);
+    // Stored by the hash of its id (oidc/logout.ts).
+    const idHash = createHash('sha256').update(logoutId).digest('hex');
+    const [stored] = await db().select().from(logoutRequests).where(eq(logoutRequests.idHash, idHash));
+    expect(stored).toBeDefined();
+    expect(stored?.consumedAt).toBeNull();
+    expect(await loggedOut()).toBe(auditedBefore);
+
+    // Answered again (the page reloaded), the request ends the session: it never says done while the
+    // session lives.
+    const again = await browser.post('/api/Logout', { logoutId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ username: 'Grace Hopper' });
+    expect(await sessionCount()).toBe(sessionsBefore - 1);
+    expect(await loggedOut()).toBe(auditedBefore + 1);
+    const silent = await startAuthorization(browser, { prompt: 'none' }).catch(
+      (error: Error) => error.message,
+    );
+    expect(String(silent)).toMatch(/error=login_required/);
   });
 
   it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {

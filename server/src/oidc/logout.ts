@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { type ClientSession, queueLogoutTokens } from '../backchannel/backchannel-repository.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import {
   consumeLogoutRequest,
   deleteGrant,
@@ -165,11 +166,17 @@ export async function finishLogout(
   if (!request) return 'unknown';
   if (!request.hintVerified && request.consumedAt === null && confirmed !== true) return 'unconfirmed';
 
-  if (await consumeLogoutRequest(db, request.idHash)) {
-    // Queued with the session's end, posted later: a relying party never holds up this answer.
-    if ((await endSession(db, request.sessionId, queue.clock)) > 0) queue.nudge();
-    await recordAudit(db, { event: 'logout', outcome: 'success', accountId: request.accountId, ip });
-  }
+  // The request is used up with the session's end and its audit row, or not at all: a sign-out that
+  // failed half-way would otherwise leave the session living while its page (reloaded) says done.
+  // Run again after a conflict with another transaction on the same rows (a client's removal, say).
+  const queued = await retriedTransaction(db, async (tx) => {
+    if (!(await consumeLogoutRequest(tx, request.idHash))) return 0;
+    const tokens = await endSession(tx, request.sessionId, queue.clock);
+    await recordAudit(tx, { event: 'logout', outcome: 'success', accountId: request.accountId, ip });
+    return tokens;
+  });
+  // Queued with the session's end, posted later: a relying party never holds up this answer.
+  if (queued > 0) queue.nudge();
   const account = request.accountId ? await findAccountById(db, request.accountId) : null;
   return {
     username: account?.displayName ?? '',
@@ -201,18 +208,19 @@ export async function endAccountSessionsWithLogout(db: Db, clock: Clock, account
   return queueLogoutTokens(db, clock, accountId, clientSessions);
 }
 
-/** Ends the session and queues a logout token for each of its clients; answers how many were queued. */
-async function endSession(db: Db, sessionId: string, clock: Clock): Promise<number> {
+/**
+ * Ends the session and queues a logout token for each of its clients, inside the caller's transaction;
+ * answers how many were queued.
+ */
+async function endSession(tx: Db, sessionId: string, clock: Clock): Promise<number> {
   if (sessionId === '') return 0;
-  return db.transaction(async (tx) => {
-    const payload = await findSessionPayload(tx, sessionId);
-    const authorizations = (payload?.authorizations ?? {}) as Authorizations;
-    for (const { grantId } of Object.values(authorizations)) {
-      if (grantId) await deleteGrant(tx, grantId);
-    }
-    await deleteSession(tx, sessionId);
-    const accountId = payload?.accountId;
-    if (typeof accountId !== 'string') return 0;
-    return queueLogoutTokens(tx, clock, accountId, clientSessionsOf(authorizations));
-  });
+  const payload = await findSessionPayload(tx, sessionId);
+  const authorizations = (payload?.authorizations ?? {}) as Authorizations;
+  for (const { grantId } of Object.values(authorizations)) {
+    if (grantId) await deleteGrant(tx, grantId);
+  }
+  await deleteSession(tx, sessionId);
+  const accountId = payload?.accountId;
+  if (typeof accountId !== 'string') return 0;
+  return queueLogoutTokens(tx, clock, accountId, clientSessionsOf(authorizations));
 }

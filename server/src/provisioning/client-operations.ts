@@ -19,6 +19,7 @@ import {
   withholdLogoutRedirects,
 } from '../oidc/oidc-repository.ts';
 import type { Db } from '../store/database.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { checkRegistration, type Registration } from './client-rules.ts';
 import {
   ADMIN_CLIENT_SCOPE,
@@ -310,7 +311,8 @@ export async function removeClient(
   { adminClients = true }: { adminClients?: boolean } = {},
 ): Promise<ClientView> {
   const { id } = parseInput(clientIdInput, input);
-  const view = await deps.db.transaction(async (tx) => {
+  // Run again after a conflict with a transaction on the same rows (a sign-out ending a grant of it).
+  const view = await retriedTransaction(deps.db, async (tx) => {
     const removed = await deleteClient(tx, id);
     if (!removed) throw noClient(id);
     if (!adminClients && isAdminClient(removed)) {

@@ -3,6 +3,7 @@ import { identifierHash } from '../accounts/identifiers.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { noTarget, requireTarget, summarize, viewOf } from './account-target.ts';
 import { auditAdmin } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
@@ -24,7 +25,8 @@ export async function deleteUser(deps: ProvisioningDeps, input: AccountInput): P
   const ref = parseInput(accountInput, input);
   const account = await requireTarget(deps.db, ref);
   const now = await clockOf(deps).now();
-  return deps.db.transaction(async (tx) => {
+  // Run again after a conflict with a transaction on the same rows (the account's sessions, grants).
+  return retriedTransaction(deps.db, async (tx) => {
     // Deleted meanwhile by another request: report what this one found, as the other one did.
     if (!(await deleteAccount(tx, account.id))) throw noTarget(ref);
     await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);

@@ -17,6 +17,7 @@ import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { requireTarget, summarize } from './account-target.ts';
 import { describeBrokenRules } from './password-message.ts';
 import { auditAdmin, originColumns } from './provisioning-audit.ts';
@@ -127,7 +128,8 @@ async function changeDisabled(
   const account = await requireTarget(deps.db, parseInput(accountInput, input));
   if ((account.disabledAt !== null) === disabled) return { account: summarize(account), changed: false };
   const now = await clockOf(deps).now();
-  await deps.db.transaction(async (tx) => {
+  // Run again after a conflict with a transaction on the same rows (the account's sessions, grants).
+  await retriedTransaction(deps.db, async (tx) => {
     await setDisabled(tx, account.id, disabled);
     if (disabled) await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);

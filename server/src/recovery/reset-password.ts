@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import { consumeCode, findLiveCode } from '../codes/codes.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { RESET_TYPES, spendResetCodes } from './code-states.ts';
 import { fixedClock } from './fixed-clock.ts';
@@ -57,7 +58,8 @@ async function applyReset(
   passwordHash: string,
 ): Promise<boolean> {
   const now = await deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  // Run again after a conflict with a transaction on the same rows (the account's sessions, grants).
+  return retriedTransaction(deps.db, async (tx) => {
     const spent = await consumeCode(tx, fixedClock(now), input.code, [input.type]);
     if (!spent || spent.accountId !== account.id) return false;
     await storePassword(tx, account.id, passwordHash, now);
