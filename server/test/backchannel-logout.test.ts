@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/backchannel/backchannel-delivery.ts';
 import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
 import { issueCode } from '../src/codes/codes.ts';
+import { finishLogout } from '../src/oidc/logout.ts';
 import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
@@ -35,15 +36,20 @@ afterEach(() => {
   receiver.status = 200;
 });
 
-/** Signs a person in through `planner`, then signs out at the relying party's request (SPA /logout). */
-async function signInAndOut(clientId = 'planner') {
+/** Signs a person in through `clientId`, who then asks for a sign-out; answers the stored request's id. */
+async function signInAndAskOut(clientId: string) {
   const { tokens, browser } = await signInThrough(service(), await relyingParty(app(), clientId));
   const end = await browser.get(
     `/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token ?? '' })}`,
   );
-  const logoutId = new URL(String(end.headers.location), 'http://localhost:3000').searchParams.get(
-    'logoutId',
-  );
+  const logoutId =
+    new URL(String(end.headers.location), 'http://localhost:3000').searchParams.get('logoutId') ?? '';
+  return { tokens, browser, logoutId };
+}
+
+/** Signs a person in through `planner`, then signs out at the relying party's request (SPA /logout). */
+async function signInAndOut(clientId = 'planner') {
+  const { tokens, browser, logoutId } = await signInAndAskOut(clientId);
   const logout = await browser.post('/api/Logout', { logoutId });
   expect(logout.statusCode).toBe(200);
   const idClaims = tokens.claims();
@@ -177,5 +183,35 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
     const metadata = (await relyingParty(app(), 'planner')).serverMetadata();
     expect(metadata.backchannel_logout_supported).toBe(true);
     expect(metadata.backchannel_logout_session_supported).toBe(true);
+  });
+});
+
+describe('the worker woken by a sign-out', () => {
+  it('is woken once the tokens are committed, and only by a sign-out that queued any', async () => {
+    const db = service().db;
+    let nudges = 0;
+    let queuedWhenWoken = 0;
+    const queue = {
+      clock,
+      nudge: () => {
+        nudges++;
+        void logoutTokensOf(db, 'planner').then((rows) => {
+          queuedWhenWoken = rows.filter((row) => row.deliveredAt === null && row.failedAt === null).length;
+        });
+      },
+    };
+    const { logoutId } = await signInAndAskOut('planner');
+    expect(await finishLogout(db, { logoutId }, null, queue)).toMatchObject({ postLogoutRedirectUri: null });
+    expect(nudges).toBe(1);
+    await expect.poll(() => queuedWhenWoken).toBe(1);
+
+    // The same request again (the page reloaded) ends and queues nothing: no wake-up.
+    await finishLogout(db, { logoutId }, null, queue);
+    expect(nudges).toBe(1);
+    // A sign-out whose only client has no back-channel listener queues nothing either.
+    const quiet = await signInAndAskOut('no-listener');
+    await finishLogout(db, { logoutId: quiet.logoutId }, null, queue);
+    expect(nudges).toBe(1);
+    expect(await app().logouts.runOnce()).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { logoutResponse } from '@keycard/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
 import {
@@ -128,7 +128,15 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken })}`);
     const logoutId = new URL(String(end.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
     const loggedOut = async () =>
-      (await db().select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).length;
+      (
+        await db()
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.event, 'logout'), eq(auditEvents.outcome, 'success')))
+      ).length;
+    const grants = async () =>
+      (await db().select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Grant'))).length;
+    const grantsBefore = await grants();
     const auditedBefore = await loggedOut();
 
     // The database refuses to delete a session: a trigger of this test's own, a real failure half-way
@@ -147,6 +155,7 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
       await db().execute(sql`drop function refuse_session_delete()`);
     }
     expect(await sessionCount()).toBe(sessionsBefore);
+    expect(await grants()).toBe(grantsBefore);
     // Stored by the hash of its id (oidc/logout.ts).
     const idHash = createHash('sha256').update(logoutId).digest('hex');
     const [stored] = await db().select().from(logoutRequests).where(eq(logoutRequests.idHash, idHash));
@@ -160,11 +169,27 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ username: 'Grace Hopper' });
     expect(await sessionCount()).toBe(sessionsBefore - 1);
+    expect(await grants()).toBe(grantsBefore - 1);
     expect(await loggedOut()).toBe(auditedBefore + 1);
     const silent = await startAuthorization(browser, { prompt: 'none' }).catch(
       (error: Error) => error.message,
     );
     expect(String(silent)).toMatch(/error=login_required/);
+  });
+
+  it('signs out a session that ended meanwhile (a password reset in another tab): done, on record', async () => {
+    const { browser, idToken } = await signedInBrowser();
+    const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ id_token_hint: idToken })}`);
+    const logoutId = new URL(String(end.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
+    await db().delete(oidcPayloads).where(eq(oidcPayloads.type, 'Session'));
+    const logouts = async () =>
+      (await db().select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).length;
+    const before = await logouts();
+
+    const logout = await browser.post('/api/Logout', { logoutId });
+    expect(logout.statusCode).toBe(200);
+    expect(logout.json()).toEqual({ username: 'Grace Hopper', postLogoutRedirectUri: null });
+    expect(await logouts()).toBe(before + 1);
   });
 
   it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {

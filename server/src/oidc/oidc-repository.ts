@@ -528,14 +528,17 @@ export async function findLiveLogoutRequest(db: Db, idHash: string): Promise<Log
   return request;
 }
 
-/** Marks the request used; true for exactly one caller, the first. */
-export async function consumeLogoutRequest(db: Db, idHash: string): Promise<boolean> {
-  const firstTime = await db
+/**
+ * Marks the request used; answers the row as marked for exactly one caller, the first (a caller that
+ * waited for another transaction on the row reads what that one committed), undefined for the others.
+ */
+export async function consumeLogoutRequest(db: Db, idHash: string): Promise<LogoutRequestRow | undefined> {
+  const [firstTime] = await db
     .update(logoutRequests)
     .set({ consumedAt: sql`now()` })
     .where(and(eq(logoutRequests.idHash, idHash), isNull(logoutRequests.consumedAt)))
-    .returning({ idHash: logoutRequests.idHash });
-  return firstTime.length === 1;
+    .returning();
+  return firstTime;
 }
 
 // Expired state, against the database clock as the reads are

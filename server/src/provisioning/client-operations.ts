@@ -175,7 +175,9 @@ export async function addClient(deps: ProvisioningDeps, input: AddClientInput): 
   const parsed = parseInput(addClientInput, input);
   const registration = newRegistration(parsed);
   checkRegistration(registration, await algorithmsFor(deps, registration.idTokenSignedResponseAlg));
-  return deps.db.transaction(async (tx) => {
+  // Run again after a conflict with a transaction on the same rows (what a removed client of this id
+  // left, ended by a sign-out meanwhile).
+  return retriedTransaction(deps.db, async (tx) => {
     const row = await insertClient(tx, {
       clientId: parsed.id,
       productName: parsed.name,

@@ -1,12 +1,16 @@
 /**
  * Whether `error` carries one of `states` (PostgreSQL SQLSTATEs), as PGlite and node-postgres report
- * them: on the error itself or on a cause it wraps (drizzle's DrizzleQueryError, say).
+ * them: on the error itself or on a cause it wraps (drizzle's DrizzleQueryError, say). A chain of
+ * causes that loops back on itself is followed once.
  */
 export function hasSqlState(error: unknown, states: ReadonlySet<string>): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if ('code' in current && typeof current.code === 'string' && states.has(current.code)) return true;
-    current = 'cause' in current ? current.cause : undefined;
+  const seen = new Set<object>();
+  let current = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current);
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && states.has(code)) return true;
+    current = cause;
   }
   return false;
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { hasSqlState } from './sql-state.ts';
+
+const DEADLOCK = new Set(['40P01']);
+
+/** An error as node-postgres or PGlite gives one: a message and a SQLSTATE in `code`. */
+const databaseError = (code: string) => Object.assign(new Error('from the database'), { code });
+
+describe('hasSqlState', () => {
+  it('finds the state on the error itself or on any cause it wraps', () => {
+    expect(hasSqlState(databaseError('40P01'), DEADLOCK)).toBe(true);
+    const wrapped = new Error('Failed query', { cause: databaseError('40P01') });
+    expect(hasSqlState(new Error('outer', { cause: wrapped }), DEADLOCK)).toBe(true);
+  });
+
+  it('answers false for another state, a code that is no string, no code, or no error at all', () => {
+    expect(hasSqlState(new Error('x', { cause: databaseError('23505') }), DEADLOCK)).toBe(false);
+    expect(hasSqlState(Object.assign(new Error('x'), { code: 40_001 }), new Set(['40001']))).toBe(false);
+    expect(hasSqlState(new Error('plain'), DEADLOCK)).toBe(false);
+    for (const nothing of [undefined, null, '40P01', 40]) expect(hasSqlState(nothing, DEADLOCK)).toBe(false);
+  });
+
+  it('stops at a cause that is null, and follows a chain that loops back on itself only once', () => {
+    expect(hasSqlState(new Error('x', { cause: null }), DEADLOCK)).toBe(false);
+    const first = new Error('first');
+    const second = new Error('second', { cause: first });
+    Object.assign(first, { cause: second });
+    expect(hasSqlState(first, DEADLOCK)).toBe(false);
+    Object.assign(second, { code: '40P01' });
+    expect(hasSqlState(first, DEADLOCK)).toBe(true);
+  });
+});
