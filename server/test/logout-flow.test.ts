@@ -67,9 +67,17 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     );
     expect(String(silent)).toMatch(/error=login_required/);
 
-    // A reload of the goodbye page shows the same answer; the logoutId is not a secret store.
+    // A reload of the goodbye page shows the same answer; the logoutId is not a secret store. It
+    // ends nothing more and goes on record once.
+    const logouts = async () =>
+      (await db().select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).length;
+    const onRecord = await logouts();
     const again = await browser.post('/api/Logout', { logoutId });
-    expect(again.json()).toMatchObject({ username: 'Grace Hopper' });
+    expect(again.json()).toEqual({
+      username: 'Grace Hopper',
+      postLogoutRedirectUri: `${POST_LOGOUT_URI}?state=st-1`,
+    });
+    expect(await logouts()).toBe(onRecord);
   });
 
   it('gives no post-logout URI without one', async () => {

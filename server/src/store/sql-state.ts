@@ -9,6 +9,7 @@ export function hasSqlState(error: unknown, states: ReadonlySet<string>): boolea
   while (typeof current === 'object' && current !== null && !seen.has(current)) {
     seen.add(current);
     const { code, cause } = current as { code?: unknown; cause?: unknown };
+    // Stryker disable next-line ConditionalExpression: a set of strings has no other value; the check is for the type
     if (typeof code === 'string' && states.has(code)) return true;
     current = cause;
   }
