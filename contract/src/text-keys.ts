@@ -36,6 +36,7 @@ export const LOCALIZED_TEXT_KEYS = [
   // Sign-out
   'logoff', // heading of the sign-out page
   'logoffGreeting', // caption with {userName}
+  'logoffDone', // caption of a sign-out that names no one (a browser that was not signed in)
   'logoutConfirmTitle', // heading of the question asked before a sign-out no valid ID token vouches for
   'logoutConfirmText', // why the question is asked and what each answer does
   'logoutConfirmLabel', // button: sign out

@@ -1,5 +1,5 @@
 import { LOGOUT_REDIRECT_DELAY_MS, postCalls } from '@keycard/contract';
-import { DEMO_LOGIN_PATH, DEMO_PRODUCT_NAME, DemoPage } from '../pages/demo-page.ts';
+import { DEMO_CLIENT_ID, DEMO_LOGIN_PATH, DEMO_PRODUCT_NAME, DemoPage } from '../pages/demo-page.ts';
 import { LogoutPage } from '../pages/logout-page.ts';
 import { SignInPage } from '../pages/sign-in-page.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -73,5 +73,20 @@ test.describe('signing in and out at the demo relying party (issue 3, DESIGN §1
     await expect(signIn.frame).toHaveAttribute('data-page-kind', 'unknownUser');
     await expect(signIn.emailField(texts)).toBeEditable();
     expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  test('a browser that is not signed in, sent to sign out, gets the goodbye page without a name', async ({
+    page,
+    texts,
+  }) => {
+    // As a relying party's sign-out link after the session has ended: the provider answers a form
+    // that posts itself (its inline script allowed by hash), then the SPA's /logout page.
+    await page.goto(`/oidc/session/end?${new URLSearchParams({ client_id: DEMO_CLIENT_ID })}`);
+    await page.waitForURL((url) => /^\/logout\/?$/i.test(url.pathname) && url.searchParams.has('logoutId'));
+    const logout = new LogoutPage(page);
+    await expect(logout.frame).toHaveAttribute('data-page-kind', logout.pageKind);
+    await expect(logout.heading).toHaveText(texts.logoff);
+    await expect(logout.signedOutCaption(texts)).toBeVisible();
+    await expect(logout.confirmButton(texts)).toHaveCount(0);
   });
 });

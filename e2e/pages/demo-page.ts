@@ -7,6 +7,8 @@ import { SignInPage } from './sign-in-page.ts';
  * sign-in page's welcome names it through the ReturnUrl's product parameter (DESIGN §1).
  */
 export const DEMO_PRODUCT_NAME = 'Demo Planner';
+/** The demo relying party's client id: public, PKCE. */
+export const DEMO_CLIENT_ID = 'keycard-demo';
 
 /** Where the demo relying party lives and where the post-logout redirect brings the browser back. */
 export const DEMO_PATH = '/demo';

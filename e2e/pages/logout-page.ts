@@ -37,6 +37,11 @@ export class LogoutPage extends PageFrame {
       .getByText(fillText(texts.logoffGreeting, { userName }), { exact: true });
   }
 
+  /** The caption of a sign-out that names no one: the browser was not signed in. */
+  signedOutCaption(texts: TextResource): Locator {
+    return this.page.getByRole('main').getByText(texts.logoffDone, { exact: true });
+  }
+
   /** The question asked before a sign-out no valid ID token vouched for ("Sign out of Keycard?"). */
   confirmButton(texts: TextResource): Locator {
     return this.page.getByRole('main').getByRole('button', { name: texts.logoutConfirmLabel, exact: true });

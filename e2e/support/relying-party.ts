@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
 import * as oidc from 'openid-client';
+import { DEMO_CLIENT_ID } from '../pages/demo-page.ts';
 
-/** The built-in demo relying party's registration (server/src/demo/demo-setup.ts): public, PKCE. */
-const DEMO_CLIENT_ID = 'keycard-demo';
 const CALLBACK_PATH = '/demo/callback';
 
 /**

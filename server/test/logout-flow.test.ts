@@ -200,6 +200,49 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     expect(await logouts()).toBe(before + 1);
   });
 
+  it("shows the SPA's goodbye page, naming no one, to a browser without a session that is sent to sign out", async () => {
+    const browser = new TestBrowser(app());
+    const sessionsBefore = await sessionCount();
+    // No session: the provider answers a form that posts itself (its script is allowed by hash).
+    const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID })}`);
+    expect(end.statusCode).toBe(200);
+    const form = end.body.match(
+      /action="[^"]*(\/oidc\/session\/end\/confirm)"[\s\S]*name="xsrf" value="([^"]+)"/,
+    );
+    expect(form).not.toBeNull();
+    const confirm = await browser.postForm(form?.[1] ?? '', { xsrf: form?.[2] ?? '', logout: 'yes' });
+    expect(confirm.statusCode).toBe(303);
+    const success = await browser.get(new URL(String(confirm.headers.location), 'http://x').pathname);
+    expect(success.statusCode).toBe(303);
+    const page = new URL(String(success.headers.location), 'http://x');
+    expect(page.pathname).toBe('/logout');
+    const logoutId = page.searchParams.get('logoutId') ?? '';
+
+    const audited = async () =>
+      (await db().select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).length;
+    const before = await audited();
+    await browser.loadSpa();
+    const logout = await browser.post('/api/Logout', { logoutId });
+    expect(logout.statusCode).toBe(200);
+    expect(logout.json()).toEqual({ username: '', postLogoutRedirectUri: null });
+    // Nothing was signed out, so nothing is on record; the page asks nothing either (no question).
+    expect(await sessionCount()).toBe(sessionsBefore);
+    expect(await audited()).toBe(before);
+  });
+
+  it('sends a browser without a session back to the registered post-logout URI, with the state', async () => {
+    const browser = new TestBrowser(app());
+    const end = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID, post_logout_redirect_uri: POST_LOGOUT_URI, state: 'st-2' })}`,
+    );
+    const form = end.body.match(
+      /action="[^"]*(\/oidc\/session\/end\/confirm)"[\s\S]*name="xsrf" value="([^"]+)"/,
+    );
+    const confirm = await browser.postForm(form?.[1] ?? '', { xsrf: form?.[2] ?? '', logout: 'yes' });
+    expect(confirm.statusCode).toBe(303);
+    expect(confirm.headers.location).toBe(`${POST_LOGOUT_URI}?state=st-2`);
+  });
+
   it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {
     const browser = new TestBrowser(app());
     await browser.loadSpa();

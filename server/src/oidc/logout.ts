@@ -16,6 +16,7 @@ import {
   findLiveLogoutRequest,
   findSessionPayload,
   insertLogoutRequest,
+  type NewLogoutRequest,
 } from './oidc-repository.ts';
 
 const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
@@ -103,11 +104,9 @@ function hintVouches(ctx: KoaContextWithOIDC): boolean {
  */
 export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void> {
   const { session, params, client } = ctx.oidc;
-  const logoutId = randomBytes(32).toString('base64url');
   const postLogoutRedirectUri =
     typeof params?.post_logout_redirect_uri === 'string' ? params.post_logout_redirect_uri : null;
-  await insertLogoutRequest(db, {
-    idHash: hashOf(logoutId),
+  await showLogoutPage(db, ctx, {
     sessionId: session?.jti ?? '',
     accountId: session?.accountId ?? null,
     clientId: client?.clientId ?? null,
@@ -116,6 +115,34 @@ export async function startLogout(db: Db, ctx: KoaContextWithOIDC): Promise<void
     postLogoutRedirectUri,
     state: typeof params?.state === 'string' ? params.state : null,
     hintVerified: hintVouches(ctx),
+  });
+}
+
+/**
+ * The provider's end-session ends here for a browser without a signed-in session (nothing to end)
+ * whose relying party gave no post-logout redirect: the SPA's /logout page says it is signed out, as
+ * after any sign-out, instead of the provider's own page (in English only, not the service's). The
+ * request it reads is stored as done and names no one.
+ */
+export async function showSignedOut(db: Db, ctx: KoaContextWithOIDC): Promise<void> {
+  await showLogoutPage(db, ctx, {
+    sessionId: '',
+    accountId: null,
+    clientId: ctx.oidc.client?.clientId ?? null,
+    postLogoutRedirectUri: null,
+    state: null,
+    consumedAt: new Date(),
+  });
+}
+
+type LogoutRequestFields = Omit<NewLogoutRequest, 'idHash' | 'expiresAt'>;
+
+/** Stores the request under a random logoutId and sends the browser to the SPA's /logout page with it. */
+async function showLogoutPage(db: Db, ctx: KoaContextWithOIDC, request: LogoutRequestFields): Promise<void> {
+  const logoutId = randomBytes(32).toString('base64url');
+  await insertLogoutRequest(db, {
+    ...request,
+    idHash: hashOf(logoutId),
     expiresAt: new Date(Date.now() + LOGOUT_REQUEST_TTL_MS),
   });
   ctx.status = 303;

@@ -514,8 +514,9 @@ export async function endAccountSessions(db: Db, accountId: string): Promise<voi
 // Sign-outs (RP-initiated logout, logout.ts)
 
 export type LogoutRequestRow = typeof logoutRequests.$inferSelect;
+export type NewLogoutRequest = typeof logoutRequests.$inferInsert;
 
-export async function insertLogoutRequest(db: Db, row: typeof logoutRequests.$inferInsert): Promise<void> {
+export async function insertLogoutRequest(db: Db, row: NewLogoutRequest): Promise<void> {
   await db.insert(logoutRequests).values(row);
 }
 

@@ -13,7 +13,7 @@ import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
-import { screenEndSessionRequest, startLogout } from './logout.ts';
+import { screenEndSessionRequest, showSignedOut, startLogout } from './logout.ts';
 import { answerOutages, errorPageFor, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
@@ -196,7 +196,11 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
         defaultResource: (_ctx, _client, oneOf) => oneOf,
         useGrantedResource: () => true,
       },
-      rpInitiatedLogout: { enabled: true, logoutSource: (ctx) => startLogout(db, ctx) },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx) => startLogout(db, ctx),
+        postLogoutSuccessSource: (ctx) => showSignedOut(db, ctx),
+      },
     },
     ttl: {
       Session: 24 * 60 * 60,

@@ -38,6 +38,7 @@ export const de: LanguageTexts = {
   // Sign-out
   logoff: 'Abgemeldet',
   logoffGreeting: 'Auf Wiedersehen, {userName}. Sie wurden erfolgreich abgemeldet.',
+  logoffDone: 'Sie sind abgemeldet.',
   logoutConfirmTitle: 'Von Keycard abmelden?',
   logoutConfirmText:
     'Eine Website möchte Sie abmelden. Sie bleiben angemeldet, solange Sie die Abmeldung nicht bestätigen.',

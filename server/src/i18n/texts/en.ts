@@ -36,6 +36,7 @@ export const en: LanguageTexts = {
   // Sign-out
   logoff: 'Signed out',
   logoffGreeting: 'Goodbye, {userName}. You have been signed out successfully.',
+  logoffDone: 'You are signed out.',
   logoutConfirmTitle: 'Sign out of Keycard?',
   logoutConfirmText:
     'A website asked to sign you out. You stay signed in unless you confirm that you want to sign out.',

@@ -96,6 +96,14 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     expect(screen.getByRole('status').textContent).toBe('');
   });
 
+  it('says signed out without a name when the sign-out names no one', async () => {
+    stubLogout(() => json({ username: '', postLogoutRedirectUri: null }));
+    renderLogout('/logout?logoutId=L-0');
+    await settled(() => expect(screen.getByText('logoffDone')).toBeTruthy());
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('logoff');
+    expect(screen.queryByText(/logoffGreeting/)).toBeNull();
+  });
+
   it('goes to the post-logout URI at once on "continue now", and only once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { assign } = stubLogout(() =>

@@ -61,7 +61,10 @@ export function LogoutScreen() {
       ) : state.status === 'done' ? (
         <DoneState
           heading={t('logoff')}
-          caption={t('logoffGreeting', { userName: state.userName })}
+          // A browser that was not signed in is told so without a name (oidc/logout.ts showSignedOut).
+          caption={
+            state.userName === '' ? t('logoffDone') : t('logoffGreeting', { userName: state.userName })
+          }
           target={target}
           delayMs={LOGOUT_REDIRECT_DELAY_MS}
         />
