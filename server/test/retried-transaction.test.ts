@@ -26,57 +26,53 @@ beforeAll(async () => {
   await db().execute(sql`create table conflict_probe (run integer not null)`);
 });
 
+/**
+ * A retried transaction whose every run writes its number, then fails with the state `failing` gives
+ * for that run (none: it commits). Answers how many runs there were, what it answered or threw, and
+ * which runs' rows were kept.
+ */
+async function retried(failing: (run: number) => string | null) {
+  await db().execute(sql`delete from conflict_probe`);
+  let runs = 0;
+  const outcome = await retriedTransaction(db(), async (tx) => {
+    runs++;
+    await tx.execute(sql`insert into conflict_probe (run) values (${runs})`);
+    const state = failing(runs);
+    if (state) await failWith(tx, state);
+    return 'done';
+  }).catch((error: unknown) => error);
+  return { runs, outcome, kept: await kept() };
+}
+
 describe('a transaction rolled back for a conflict', () => {
   it('runs again after a deadlock, and keeps only the run that committed', async () => {
-    await db().execute(sql`delete from conflict_probe`);
-    let runs = 0;
-    const answer = await retriedTransaction(db(), async (tx) => {
-      runs++;
-      await tx.execute(sql`insert into conflict_probe (run) values (${runs})`);
-      if (runs === 1) await failWith(tx, '40P01');
-      return 'done';
+    expect(await retried((run) => (run === 1 ? '40P01' : null))).toEqual({
+      runs: 2,
+      outcome: 'done',
+      kept: [2],
     });
-    expect(answer).toBe('done');
-    expect(runs).toBe(2);
-    expect(await kept()).toEqual([2]);
   });
 
   it('runs again after a serialization failure', async () => {
-    await db().execute(sql`delete from conflict_probe`);
-    let runs = 0;
-    await retriedTransaction(db(), async (tx) => {
-      runs++;
-      await tx.execute(sql`insert into conflict_probe (run) values (${runs})`);
-      if (runs === 1) await failWith(tx, '40001');
+    expect(await retried((run) => (run === 1 ? '40001' : null))).toEqual({
+      runs: 2,
+      outcome: 'done',
+      kept: [2],
     });
-    expect(runs).toBe(2);
-    expect(await kept()).toEqual([2]);
   });
 
   it('gives up after 3 runs that all conflicted, keeping nothing and answering the conflict', async () => {
-    await db().execute(sql`delete from conflict_probe`);
-    let runs = 0;
-    const failure = await retriedTransaction(db(), async (tx) => {
-      runs++;
-      await tx.execute(sql`insert into conflict_probe (run) values (${runs})`);
-      await failWith(tx, runs % 2 === 0 ? '40001' : '40P01');
-    }).catch((error: unknown) => error);
+    const { runs, outcome, kept } = await retried((run) => (run % 2 === 0 ? '40001' : '40P01'));
     expect(runs).toBe(3);
-    expect(isTransactionConflict(failure)).toBe(true);
-    expect(await kept()).toEqual([]);
+    expect(isTransactionConflict(outcome)).toBe(true);
+    expect(kept).toEqual([]);
   });
 
   it('does not run again after any other failure', async () => {
-    await db().execute(sql`delete from conflict_probe`);
-    let runs = 0;
-    const failure = await retriedTransaction(db(), async (tx) => {
-      runs++;
-      await tx.execute(sql`insert into conflict_probe (run) values (${runs})`);
-      await failWith(tx, '23505');
-    }).catch((error: unknown) => error);
+    const { runs, outcome, kept } = await retried(() => '23505');
     expect(runs).toBe(1);
-    expect(isTransactionConflict(failure)).toBe(false);
-    expect(failure).toBeInstanceOf(Error);
-    expect(await kept()).toEqual([]);
+    expect(outcome).toBeInstanceOf(Error);
+    expect(isTransactionConflict(outcome)).toBe(false);
+    expect(kept).toEqual([]);
   });
 });
