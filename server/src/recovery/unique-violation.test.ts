@@ -9,12 +9,11 @@ function wrapped(code: string, wraps: number): unknown {
 }
 
 describe('recognising a unique violation (SQLSTATE 23505)', () => {
-  it('finds the code on the error itself and behind up to four wrappers', () => {
-    for (let wraps = 0; wraps <= 4; wraps++) expect(isUniqueViolation(wrapped('23505', wraps))).toBe(true);
+  it('finds the code on the error itself and behind any number of wrappers', () => {
+    for (let wraps = 0; wraps <= 8; wraps++) expect(isUniqueViolation(wrapped('23505', wraps))).toBe(true);
   });
 
-  it('looks no deeper than five errors, so a cause chain cannot keep it going', () => {
-    expect(isUniqueViolation(wrapped('23505', 5))).toBe(false);
+  it('follows a cause chain that loops back on itself once, so it cannot keep it going', () => {
     const cyclic: { cause?: unknown } = {};
     cyclic.cause = cyclic;
     expect(isUniqueViolation(cyclic)).toBe(false);
