@@ -207,7 +207,7 @@ export async function finishLogout(
   if (queued > 0) queue.nudge();
   const account = request.accountId ? await findAccountById(db, request.accountId) : null;
   return {
-    // Stryker disable next-line OptionalChaining,StringLiteral: a request always names its account (the provider stores none for a browser without a signed-in session), and the account's deletion deletes the request with it
+    // No one for a browser that was not signed in (showSignedOut).
     username: account?.displayName ?? '',
     // As the request stands now, not as first read: a client's removal committed meanwhile has taken
     // away the way back to it (withholdLogoutRedirects). Undefined only when it expired in between.
