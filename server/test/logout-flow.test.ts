@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { logoutResponse } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { removeClient } from '../src/provisioning/client-operations.ts';
 import { auditEvents, logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   CLIENT_ID,
@@ -80,9 +81,11 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     expect(await logouts()).toBe(onRecord);
   });
 
-  it('gives no post-logout URI without one', async () => {
+  it('gives no post-logout URI without one, a state alone included', async () => {
     const { browser } = await signedInBrowser();
-    const plain = await browser.get(`/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID })}`);
+    const plain = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID, state: 'st-alone' })}`,
+    );
     const logoutId = new URL(String(plain.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
     // No hint: the person confirms first (logout-confirmation.test.ts).
     expect((await browser.post('/api/Logout', { logoutId, confirmed: true })).json()).toEqual({
@@ -241,6 +244,23 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
     const confirm = await browser.postForm(form?.[1] ?? '', { xsrf: form?.[2] ?? '', logout: 'yes' });
     expect(confirm.statusCode).toBe(303);
     expect(confirm.headers.location).toBe(`${POST_LOGOUT_URI}?state=st-2`);
+  });
+
+  it('does not send the browser back to a client removed before the person answered', async () => {
+    const { browser } = await signedInBrowser();
+    const end = await browser.get(
+      `/oidc/session/end?${new URLSearchParams({ client_id: CLIENT_ID, post_logout_redirect_uri: POST_LOGOUT_URI, state: 'st-3' })}`,
+    );
+    const logoutId = new URL(String(end.headers.location), 'http://x').searchParams.get('logoutId') ?? '';
+    await removeClient({ db: db() }, { id: CLIENT_ID });
+    try {
+      expect((await browser.post('/api/Logout', { logoutId, confirmed: true })).json()).toEqual({
+        username: 'Grace Hopper',
+        postLogoutRedirectUri: null,
+      });
+    } finally {
+      await registerTestClient(db());
+    }
   });
 
   it('answers an unknown logoutId with 404 so the page goes to /Error', async () => {
