@@ -10,7 +10,7 @@ import { hasSqlState } from './sql-state.ts';
 const CONFLICTS = new Set(['40P01', '40001']);
 
 /** Runs of a transaction, the first included: a conflict is rare, three in a row mean something else. */
-export const TRANSACTION_RUNS = 3;
+const TRANSACTION_RUNS = 3;
 
 export function isTransactionConflict(error: unknown): boolean {
   return hasSqlState(error, CONFLICTS);

@@ -11,6 +11,10 @@ describe('hasSqlState', () => {
     expect(hasSqlState(databaseError('40P01'), DEADLOCK)).toBe(true);
     const wrapped = new Error('Failed query', { cause: databaseError('40P01') });
     expect(hasSqlState(new Error('outer', { cause: wrapped }), DEADLOCK)).toBe(true);
+    // pg gathers the errors of several attempts in an AggregateError.
+    expect(hasSqlState(new AggregateError([new Error('first'), databaseError('40P01')]), DEADLOCK)).toBe(
+      true,
+    );
   });
 
   it('answers false for another state, a code that is no string, no code, or no error at all', () => {

@@ -1,17 +1,31 @@
 /**
+ * Every error `error` carries, itself first: the causes it wraps (drizzle's DrizzleQueryError, say)
+ * and the members of an AggregateError (pg's socket errors), each once, so a chain that loops back
+ * on itself ends.
+ */
+export function* errorsWithin(error: unknown): Generator<object> {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    yield current;
+    // No cause pushes undefined, which the next turn skips.
+    pending.push((current as { cause?: unknown }).cause);
+    if (current instanceof AggregateError) pending.push(...current.errors);
+  }
+}
+
+/**
  * Whether `error` carries one of `states` (PostgreSQL SQLSTATEs), as PGlite and node-postgres report
- * them: on the error itself or on a cause it wraps (drizzle's DrizzleQueryError, say). A chain of
- * causes that loops back on itself is followed once.
+ * them, on itself or on an error within it.
  */
 export function hasSqlState(error: unknown, states: ReadonlySet<string>): boolean {
-  const seen = new Set<object>();
-  let current = error;
-  while (typeof current === 'object' && current !== null && !seen.has(current)) {
-    seen.add(current);
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
+  for (const within of errorsWithin(error)) {
+    const { code } = within as { code?: unknown };
     // Stryker disable next-line ConditionalExpression: a set of strings has no other value; the check is for the type
     if (typeof code === 'string' && states.has(code)) return true;
-    current = cause;
   }
   return false;
 }

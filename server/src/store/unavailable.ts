@@ -2,6 +2,7 @@
  * Whether an error means "the database cannot be reached" rather than "this query is wrong": those
  * answer 503 (DESIGN §2) so clients retry later, and never authenticate anyone.
  */
+import { errorsWithin } from './sql-state.ts';
 
 /** What an outage's 503 asks a client to wait before trying again (Retry-After, RFC 9110 §10.2.3). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -35,15 +36,6 @@ function describesOutage(error: object): boolean {
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   // drizzle wraps driver errors (DrizzleQueryError.cause); pg may wrap socket errors in AggregateError.
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
-    seen.add(current);
-    if (describesOutage(current)) return true;
-    if ('cause' in current) pending.push(current.cause);
-    if (current instanceof AggregateError) pending.push(...current.errors);
-  }
+  for (const within of errorsWithin(error)) if (describesOutage(within)) return true;
   return false;
 }
