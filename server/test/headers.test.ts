@@ -51,6 +51,21 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
     }
   });
 
+  it('send them on the refusals of the first hooks too: another host name (421), a method no route takes (405)', async () => {
+    const refusals = [
+      await app().inject({ method: 'GET', url: '/api/getcsrftoken', headers: { host: 'elsewhere.example' } }),
+      await app().inject({ method: 'PUT', url: '/api/login' }),
+    ];
+    expect(refusals.map((response) => response.statusCode)).toEqual([421, 405]);
+    for (const response of refusals) {
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(directives(response).get('default-src')).toBe("'self'");
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('send no HSTS when PUBLIC_URL is http', async () => {
     const response = await app().inject({ method: 'GET', url: '/api/getcsrftoken' });
     expect(response.headers['strict-transport-security']).toBeUndefined();

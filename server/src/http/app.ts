@@ -107,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandler(app);
   // First of all hooks, so every answer carries its request's id, a refused one included.
   sendRequestIds(app);
+  // Then DESIGN §2's headers, so a refusal by any later hook carries them too (421, 405, 403, 429).
+  registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
@@ -116,7 +118,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mail = options.mail ?? createMailService({ config, db, log: app.log, meter: metrics.mail });
   app.decorate('mail', mail);
   app.addHook('onClose', () => mail.stop());
-  registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   await registerCsrf(app, { publicUrl: config.publicUrl, cookieSecrets });
   const sendSpaIndex = await registerSpa(app, webDist);
   // Load balancers' probes: before the request limit, like the SPA's files (health.ts).
