@@ -237,6 +237,33 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect((await reset(deps, code)).outcome).toBe('reset');
   });
 
+  it('refuses the unlock and new-address links of a disabled account, changing nothing, and keeps them', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id, email } = await account();
+    const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: `moved-${serial}@example.com`,
+    });
+    await setDisabled(testDb().db, id, true);
+    expect(await unlockAccount(deps, { code: unlock, ip: freshIp() })).toEqual({ outcome: 'invalid' });
+    expect(await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).toEqual({
+      outcome: 'failed',
+    });
+    expect((await findAccountById(testDb().db, id))?.email).toBe(email);
+    const unlocks = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'unlock'), eq(auditEvents.accountId, id)));
+    expect(unlocks).toEqual([]);
+    expect(deps.mail.queued).toHaveLength(0);
+
+    await setDisabled(testDb().db, id, false);
+    expect((await unlockAccount(deps, { code: unlock, ip: freshIp() })).outcome).toBe('unlocked');
+    expect((await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).outcome).toBe(
+      'confirmed',
+    );
+  });
+
   it('sets the new password of an address the outbox would refuse, without a notice', async () => {
     const deps = recoveryDeps(testDb().db);
     serial += 1;

@@ -2,6 +2,7 @@ import { VerificationType } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail, findAccountById } from '../src/accounts/account-repository.ts';
+import { findLiveCode } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { inviteUser } from '../src/recovery/invite-user.ts';
@@ -122,6 +123,45 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
       );
     expect(changes).toHaveLength(1);
     expect(deps.mail.of('email_change_notice')).toHaveLength(1);
+  });
+
+  it('stops every link mailed before the change: reset, expired password, unlock, invitation and another change', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG, 'Ada Lovelace');
+    const bystander = await createAccount(testDb().db, nextAddress('other'), STRONG, 'Grace Hopper');
+    const mailedBefore = [
+      await issueResetCode(deps, account.id, VerificationType.PasswordReset),
+      await issueResetCode(deps, account.id, VerificationType.PasswordExpired),
+      await issueResetCode(deps, account.id, VerificationType.LockedAfterTooManyFailedAttempts),
+      await issueResetCode(deps, account.id, VerificationType.VerifyUser),
+      await issueResetCode(deps, account.id, VerificationType.ContactEmailChanged, {
+        newEmail: nextAddress('elsewhere'),
+      }),
+    ];
+    const othersReset = await issueResetCode(deps, bystander.id, VerificationType.PasswordReset);
+    const change = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('new'),
+    });
+    const live = (code: string) =>
+      findLiveCode(deps.db, deps.clock, code, Object.values(VerificationType)).then(Boolean);
+
+    expect(await Promise.all(mailedBefore.map(live))).toEqual([true, true, true, true, true]);
+    expect((await confirm(deps, change)).outcome).toBe('confirmed');
+    expect(await Promise.all(mailedBefore.map(live))).toEqual([false, false, false, false, false]);
+    expect(await live(othersReset)).toBe(true);
+    // The change's own link still answers as before (idempotent within its lifetime).
+    expect((await confirm(deps, change)).outcome).toBe('confirmed');
+  });
+
+  it('leaves the links mailed before in force when the new address was taken', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG, 'Ada Lovelace');
+    const taken = nextAddress('taken');
+    await createAccount(testDb().db, taken, STRONG, 'Grace Hopper');
+    const reset = await issueResetCode(deps, account.id, VerificationType.PasswordReset);
+    const change = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: taken });
+    expect((await confirm(deps, change)).outcome).toBe('failed');
+    expect(await findLiveCode(deps.db, deps.clock, reset, [VerificationType.PasswordReset])).not.toBeNull();
   });
 
   it('accepts a ContactEmailChanged (4) code carrying the new address too', async () => {

@@ -2,7 +2,7 @@ import { VerificationType } from '@keycard/contract';
 import { type Account, findAccountById } from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { claimFirstUse, type StoredCode } from '../codes/code-repository.ts';
+import { claimFirstUse, type StoredCode, spendCodes } from '../codes/code-repository.ts';
 import { swapEmail } from './account-email.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { findStoredCode } from './code-states.ts';
@@ -21,11 +21,25 @@ export type ConfirmNewEmailOutcome =
   | { outcome: 'failed' };
 
 const EMAIL_TYPES = [VerificationType.EmailChanged, VerificationType.ContactEmailChanged] as const;
+/**
+ * Every code a link of the account carries: once the address has changed, none mailed before may
+ * work. The reset, expired-password, unlock and invitation links went to the old address, which is
+ * often the very reason for the change (a lost or compromised mailbox); another open change of
+ * address would move it again.
+ */
+const CODES_OF_THE_OLD_ADDRESS = [
+  VerificationType.PasswordReset,
+  VerificationType.PasswordExpired,
+  VerificationType.LockedAfterTooManyFailedAttempts,
+  VerificationType.VerifyUser,
+  ...EMAIL_TYPES,
+] as const;
 const FAILED: ConfirmNewEmailOutcome = { outcome: 'failed' };
 
 /**
  * The first use: swaps the address when it is still free (else nothing changes and the code stays
- * unspent), tells the old address, records the change. False when the address was taken.
+ * unspent), spends every other code mailed before, tells the old address, records the change. False
+ * when the address was taken.
  */
 async function applyChange(
   deps: RecoveryDeps,
@@ -39,6 +53,7 @@ async function applyChange(
     if (!(await swapEmail(tx, account.id, newEmail))) return false;
     // A parallel open of the same link claimed it first and tells the old address itself.
     if (!(await claimFirstUse(tx, stored.id, now))) return true;
+    await spendCodes(tx, account.id, CODES_OF_THE_OLD_ADDRESS, now);
     await deps.mail.queue(tx, {
       kind: 'email_change_notice',
       to: account.email,
@@ -79,7 +94,8 @@ async function changeNow(...args: Parameters<typeof applyChange>): Promise<boole
 
 /**
  * SPEC §4 verify new e-mail, which acts on load. Idempotent within the code's lifetime like unlock
- * (DESIGN §2 Codes): a later open of a used link succeeds while the account has the new address.
+ * (DESIGN §2 Codes): a later open of a used link succeeds while the account has the new address. A
+ * disabled account's link changes nothing and is kept for when the account is enabled again.
  */
 export async function confirmNewEmail(
   deps: RecoveryDeps,
@@ -90,7 +106,8 @@ export async function confirmNewEmail(
   const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
   const newEmail = stored?.payload?.newEmail;
   const now = await deps.clock.now();
-  if (!stored || !account || !newEmail || stored.expiresAt <= now || stored.supersededAt !== null) {
+  const refused = !stored || !account || account.disabledAt !== null || !newEmail;
+  if (refused || stored.expiresAt <= now || stored.supersededAt !== null) {
     await countWrongCode(deps.limits, input.ip);
     return FAILED;
   }

@@ -33,7 +33,9 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
   if (await guessingBlocked(deps.limits, input.ip)) return { outcome: 'invalid' };
   const stored = await findStoredCode(deps.db, input.code, UNLOCK_TYPES);
   const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
-  if (!stored || !account) {
+  // A disabled account's link is refused as unknown, as the reset link is, and kept for when the
+  // account is enabled again: an administrator froze the account, the link does not change it.
+  if (!stored || !account || account.disabledAt !== null) {
     await countWrongCode(deps.limits, input.ip);
     return { outcome: 'invalid' };
   }
