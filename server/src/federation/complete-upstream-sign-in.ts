@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import type { Account } from '../accounts/account-repository.ts';
 import { emailDomain } from '../accounts/identifiers.ts';
 import { traced } from '../tracing/spans.ts';
 import { findProviderRecord } from './federation-repository.ts';
@@ -11,7 +12,8 @@ import type { UpstreamFlow } from './upstream-flow.ts';
 export type CompleteResult =
   | {
       readonly ok: true;
-      readonly accountId: string;
+      /** The account signed in, as linked: the sign-in's result is bound to its password (sign-in-result.ts). */
+      readonly account: Account;
       readonly providerId: string;
       readonly how: Extract<LinkResult, { ok: true }>['how'];
     }
@@ -72,7 +74,7 @@ export async function completeUpstreamSignIn(
   });
   if (!linked.ok) return refuse(linked.reason);
   deps.signIns.signedIn('federated');
-  return { ok: true, accountId: linked.account.id, providerId, how: linked.how };
+  return { ok: true, account: linked.account, providerId, how: linked.how };
 }
 
 /** The name claim, else given and family name, else the address's local part: never empty. */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import type { SignInRecord } from '../accounts/account-repository.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
-import { saveSignInResult } from '../oidc/sign-in-result.ts';
+import { boundLoginResult, type SignedInAccount, saveSignInResult } from '../oidc/sign-in-result.ts';
 
 const RESUME_PATH = new RegExp(`^${OIDC_MOUNT}/auth/([A-Za-z0-9_-]{1,64})(?:\\?|$)`);
 
@@ -43,14 +43,16 @@ export function interactionLanguage(interaction: Interaction | null): Language |
 
 /**
  * Records who signed in on the interaction, as provider.interactionResult does, on the one already
- * loaded, with the sign-in's `record` in the same statement (oidc/sign-in-result.ts).
+ * loaded, with the sign-in's `record` in the same statement (oidc/sign-in-result.ts). `account` is the
+ * row the sign-in read before it checked anything: the result is bound to its password, so a reset
+ * meanwhile stops the resume (resumesOutdatedSignIn).
  */
 export async function finishLogin(
   interaction: Interaction,
-  accountId: string,
+  account: SignedInAccount,
   amr: string[],
   record: SignInRecord,
 ): Promise<void> {
-  interaction.result = { login: { accountId, amr, remember: true } };
+  interaction.result = boundLoginResult(account, amr);
   await saveSignInResult(interaction, interaction.exp - Math.floor(Date.now() / 1000), record);
 }

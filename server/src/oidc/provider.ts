@@ -19,6 +19,7 @@ import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { withRequestReads } from './request-reads.ts';
 import { grantResourceScopes, introspectionPolicy, resourceServerInfo } from './resource-servers.ts';
+import { forgetOutdatedSignIn } from './sign-in-result.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
 /** Where the provider is mounted; the issuer is PUBLIC_URL + this (DESIGN §1). */
@@ -133,6 +134,8 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
       if (!UUID.test(sub)) return undefined;
       const account = await findAccountById(db, sub);
       if (!account || account.disabledAt) return undefined;
+      // A resumed sign-in whose password has changed since counts as none: sign in again.
+      if (forgetOutdatedSignIn(ctx, account)) return undefined;
       return {
         accountId: account.id,
         claims: async (use) => ({

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SignInRecord } from '../accounts/account-repository.ts';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Account, SignInRecord } from '../accounts/account-repository.ts';
 
 /** A sign-in record waiting for the save of its interaction (saveSignInResult). */
 interface Waiting {
@@ -41,4 +42,51 @@ export function takeSignInRecord(model: string, id: string): SignInRecord | unde
   if (slot === undefined || slot.taken || model !== 'Interaction' || id !== slot.uid) return undefined;
   slot.taken = true;
   return slot.record;
+}
+
+/**
+ * The password a finished sign-in saw, kept in its interaction's result beside oidc-provider's own
+ * fields (which it reads by name and leaves this one alone): the account's `passwordChangedAt` when
+ * the sign-in read the account, before it checked anything. ISO text, or null for none set.
+ */
+const PASSWORD_SEEN = 'passwordChangedAt';
+
+/** The account as a sign-in read it, before it checked anything. */
+export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt'>;
+
+/** An interaction's login result, bound to the password `account` had when the sign-in read it. */
+export function boundLoginResult(account: SignedInAccount, amr: string[]) {
+  return {
+    login: {
+      accountId: account.id,
+      amr,
+      remember: true,
+      [PASSWORD_SEEN]: account.passwordChangedAt?.toISOString() ?? null,
+    },
+  };
+}
+
+/** What Session.loginAccount sets when a resume signs the browser in. */
+const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as const;
+
+/**
+ * Undoes the resume of a sign-in that finished before the account's password last changed (DESIGN §2
+ * Reset password: all sessions of the account end), and says whether it did. A reset deletes the
+ * sessions, but a sign-in that has finished and not yet been resumed is not a session yet: its resume
+ * link would start one with the old password for up to the interaction's hour, and a sign-in whose
+ * check overlapped the reset would save its result after the reset had ended everything. So the
+ * resume compares the password the sign-in saw with the account's now; when they differ, the session
+ * the resume has just signed in is signed out again, and the provider asks for a sign-in as for a
+ * browser without one. A result stored without the binding (before it existed) passes.
+ */
+export function forgetOutdatedSignIn(ctx: KoaContextWithOIDC, account: SignedInAccount): boolean {
+  const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
+    ?.login;
+  if (login?.accountId !== account.id || !(PASSWORD_SEEN in login)) return false;
+  if (login[PASSWORD_SEEN] === (account.passwordChangedAt?.toISOString() ?? null)) return false;
+  // Deleted, not set: the provider's session refuses an empty accountId. The resume has already
+  // marked the session changed, so it is saved without them.
+  const session = ctx.oidc.session as Partial<Record<(typeof SIGNED_IN_FIELDS)[number], unknown>> | undefined;
+  for (const field of SIGNED_IN_FIELDS) delete session?.[field];
+  return true;
 }

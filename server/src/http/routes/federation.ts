@@ -116,12 +116,12 @@ export const federationRoutes: RouteModule = (api, deps) => {
     if (!result.ok) return refused(request, reply, 'callback', result.reason, result.providerId);
 
     // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
-    await finishLogin(interaction, result.accountId, ['fed'], {
+    await finishLogin(interaction, result.account, ['fed'], {
       claimed: null,
       audit: auditRow({
         event: 'federation',
         outcome: 'success',
-        accountId: result.accountId,
+        accountId: result.account.id,
         ip: request.ip,
         detail: { step: 'callback', providerId: result.providerId, account: result.how },
       }),

@@ -40,7 +40,7 @@ export const signInRoutes: RouteModule = (api, deps) => {
         flowLanguage: interactionLanguage(interaction),
       },
       // A success goes on record with the interaction's result, in one statement.
-      (account, record) => finishLogin(interaction, account.id, ['pwd'], record),
+      (account, record) => finishLogin(interaction, account, ['pwd'], record),
     );
     switch (result.outcome) {
       case 'authenticated':
