@@ -13,6 +13,27 @@ export function wholeNumber(min: number, max: number) {
     .pipe(z.number().min(min, message).max(max, message));
 }
 
+/** More proxies than this in one chain is a typo, not a deployment. */
+const MOST_TRUSTED_PROXIES = 10;
+
+/**
+ * TRUST_PROXY: how many proxies in front of the service to believe, as a number. `false` is none,
+ * `true` the one directly in front (a load balancer), a whole number that many (2: a CDN before the
+ * load balancer). Each appends the address it was reached from to X-Forwarded-For, so the count says
+ * which entry, from the right, is the client's; the ones left of it are whatever the client wrote.
+ */
+export const trustedProxiesSchema = z.string().transform((value, ctx) => {
+  const named = value.toLowerCase();
+  if (named === 'false') return 0;
+  if (named === 'true') return 1;
+  if (/^\d{1,2}$/.test(value) && Number(value) <= MOST_TRUSTED_PROXIES) return Number(value);
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be true, false or the number of proxies in front, from 0 to ${MOST_TRUSTED_PROXIES}`,
+  });
+  return z.NEVER;
+});
+
 function hasProtocol(value: string, protocols: readonly string[]): boolean {
   try {
     return protocols.includes(new URL(value).protocol.slice(0, -1));

@@ -51,7 +51,7 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       passwordHistory: 5,
       passwordMaxAgeDays: 0,
       passwordMinScore: 3,
-      trustProxy: false,
+      trustedProxies: 0,
       logLevel: 'info',
       shutdownDrainMs: 0,
       demo: true,
@@ -204,6 +204,14 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
     expect(loadConfig({ UV_THREADPOOL_SIZE: '8' }).threadPoolSize).toBe(8);
   });
 
+  it('reads TRUST_PROXY as the number of proxies in front: false none, true the one in front', () => {
+    const trusted = (value: string) => loadConfig({ TRUST_PROXY: value }).trustedProxies;
+    expect(loadConfig({}).trustedProxies).toBe(0);
+    expect([trusted('false'), trusted('FALSE'), trusted('0')]).toEqual([0, 0, 0]);
+    expect([trusted('true'), trusted('True'), trusted('1')]).toEqual([1, 1, 1]);
+    expect([trusted('2'), trusted('10')]).toEqual([2, 10]);
+  });
+
   it('sends recovery flows to the landing page when the demo is off', () => {
     expect(loadConfig({ DEMO: 'false' }).defaultRedirectUrl).toBe('http://localhost:3000/');
     expect(loadConfig({ DEFAULT_REDIRECT_URL: 'https://app.example.com/' }).defaultRedirectUrl).toBe(
@@ -227,7 +235,7 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
     expect(config).toMatchObject({
       passwordMaxAgeDays: 90,
       passwordMinScore: 4,
-      trustProxy: true,
+      trustedProxies: 1,
       redisUrl: 'redis://127.0.0.1:6379',
     });
     expect(config.cookieSecrets).toEqual([SECRET_A, SECRET_B]);
@@ -266,6 +274,11 @@ describe('loadConfig refusals', () => {
     ['VERIFY_USER_CODE_DAYS', '0'],
     ['VERIFY_USER_CODE_DAYS', '91'],
     ['TRUST_PROXY', 'perhaps'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '-1'],
+    ['TRUST_PROXY', '1.5'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '10.0.0.2'],
     ['LOG_LEVEL', 'verbose'],
     ['LOG_LEVEL', 'INFO'],
     ['SHUTDOWN_DRAIN_MS', '60001'],
@@ -309,6 +322,12 @@ describe('loadConfig refusals', () => {
     ]);
     expect(problemsOf({ VERIFY_USER_CODE_DAYS: '-7' })).toEqual([
       'VERIFY_USER_CODE_DAYS: must be a whole number from 1 to 90',
+    ]);
+  });
+
+  it('says what TRUST_PROXY may be', () => {
+    expect(problemsOf({ TRUST_PROXY: 'all' })).toEqual([
+      'TRUST_PROXY: must be true, false or the number of proxies in front, from 0 to 10',
     ]);
   });
 

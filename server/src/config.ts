@@ -10,6 +10,7 @@ import {
   jwksSchema,
   otlpProtocol,
   resourceServersSchema,
+  trustedProxiesSchema,
   urlWithProtocol,
   wholeNumber,
 } from './config-fields.ts';
@@ -127,7 +128,11 @@ function environmentSchema(readText: ReadText) {
       /** Forgot-password requests one client IP may make per window. */
       FORGOT_PASSWORD_PER_IP: wholeNumber(1, 100_000).default(20),
       FORGOT_PASSWORD_WINDOW_MINUTES: wholeNumber(1, 1440).default(15),
-      TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+      /**
+       * The proxies in front whose X-Forwarded-For, -Host and -Proto are believed: false (none), true
+       * (the one directly in front) or their number, e.g. 2 for a CDN before a load balancer.
+       */
+      TRUST_PROXY: trustedProxiesSchema.default(0),
       /** The least level logged; `debug` adds the load balancer's probes to the one line per request. */
       LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
       /**
@@ -287,7 +292,11 @@ function toConfig(env: Environment) {
     },
     /** Milliseconds a code of each verification type works (DESIGN §2 Codes). */
     codeLifetimes: codeLifetimesOf(env),
-    trustProxy: env.TRUST_PROXY,
+    /**
+     * How many proxies in front are believed (TRUST_PROXY): the client's address is the X-Forwarded-For
+     * entry the farthest of them appended; 0 believes no forwarded header at all.
+     */
+    trustedProxies: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     /** Milliseconds of draining before a stop: GET /health/ready answers 503 while requests are still served. */
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (production ? PRODUCTION_DRAIN_MS : 0),

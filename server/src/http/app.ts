@@ -40,6 +40,7 @@ import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa } from './spa.ts';
+import { proxyTrust } from './trusted-proxies.ts';
 
 export interface AppOptions {
   readonly config: Config;
@@ -96,9 +97,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: withSafeSerializers(options.logger),
     // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
     logController: new RequestLog(),
-    genReqId: requestIdGenerator(config.trustProxy),
+    genReqId: requestIdGenerator(config.trustedProxies > 0),
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.trustProxy,
+    // TRUST_PROXY: the client is who the proxies in front say, as far as they are believed, no further.
+    trustProxy: proxyTrust(config.trustedProxies),
   });
   // Every answer counts, those the hooks below give too (http/request-metrics.ts).
   const metrics = options.metrics ?? createMetrics({ threadPoolSize: config.threadPoolSize });

@@ -3,6 +3,7 @@ import * as querystring from 'node:querystring';
 import { BAD_CHARACTER_MESSAGE } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badCharacterPath } from '../errors/bad-characters.ts';
+import { withForwardingAsDecided } from './trusted-proxies.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -54,10 +55,14 @@ export function guardProtocolInput(scope: FastifyInstance): void {
 
 /**
  * The request to hand the provider: the original while its body is unread, else a copy whose body is
- * the form read by guardProtocolInput, so the provider parses the very bytes that were checked.
+ * the form read by guardProtocolInput, so the provider parses the very bytes that were checked. A
+ * provider that reads X-Forwarded-* (`proxy`) gets only the client, host and scheme Fastify took from
+ * them, so it builds its URLs on the host the allowed-hosts check passed and sees the address the
+ * per-IP limits counted. One that does not read them needs nothing changed.
  */
-export function forProvider(request: FastifyRequest): IncomingMessage {
+export function forProvider(request: FastifyRequest, proxy: boolean): IncomingMessage {
   const { raw, body } = request;
+  if (proxy) raw.headers = withForwardingAsDecided(request);
   if (!Buffer.isBuffer(body)) return raw;
   const copy = new IncomingMessage(raw.socket);
   copy.headers = raw.headers;

@@ -50,7 +50,7 @@ export async function mountProvider(app: FastifyInstance, source: ProviderSource
       }
       const callback = callbackOf(provider);
       reply.hijack();
-      const raw = forProvider(request) as IncomingMessage & { originalUrl?: string };
+      const raw = forProvider(request, provider.proxy) as IncomingMessage & { originalUrl?: string };
       // The provider routes on the path below its mount and derives the mount from originalUrl.
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(OIDC_MOUNT.length) || '/';

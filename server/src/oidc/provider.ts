@@ -230,7 +230,7 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
 
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
-  provider.proxy = deps.config.trustProxy;
+  provider.proxy = deps.config.trustedProxies > 0;
   provider.use((_ctx, next) => withRequestReads(next));
   // Refusals the provider sends to the client's redirect_uri (RFC 6749 §4.1.2.1, with RFC 9207 iss)
   // are logged like those shown on the error page, so the integrating developer finds the reason.
