@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { cookiePolicy } from '../cookie-policy.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { allowsBrowserOrigin } from './browser-clients.ts';
 import type { ClientCache } from './client-cache.ts';
 import { cookieSigner } from './cookie-signer.ts';
 import { honestDiscovery } from './discovery.ts';
@@ -168,7 +169,7 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
     // (oidc-provider's reuse detection, RFC 9700 §4.14.2).
     rotateRefreshToken: true,
     responseTypes: ['code'],
-    clientBasedCORS: () => false,
+    clientBasedCORS: allowsBrowserOrigin,
     // The admin API's scope is declared so the token endpoint refuses it (invalid_scope) to every
     // client whose registered scope lacks it: oidc-provider passes undeclared scopes through unchecked.
     scopes: ['openid', 'offline_access', ADMIN_SCOPE],
