@@ -175,6 +175,21 @@ export interface ExternalIdentity {
   readonly subject: string;
 }
 
+/** The account bound to the upstream identity, if any; the unique index allows one at most. */
+export async function findAccountByExternalIdentity(
+  db: Db,
+  identity: ExternalIdentity,
+): Promise<Account | null> {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(
+      and(eq(accounts.externalIdpId, identity.providerId), eq(accounts.externalSubject, identity.subject)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 /**
  * Links the account to the identity only while it is unbound (or bound to this provider without a
  * subject yet), so two callbacks racing for one account cannot both win; false when it was not.

@@ -2,10 +2,13 @@ import {
   type Account,
   bindExternalIdentity,
   findAccountByEmail,
+  findAccountByExternalIdentity,
   insertAccount,
   linkExternalIdentity,
 } from '../accounts/account-repository.ts';
 import type { Db } from '../store/database.ts';
+import { isUniqueViolation } from '../store/sql-state.ts';
+import { followUpstreamAddress } from './upstream-address.ts';
 
 export interface VerifiedIdentity {
   readonly providerId: string;
@@ -21,29 +24,50 @@ export type LinkResult =
   | { readonly ok: false; readonly reason: 'account_disabled' | 'linked_elsewhere' };
 
 /**
- * Links or provisions the local account by verified e-mail (DESIGN §1 Federation).
+ * Finds, links or provisions the local account of an upstream identity (DESIGN §1 Federation).
  *
- * Policy: an existing local account of that address is linked to the provider, even one that has a
- * password. An admin bound the address's domain to this provider, which makes the provider the
- * authority for every address of the domain: home-realm discovery already sends those people there
- * and never to the password step, and the provider has just verified that this person holds the
- * address. Refusing would strand exactly the accounts that existed before the binding.
+ * The account already bound to the identity is the person's, whatever address the provider now
+ * sends: only the issuer and `sub` identify a person, an address can change (OpenID Connect Core
+ * §5.7). It is refused when disabled and otherwise follows the new address (upstream-address.ts).
+ * Looking it up by address instead would provision a second, enabled account when the address
+ * changed upstream, past an administrator's disable and under a new `sub` for every relying party.
+ *
+ * An identity bound to no account is linked by verified e-mail. Policy: an existing local account of
+ * that address is linked to the provider, even one that has a password. An admin bound the address's
+ * domain to this provider, which makes the provider the authority for every address of the domain:
+ * home-realm discovery already sends those people there and never to the password step, and the
+ * provider has just verified that this person holds the address. Refusing would strand exactly the
+ * accounts that existed before the binding.
  * What is refused: an account linked to another provider or to another subject of this one (the
  * address was re-assigned upstream; the earlier person's account is not handed to the new one), and
  * a disabled account.
  */
 export async function linkOrProvisionAccount(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {
-  return db.transaction(async (tx) => {
-    const existing = await findAccountByEmail(tx, identity.email);
-    if (!existing) {
-      const created = await insertAccount(tx, { email: identity.email, displayName: identity.displayName });
-      // Someone else created the address a moment ago: treat it as existing, under the same rules.
-      if (!created) return linkExisting(tx, identity);
-      await bindExternalIdentity(tx, created.id, identity);
-      return { ok: true, account: created, how: 'provisioned' };
-    }
-    return linkExisting(tx, identity);
-  });
+  const bound = await findAccountByExternalIdentity(db, identity);
+  if (bound) return signInBound(db, bound, identity);
+  try {
+    return await db.transaction(async (tx) => {
+      const existing = await findAccountByEmail(tx, identity.email);
+      if (!existing) {
+        const created = await insertAccount(tx, { email: identity.email, displayName: identity.displayName });
+        // Someone else created the address a moment ago: treat it as existing, under the same rules.
+        if (!created) return linkExisting(tx, identity);
+        await bindExternalIdentity(tx, created.id, identity);
+        return { ok: true, account: created, how: 'provisioned' };
+      }
+      return linkExisting(tx, identity);
+    });
+  } catch (error) {
+    // A parallel callback bound the identity to another account first (account_external_identity_idx);
+    // nothing of this attempt was kept, and the next sign-in finds that account by the identity.
+    if (!isUniqueViolation(error)) throw error;
+    return { ok: false, reason: 'linked_elsewhere' };
+  }
+}
+
+async function signInBound(db: Db, account: Account, identity: VerifiedIdentity): Promise<LinkResult> {
+  if (account.disabledAt) return { ok: false, reason: 'account_disabled' };
+  return { ok: true, account: await followUpstreamAddress(db, account, identity), how: 'returning' };
 }
 
 async function linkExisting(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {

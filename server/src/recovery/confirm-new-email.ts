@@ -3,13 +3,13 @@ import { type Account, findAccountById } from '../accounts/account-repository.ts
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { claimFirstUse, type StoredCode, spendCodes } from '../codes/code-repository.ts';
+import { isUniqueViolation } from '../store/sql-state.ts';
 import { swapEmail } from './account-email.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { findStoredCode } from './code-states.ts';
 import { mailLanguage } from './mail-language.ts';
 import type { RecoveryDeps, Requester } from './recovery-deps.ts';
 import { redirectOrDefault } from './redirect-targets.ts';
-import { isUniqueViolation } from './unique-violation.ts';
 
 export interface ConfirmNewEmailInput extends Requester {
   code: string;

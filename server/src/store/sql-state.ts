@@ -29,3 +29,14 @@ export function hasSqlState(error: unknown, states: ReadonlySet<string>): boolea
   }
   return false;
 }
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = new Set(['23505']);
+
+/**
+ * Whether a unique index refused the statement: it settles the races the reads before a write cannot
+ * (an address taken, an upstream identity bound, at the same moment by another request).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return hasSqlState(error, UNIQUE_VIOLATION);
+}

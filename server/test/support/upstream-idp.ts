@@ -29,6 +29,11 @@ export interface UpstreamIdp {
   readonly issuer: string;
   /** The login_hint of the last authorization request, as the provider received it. */
   lastLoginHint(): string | undefined;
+  /**
+   * Adds the person, or replaces the one with the same `sub`: as an organisation changes someone's
+   * address while the subject stays. Their next sign-in and ID token carry the new details.
+   */
+  setPerson(person: UpstreamPerson): void;
   close(): Promise<void>;
 }
 
@@ -148,6 +153,9 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
   return {
     issuer,
     lastLoginHint: () => hint,
+    setPerson: (person) => {
+      people.set(person.sub, person);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -1,27 +1,47 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** Local accounts. The e-mail is kept as entered and normalised (trimmed, NFC, lower-case) for lookups. */
-export const accounts = pgTable('account', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull(),
-  emailNormalized: text('email_normalized').notNull().unique(),
-  displayName: text('display_name').notNull(),
-  firstName: text('first_name').notNull(),
-  /** Null until a first password is set (invitation) or for accounts that sign in upstream only. */
-  passwordHash: text('password_hash'),
-  passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
-  /** Set by an admin: the next correct sign-in must change the password (DESIGN §2 Login). */
-  mustChangePassword: boolean('must_change_password').notNull().default(false),
-  disabledAt: timestamp('disabled_at', { withTimezone: true }),
-  /** 'de' or 'en'; mail is written in this language when known. */
-  locale: text('locale'),
-  /** Upstream provider and subject when the account was linked or provisioned by federation. */
-  externalIdpId: uuid('external_idp_id'),
-  externalSubject: text('external_subject'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const accounts = pgTable(
+  'account',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    emailNormalized: text('email_normalized').notNull().unique(),
+    displayName: text('display_name').notNull(),
+    firstName: text('first_name').notNull(),
+    /** Null until a first password is set (invitation) or for accounts that sign in upstream only. */
+    passwordHash: text('password_hash'),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** Set by an admin: the next correct sign-in must change the password (DESIGN §2 Login). */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** 'de' or 'en'; mail is written in this language when known. */
+    locale: text('locale'),
+    /** Upstream provider and subject when the account was linked or provisioned by federation. */
+    externalIdpId: uuid('external_idp_id'),
+    externalSubject: text('external_subject'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // OpenID Connect Core §5.7: only the issuer and `sub` name a person upstream, so one upstream
+    // identity is one account; the federation callback finds the account by this pair first.
+    uniqueIndex('account_external_identity_idx')
+      .on(table.externalIdpId, table.externalSubject)
+      .where(sql`${table.externalIdpId} is not null and ${table.externalSubject} is not null`),
+  ],
+);
 
 /** Earlier password hashes; a reset may not reuse any of the last PASSWORD_HISTORY (DESIGN §2). */
 export const passwordHistory = pgTable(

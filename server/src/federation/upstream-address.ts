@@ -1,0 +1,57 @@
+import { type Account, replaceEmail } from '../accounts/account-repository.ts';
+import { normalizeEmail } from '../accounts/identifiers.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { Db } from '../store/database.ts';
+import { isUniqueViolation } from '../store/sql-state.ts';
+
+/** The address a provider vouches for, and which provider it is. */
+interface UpstreamAddress {
+  readonly providerId: string;
+  readonly email: string;
+}
+
+/**
+ * A linked account takes the address its provider now vouches for: the provider is the authority for
+ * the addresses of its domains (link-account.ts), and mail should reach the person where they are.
+ * Answers the account with the address it has afterwards.
+ *
+ * When another account holds the new address, the linked account keeps its old one and the sign-in
+ * goes on: the person is still who the provider says (issuer and `sub`), and handing them the other
+ * account, or refusing them, would punish them for a clash only an administrator can settle. The
+ * refusal is on record for that administrator.
+ */
+export async function followUpstreamAddress(
+  db: Db,
+  account: Account,
+  upstream: UpstreamAddress,
+): Promise<Account> {
+  // Stored as entered, trimmed and NFC, like every address (account-repository.ts insertAccount).
+  const address = {
+    email: upstream.email.trim().normalize('NFC'),
+    emailNormalized: normalizeEmail(upstream.email),
+  };
+  if (account.email === address.email) return account;
+  const detail = { step: 'federation', providerId: upstream.providerId };
+  let moved: boolean;
+  try {
+    moved = await db.transaction(async (tx) => {
+      if (!(await replaceEmail(tx, account.id, address))) return false;
+      await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, detail });
+      return true;
+    });
+  } catch (error) {
+    // An account created with the address at this very moment won the unique index: taken too.
+    if (!isUniqueViolation(error)) throw error;
+    moved = false;
+  }
+  // The row as the sign-in read it, not read again: its result is bound to what it saw first
+  // (oidc/sign-in-result.ts).
+  if (moved) return { ...account, ...address };
+  await recordAudit(db, {
+    event: 'email_change',
+    outcome: 'refused',
+    accountId: account.id,
+    detail: { ...detail, reason: 'address_taken' },
+  });
+  return account;
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindExternalIdentity } from '../src/accounts/account-repository.ts';
+import type { Database } from '../src/store/database.ts';
+import { MIGRATIONS_FOLDER, migrateDatabase } from '../src/store/migrate.ts';
+import { drizzleOnPglite } from '../src/store/open-database.ts';
+import { isUniqueViolation } from '../src/store/sql-state.ts';
+import { accounts, auditEvents } from '../src/store/tables/index.ts';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+
+/** The migration that adds account_external_identity_idx. */
+const INDEX_MIGRATION = '0010_external_identity';
+
+/** A copy of the migrations folder as it stood before the index: its journal ends one migration earlier. */
+async function migrationsBeforeIndex(): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'keycard-migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const index = journal.entries.findIndex((entry) => entry.tag === INDEX_MIGRATION);
+  expect(index).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, index);
+  await writeFile(journalFile, JSON.stringify(journal));
+  return folder;
+}
+
+/** Applies the migrations of `folder` as migrate.ts does, on either store. */
+async function migrateWith(database: Database, folder: string): Promise<void> {
+  if (database.kind === 'pglite') {
+    await migratePglite(drizzleOnPglite(database.client), { migrationsFolder: folder });
+  } else {
+    await migratePostgres(drizzlePostgres({ client: database.client }), { migrationsFolder: folder });
+  }
+}
+
+let store: TestDatabase;
+let folder: string;
+beforeAll(async () => {
+  store = await createTestDatabase({ migrated: false });
+  folder = await migrationsBeforeIndex();
+  await migrateWith(store.database, folder);
+});
+afterAll(async () => {
+  await store?.dispose();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+describe(`the upstream identity index on a database that holds duplicates (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('migrates: the oldest account keeps the identity, the younger ones lose it, are disabled and on record', async () => {
+    const { db } = store.database;
+    const provider = randomUUID();
+    const elsewhere = randomUUID();
+    const frozenAt = new Date('2025-03-01T00:00:00Z');
+    const row = (name: string, createdAt: string, subject: string | null, idp = provider) => ({
+      email: `${name}@contoso.example`,
+      emailNormalized: `${name}@contoso.example`,
+      displayName: name,
+      firstName: name,
+      externalIdpId: idp,
+      externalSubject: subject,
+      createdAt: new Date(createdAt),
+    });
+    const inserted = await db
+      .insert(accounts)
+      .values([
+        // Disabled by an administrator, then provisioned again after a change of address upstream.
+        { ...row('alice', '2025-01-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
+        row('alice.j', '2025-06-01T00:00:00Z', 'sub-alice'),
+        { ...row('alice.k', '2025-07-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
+        row('bob', '2025-01-01T00:00:00Z', 'sub-bob'),
+        row('alice.other', '2025-08-01T00:00:00Z', 'sub-alice', elsewhere),
+        row('pending-1', '2025-01-01T00:00:00Z', null),
+        row('pending-2', '2025-01-01T00:00:00Z', null),
+      ])
+      .returning();
+    const id = (name: string) => inserted.find((account) => account.displayName === name)?.id ?? '';
+
+    await migrateDatabase(store.database);
+
+    const after = await db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.email));
+    const state = Object.fromEntries(
+      after.map((account) => [
+        account.displayName,
+        [account.externalIdpId, account.externalSubject, account.disabledAt?.toISOString() ?? null],
+      ]),
+    );
+    expect(state).toEqual({
+      alice: [provider, 'sub-alice', frozenAt.toISOString()],
+      'alice.j': [provider, null, expect.any(String)],
+      'alice.k': [provider, null, frozenAt.toISOString()],
+      bob: [provider, 'sub-bob', null],
+      'alice.other': [elsewhere, 'sub-alice', null],
+      'pending-1': [provider, null, null],
+      'pending-2': [provider, null, null],
+    });
+    const unlinked = [id('alice.j'), id('alice.k')];
+    const records = await db.select().from(auditEvents).where(inArray(auditEvents.accountId, unlinked));
+    expect(records.map((record) => record.accountId).sort()).toEqual([...unlinked].sort());
+    for (const record of records) {
+      expect(record).toMatchObject({
+        event: 'admin',
+        outcome: 'success',
+        detail: {
+          command: 'migration:unlink-duplicate-identity',
+          providerId: provider,
+          keptAccountId: id('alice'),
+        },
+      });
+    }
+
+    // From now on the database itself refuses a second account for the identity.
+    const refused = await bindExternalIdentity(db, id('alice.j'), {
+      providerId: provider,
+      subject: 'sub-alice',
+    })
+      .then(() => null)
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(refused)).toBe(true);
+    const [aliceJ] = await db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.id, id('alice.j')));
+    expect(aliceJ?.externalSubject).toBeNull();
+  });
+});

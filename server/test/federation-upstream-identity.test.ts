@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  bindExternalIdentity,
+  findAccountByEmail,
+  linkExternalIdentity,
+  setDisabled,
+} from '../src/accounts/account-repository.ts';
+import { isUniqueViolation } from '../src/store/sql-state.ts';
+import { accounts, auditEvents } from '../src/store/tables/index.ts';
+import {
+  BOUND_DOMAIN,
+  expectErrorPage,
+  expectNotSignedIn,
+  lastFederationAudit,
+  localPart,
+  redirectPath,
+  startRegisteredUpstream,
+  UpstreamBrowser,
+} from './federation-kit.ts';
+import {
+  claimsOf,
+  createAccount,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
+import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
+
+let idp: UpstreamIdp;
+let providerId: string;
+
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    ({ idp, providerId } = await startRegisteredUpstream(db));
+  },
+  tearDown: () => idp.close(),
+});
+const app = () => service().app;
+const db = () => service().db;
+
+let serial = 0;
+
+/** A person of the bound domain whom no other test signs in, known to the upstream provider. */
+function newcomer(name: string): UpstreamPerson {
+  serial += 1;
+  const person = {
+    sub: `sub-${name}-${serial}`,
+    email: `${name}-${serial}@${BOUND_DOMAIN}`,
+    emailVerified: true,
+    name: `${name} Upstream`,
+    password: `${name}-upstream-pw`,
+  };
+  idp.setPerson(person);
+  return person;
+}
+
+/** The organisation changes the person's address upstream; the subject stays. */
+function renamed(who: UpstreamPerson, email: string): UpstreamPerson {
+  const person = { ...who, email };
+  idp.setPerson(person);
+  return person;
+}
+
+/** From the relying party through the upstream provider back to Keycard's callback. */
+async function throughUpstream(who: UpstreamPerson) {
+  const browser = new TestBrowser(app());
+  const auth = await startAuthorization(browser);
+  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
+  const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
+  return { browser, auth, back: await browser.get(localPart(callback)) };
+}
+
+/** A federated sign-in that reaches the relying party; answers the ID token's claims. */
+async function signIn(who: UpstreamPerson) {
+  const { browser, auth, back } = await throughUpstream(who);
+  expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
+  const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
+  return claimsOf(tokens.id_token);
+}
+
+function accountsOf(who: UpstreamPerson) {
+  return db()
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.externalIdpId, providerId), eq(accounts.externalSubject, who.sub)));
+}
+
+function emailChanges(accountId: string) {
+  return db()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.event, 'email_change'), eq(auditEvents.accountId, accountId)));
+}
+
+describe('the upstream identity, not the address, finds the account (OpenID Connect Core §5.7)', () => {
+  it('signs a person whose address changed upstream into the same account, which takes the new address', async () => {
+    const alice = newcomer('alice');
+    const first = await signIn(alice);
+    const later = renamed(alice, `alice.j-${serial}@${BOUND_DOMAIN}`);
+
+    const claims = await signIn(later);
+    expect(claims).toMatchObject({ sub: first.sub, email: later.email });
+    const bound = await accountsOf(alice);
+    expect(bound).toHaveLength(1);
+    expect(bound[0]).toMatchObject({ id: first.sub, email: later.email, disabledAt: null });
+    expect(await findAccountByEmail(db(), alice.email)).toBeNull();
+    expect(await lastFederationAudit(db())).toMatchObject({
+      outcome: 'success',
+      accountId: first.sub,
+      detail: { step: 'callback', account: 'returning' },
+    });
+    expect(await emailChanges(String(first.sub))).toEqual([
+      expect.objectContaining({ outcome: 'success', detail: { step: 'federation', providerId } }),
+    ]);
+  });
+
+  it('keeps refusing a disabled account whose address changed upstream, and provisions no other', async () => {
+    const dora = newcomer('dora');
+    const { sub: accountId } = await signIn(dora);
+    await setDisabled(db(), String(accountId), true);
+    const later = renamed(dora, `dora.k-${serial}@${BOUND_DOMAIN}`);
+
+    const { browser, auth, back } = await throughUpstream(later);
+    expectErrorPage(back);
+    expect(await lastFederationAudit(db())).toMatchObject({
+      outcome: 'refused',
+      detail: { step: 'callback', reason: 'account_disabled' },
+    });
+    await expectNotSignedIn(browser, auth.returnUrl);
+    expect(await findAccountByEmail(db(), later.email)).toBeNull();
+    const bound = await accountsOf(dora);
+    expect(bound).toHaveLength(1);
+    expect(bound[0]).toMatchObject({ id: accountId, email: dora.email, disabledAt: expect.any(Date) });
+  });
+
+  it('keeps the linked account’s address when another account holds the new one, and signs it in', async () => {
+    const carl = newcomer('carl');
+    const { sub: accountId } = await signIn(carl);
+    const holder = await createAccount(db(), `taken-${serial}@${BOUND_DOMAIN}`, null, 'Tom Holder');
+    // The same address in another letter case is the same identifier (DESIGN §2).
+    const later = renamed(carl, holder.email.toUpperCase());
+
+    expect(await signIn(later)).toMatchObject({ sub: accountId, email: carl.email });
+    expect(await accountsOf(carl)).toEqual([expect.objectContaining({ id: accountId, email: carl.email })]);
+    expect(await findAccountByEmail(db(), holder.email)).toMatchObject({
+      id: holder.id,
+      externalIdpId: null,
+      externalSubject: null,
+    });
+    expect(await emailChanges(String(accountId))).toEqual([
+      expect.objectContaining({
+        outcome: 'refused',
+        detail: { step: 'federation', providerId, reason: 'address_taken' },
+      }),
+    ]);
+  });
+
+  it('has the database refuse a second account bound to the same upstream identity', async () => {
+    const identity = { providerId, subject: `sub-unique-${serial}` };
+    const first = await createAccount(db(), `first-${serial}@unbound.example`, null, 'First Bound');
+    const second = await createAccount(db(), `second-${serial}@unbound.example`, null, 'Second Bound');
+    await bindExternalIdentity(db(), first.id, identity);
+
+    for (const attempt of [
+      () => bindExternalIdentity(db(), second.id, identity),
+      () => linkExternalIdentity(db(), second.id, identity),
+    ]) {
+      const refused = await attempt().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isUniqueViolation(refused)).toBe(true);
+    }
+    // The same subject at another provider is another person; a provider without a subject yet binds no one.
+    await bindExternalIdentity(db(), second.id, { ...identity, providerId: randomUUID() });
+    for (const account of [first, second]) {
+      await db()
+        .update(accounts)
+        .set({ externalIdpId: providerId, externalSubject: null })
+        .where(eq(accounts.id, account.id));
+    }
+  });
+});
