@@ -58,6 +58,8 @@ const FLOWS_ON_ONE_STORE = [
   '**/expired-password.spec.ts',
   '**/federation.spec.ts',
   '**/invitation.spec.ts',
+  // The CSP of the provider's form pages; server/test/form-action.test.ts runs on both stores.
+  '**/other-origin-forms.spec.ts',
   '**/sign-out.spec.ts',
 ];
 

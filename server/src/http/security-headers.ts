@@ -43,6 +43,8 @@ export function registerSecurityHeaders(
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
+        // The provider's self-submitting pages add the one client origin they send the browser to
+        // (oidc/form-action.ts).
         formAction: ["'self'"],
       },
     },

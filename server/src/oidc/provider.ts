@@ -9,6 +9,7 @@ import { allowsBrowserOrigin } from './browser-clients.ts';
 import type { ClientCache } from './client-cache.ts';
 import { cookieSigner } from './cookie-signer.ts';
 import { honestDiscovery } from './discovery.ts';
+import { allowFormActionToClient } from './form-action.ts';
 import { tokenEndpointIdTokenClaims } from './id-token-claims.ts';
 import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
@@ -243,6 +244,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
   provider.use(screenEndSessionRequest(provider));
   provider.use(honestDiscovery);
+  // Its self-submitting pages allow the one client origin they send the browser to (DESIGN §2 Headers).
+  provider.use(allowFormActionToClient);
   // An unknown protocol path answers like every other unknown path of the service (STYLE §2).
   provider.use(async (ctx, next) => {
     await next();
