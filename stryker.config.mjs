@@ -20,8 +20,18 @@ const SECURITY_MODULES = [
   'server/src/oidc/client-cache.ts',
   // A sign-in's record (its count cleared, its audit row) written with its interaction's result.
   'server/src/oidc/sign-in-result.ts',
-  // Per-IP request limit (the recovery limits sit in server/src/recovery/).
+  // Which browser origins the provider answers, and which client its form pages may post to.
+  'server/src/oidc/browser-clients.ts',
+  'server/src/oidc/form-action.ts',
+  // Per-IP request limit (the recovery limits sit in server/src/recovery/), and which forwarded
+  // address, host and scheme count as the client's.
   'server/src/http/rate-limit.ts',
+  'server/src/http/trusted-proxies.ts',
+  // Which local account an upstream identity signs in to.
+  'server/src/federation/link-account.ts',
+  'server/src/federation/upstream-address.ts',
+  // The SQLSTATE checks that settle races (a unique index) and rerun conflicts.
+  'server/src/store/sql-state.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,
   // DESIGN §2's local path, and the characters no input may hold.
   'contract/src/rules/password-composition.ts',

