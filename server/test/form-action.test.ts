@@ -67,6 +67,20 @@ describe("the form-action of the provider's form pages (DESIGN §2 Headers)", ()
     expect(formAction(page)).toBe(`'self' ${RP}`);
   });
 
+  it("allows the client's origin on a refusal raised before the provider's own redirect check, once the URI is registered", async () => {
+    // `registration` is refused early in the provider's authorization steps, before the step that
+    // checks redirect_uri; the error handler checks it itself before it posts the refusal there.
+    const early = { response_mode: 'form_post', registration: '{}' };
+    const page = await new TestBrowser(app()).get(authorizationRequest(early).path);
+    expect(page.body).toContain('name="error" value="registration_not_supported"');
+    expect(formAction(page)).toBe(`'self' ${RP}`);
+    const unregistered = await new TestBrowser(app()).get(
+      authorizationRequest({ ...early, redirect_uri: 'https://elsewhere.example/cb' }).path,
+    );
+    expect(unregistered.statusCode).toBe(303);
+    expect(formAction(unregistered)).toBe("'self'");
+  });
+
   it("allows the client's origin on the page that ends another account's session before the redirect to it", async () => {
     const browser = new TestBrowser(app());
     await resumeToCode(browser, await signIn(browser, 'grace@example.com'));
