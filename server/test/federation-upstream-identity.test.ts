@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { VerificationType } from '@keycard/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,6 +8,8 @@ import {
   linkExternalIdentity,
   setDisabled,
 } from '../src/accounts/account-repository.ts';
+import { findLiveCode, issueCode } from '../src/codes/codes.ts';
+import { databaseClock } from '../src/store/clock.ts';
 import { isUniqueViolation } from '../src/store/sql-state.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import {
@@ -19,6 +22,7 @@ import {
   startRegisteredUpstream,
   UpstreamBrowser,
 } from './federation-kit.ts';
+import { testConfig } from './support/app.ts';
 import {
   claimsOf,
   createAccount,
@@ -118,6 +122,27 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     expect(await emailChanges(String(first.sub))).toEqual([
       expect.objectContaining({ outcome: 'success', detail: { step: 'federation', providerId } }),
     ]);
+  });
+
+  it('stops the links mailed to the old address when the account takes the new one', async () => {
+    const erin = newcomer('erin');
+    const accountId = String((await signIn(erin)).sub);
+    const clock = databaseClock(db());
+    const mailed = [VerificationType.EmailChanged, VerificationType.LockedAfterTooManyFailedAttempts];
+    const codes = await Promise.all(
+      mailed.map((type) =>
+        issueCode(db(), clock, testConfig().codeLifetimes, {
+          accountId,
+          type,
+          payload: { newEmail: `erin.elsewhere-${serial}@example.com` },
+        }),
+      ),
+    );
+    const live = () =>
+      Promise.all(codes.map((code) => findLiveCode(db(), clock, code, mailed).then(Boolean)));
+    expect(await live()).toEqual([true, true]);
+    await signIn(renamed(erin, `erin.m-${serial}@${BOUND_DOMAIN}`));
+    expect(await live()).toEqual([false, false]);
   });
 
   it('keeps refusing a disabled account whose address changed upstream, and provisions no other', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { VerificationType } from '@keycard/contract';
+import { VerificationType } from '@keycard/contract';
 import type { CodeLifetimes } from '../config.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -13,6 +13,20 @@ import {
 
 /** The verification types a code is issued for: those that have a lifetime (config.ts). */
 export type CodeType = keyof CodeLifetimes;
+
+/**
+ * The codes whose links went to the account's address: reset, expired password, unlock, invitation
+ * and a change of address. Once the address changes, none mailed before may work: an address is often
+ * changed because the old mailbox was lost or taken over.
+ */
+export const CODES_OF_AN_ADDRESS = [
+  VerificationType.PasswordReset,
+  VerificationType.PasswordExpired,
+  VerificationType.LockedAfterTooManyFailedAttempts,
+  VerificationType.VerifyUser,
+  VerificationType.EmailChanged,
+  VerificationType.ContactEmailChanged,
+] as const;
 
 /** Only this digest is stored: a database leak reveals no usable code. */
 export function codeHash(code: string): string {

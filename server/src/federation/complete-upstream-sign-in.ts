@@ -66,7 +66,7 @@ export async function completeUpstreamSignIn(
   if ((await upstreamProviderIdForDomain(deps.db, emailDomain(email))) !== provider.id) {
     return refuse('domain_not_bound');
   }
-  const linked = await linkOrProvisionAccount(deps.db, {
+  const linked = await linkOrProvisionAccount(deps, {
     providerId,
     subject: claims.sub,
     email,

@@ -6,6 +6,7 @@ import {
   insertAccount,
   linkExternalIdentity,
 } from '../accounts/account-repository.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
 import { followUpstreamAddress } from './upstream-address.ts';
@@ -42,9 +43,12 @@ export type LinkResult =
  * address was re-assigned upstream; the earlier person's account is not handed to the new one), and
  * a disabled account.
  */
-export async function linkOrProvisionAccount(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {
+export async function linkOrProvisionAccount(
+  { db, clock }: { readonly db: Db; readonly clock: Clock },
+  identity: VerifiedIdentity,
+): Promise<LinkResult> {
   const bound = await findAccountByExternalIdentity(db, identity);
-  if (bound) return signInBound(db, bound, identity);
+  if (bound) return signInBound(db, clock, bound, identity);
   try {
     return await db.transaction(async (tx) => {
       const existing = await findAccountByEmail(tx, identity.email);
@@ -65,9 +69,14 @@ export async function linkOrProvisionAccount(db: Db, identity: VerifiedIdentity)
   }
 }
 
-async function signInBound(db: Db, account: Account, identity: VerifiedIdentity): Promise<LinkResult> {
+async function signInBound(
+  db: Db,
+  clock: Clock,
+  account: Account,
+  identity: VerifiedIdentity,
+): Promise<LinkResult> {
   if (account.disabledAt) return { ok: false, reason: 'account_disabled' };
-  return { ok: true, account: await followUpstreamAddress(db, account, identity), how: 'returning' };
+  return { ok: true, account: await followUpstreamAddress(db, clock, account, identity), how: 'returning' };
 }
 
 async function linkExisting(db: Db, identity: VerifiedIdentity): Promise<LinkResult> {

@@ -1,6 +1,9 @@
 import { type Account, replaceEmail } from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { spendCodes } from '../codes/code-repository.ts';
+import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
+import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
 
@@ -13,7 +16,8 @@ interface UpstreamAddress {
 /**
  * A linked account takes the address its provider now vouches for: the provider is the authority for
  * the addresses of its domains (link-account.ts), and mail should reach the person where they are.
- * Answers the account with the address it has afterwards.
+ * The links mailed to the old address stop working with it. Answers the account with the address it
+ * has afterwards.
  *
  * When another account holds the new address, the linked account keeps its old one and the sign-in
  * goes on: the person is still who the provider says (issuer and `sub`), and handing them the other
@@ -22,6 +26,7 @@ interface UpstreamAddress {
  */
 export async function followUpstreamAddress(
   db: Db,
+  clock: Clock,
   account: Account,
   upstream: UpstreamAddress,
 ): Promise<Account> {
@@ -32,10 +37,14 @@ export async function followUpstreamAddress(
   };
   if (account.email === address.email) return account;
   const detail = { step: 'federation', providerId: upstream.providerId };
+  // Read before the transaction: the clock asks the database, which holds one connection on PGlite.
+  const now = await clock.now();
   let moved: boolean;
   try {
     moved = await db.transaction(async (tx) => {
       if (!(await replaceEmail(tx, account.id, address))) return false;
+      // No link mailed to the old address works any more, as after a confirmed change of address.
+      await spendCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, detail });
       return true;
     });

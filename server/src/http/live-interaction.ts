@@ -45,7 +45,7 @@ export function interactionLanguage(interaction: Interaction | null): Language |
  * Records who signed in on the interaction, as provider.interactionResult does, on the one already
  * loaded, with the sign-in's `record` in the same statement (oidc/sign-in-result.ts). `account` is the
  * row the sign-in read before it checked anything: the result is bound to its password, so a reset
- * meanwhile stops the resume (resumesOutdatedSignIn).
+ * meanwhile stops the resume (forgetOutdatedSignIn).
  */
 export async function finishLogin(
   interaction: Interaction,

@@ -32,11 +32,11 @@ const UNLOCK_TYPES = [VerificationType.LockedAfterTooManyFailedAttempts] as cons
 export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Promise<UnlockOutcome> {
   if (await guessingBlocked(deps.limits, input.ip)) return { outcome: 'invalid' };
   const stored = await findStoredCode(deps.db, input.code, UNLOCK_TYPES);
-  const account = stored ? await findAccountById(deps.db, stored.accountId) : null;
+  const found = stored ? await findAccountById(deps.db, stored.accountId) : null;
   // A disabled account's link is refused as unknown, as the reset link is, and kept for when the
   // account is enabled again: an administrator froze the account, the link does not change it.
-  // Stryker disable next-line LogicalOperator: a stored code's account exists (codes go with their account)
-  if (!stored || !account || account.disabledAt !== null) {
+  const account = found?.disabledAt === null ? found : null;
+  if (!stored || !account) {
     await countWrongCode(deps.limits, input.ip);
     return { outcome: 'invalid' };
   }
