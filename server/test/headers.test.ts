@@ -95,10 +95,22 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
 });
 
 describe('security headers over https', () => {
-  it('add HSTS when PUBLIC_URL is https', async () => {
+  it('add HSTS when PUBLIC_URL is https, on its own name only: never on the refusal of another', async () => {
     const app = await buildTestApp(service().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
-    const response = await app.inject({ method: 'GET', url: '/api/getcsrftoken' });
-    expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const hsts = async (request: Parameters<typeof app.inject>[0]) =>
+      (await app.inject(request)).headers['strict-transport-security'];
+    const host = { host: 'login.example.com' };
+    expect(await hsts({ method: 'GET', url: '/api/getcsrftoken', headers: host })).toBe(
+      'max-age=31536000; includeSubDomains',
+    );
+    // A method no route takes is refused after the host check: the name is the service's own.
+    expect(await hsts({ method: 'PUT', url: '/api/login', headers: host })).toBe(
+      'max-age=31536000; includeSubDomains',
+    );
+    // A parent or sibling name reached over https must not be pinned, with every name below it.
+    expect(
+      await hsts({ method: 'GET', url: '/api/getcsrftoken', headers: { host: 'example.com' } }),
+    ).toBeUndefined();
     await app.close();
   });
 });

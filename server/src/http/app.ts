@@ -38,7 +38,7 @@ import { RequestLog, sendRequestIds } from './request-log.ts';
 import { measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
+import { registerSecurityHeaders, registerTransportSecurity } from './security-headers.ts';
 import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa } from './spa.ts';
 import { proxyTrust } from './trusted-proxies.ts';
 
@@ -113,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
+  // HSTS only for a name the service answers under.
+  registerTransportSecurity(app);
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
   registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);

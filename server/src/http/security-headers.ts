@@ -4,6 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath } from './paths.ts';
 
+const HSTS = 'strict-transport-security';
+/** The HSTS value registerSecurityHeaders worked out for an app, for registerTransportSecurity. */
+const transportSecurityOf = new WeakMap<FastifyInstance, string | undefined>();
+
 /**
  * The headers helmet sets with `options`, taken once at start-up: they depend on nothing in the
  * request, so every answer gets the same values without helmet building its middleware (and the
@@ -54,11 +58,16 @@ export function registerSecurityHeaders(
     frameguard: { action: 'deny' },
     xContentTypeOptions: true,
   });
-  // On the raw response, so the provider's own (hijacked) answers carry them too.
+  // On the raw response, so the provider's own (hijacked) answers carry them too. HSTS waits for the
+  // host check (registerTransportSecurity): a refusal of another name must not pin it, or with
+  // includeSubDomains every name below it, to https for a year.
+  const everyAnswer = headers.filter(([name]) => name !== HSTS);
   app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    for (const [name, value] of everyAnswer) reply.raw.setHeader(name, value);
     done();
   });
+  const transportSecurity = headers.find(([name]) => name === HSTS);
+  transportSecurityOf.set(app, transportSecurity?.[1]);
   // API answers carry account state and codes: no cache may keep them, error answers included
   // (onSend runs for every reply, whichever handler produced it). The one exception is an answer
   // its route marked no-cache, the text resource: no account state, and every use still asks here.
@@ -67,5 +76,18 @@ export function registerSecurityHeaders(
       reply.header('cache-control', 'no-store');
     }
     done(null, payload);
+  });
+}
+
+/**
+ * HSTS, registered after the allowed-hosts check (app.ts): only an answer for a name the service is
+ * configured under says to keep to https. Nothing when PUBLIC_URL is http.
+ */
+export function registerTransportSecurity(app: FastifyInstance): void {
+  const value = transportSecurityOf.get(app);
+  if (value === undefined) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.setHeader(HSTS, value);
+    done();
   });
 }
