@@ -73,6 +73,8 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
   const log = startUpLog(app);
   log.info(`Keycard listening on ${config.publicUrl}`);
+  // Whose X-Forwarded-* it believes decides every client address it counts: say so where it is set.
+  if (config.trustedProxies > 0) log.info(`Proxies trusted in front: ${config.trustedProxies} (TRUST_PROXY)`);
   // Its pages show live reset links: say that it is on, and why, wherever it is.
   if (config.devMailbox.on) log.info(`Dev mailbox on (${config.devMailbox.reason})`);
   if (config.production) return;

@@ -87,8 +87,10 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
 
   it('takes over the stale lock of a crashed process and stops on SIGINT', async () => {
     writeFileSync(lockFile(), '999999999\n');
-    const service = startService({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    const service = startService({ DATA_DIR: dataDir, PORT: String(await freePort()), TRUST_PROXY: '2' });
     await service.waitFor(/Read outgoing mail in the dev mailbox/);
+    // Whose forwarded headers count is said at start-up, where it is set at all (the first start: not).
+    expect(service.output()).toContain('Proxies trusted in front: 2 (TRUST_PROXY)');
     service.child.kill('SIGINT');
     expect(await service.exited()).toBe(0);
     // The second start on the same data: the demo account exists, its password is not shown again.
@@ -111,6 +113,7 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
       await service.waitFor(/Demo account created/);
       expect(service.output()).toContain('Sign in through the demo relying party');
       expect(service.output()).not.toMatch(/dev mailbox/i);
+      expect(service.output()).not.toContain('Proxies trusted');
       expect((await fetch(`http://127.0.0.1:${port}/dev/mail`)).status).toBe(404);
       service.child.kill('SIGTERM');
       expect(await service.exited()).toBe(0);
