@@ -1,4 +1,4 @@
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, csrfHeaders, fetchCsrf } from './support/app.ts';
 import { useTestService } from './support/test-service.ts';
@@ -97,7 +97,7 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
 describe('security headers over https', () => {
   it('add HSTS when PUBLIC_URL is https, on its own name only: never on the refusal of another', async () => {
     const app = await buildTestApp(service().db, { env: { PUBLIC_URL: 'https://login.example.com' } });
-    const hsts = async (request: Parameters<typeof app.inject>[0]) =>
+    const hsts = async (request: InjectOptions) =>
       (await app.inject(request)).headers['strict-transport-security'];
     const host = { host: 'login.example.com' };
     expect(await hsts({ method: 'GET', url: '/api/getcsrftoken', headers: host })).toBe(
