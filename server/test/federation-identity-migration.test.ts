@@ -7,7 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindExternalIdentity } from '../src/accounts/account-repository.ts';
+import { bindExternalIdentity, linkExternalIdentity } from '../src/accounts/account-repository.ts';
 import type { Database } from '../src/store/database.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../src/store/migrate.ts';
 import { drizzleOnPglite } from '../src/store/open-database.ts';
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe(`the upstream identity index on a database that holds duplicates (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
-  it('migrates: the oldest account keeps the identity, the younger ones lose it, are disabled and on record', async () => {
+  it('migrates: the oldest enabled account keeps the identity; the others are bound to no real subject, disabled and on record', async () => {
     const { db } = store.database;
     const provider = randomUUID();
     const elsewhere = randomUUID();
@@ -70,10 +70,14 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
     const inserted = await db
       .insert(accounts)
       .values([
-        // Disabled by an administrator, then provisioned again after a change of address upstream.
+        // Disabled by an administrator (a stale account cleaned up), then provisioned again after a
+        // change of address upstream, twice.
         { ...row('alice', '2025-01-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
         row('alice.j', '2025-06-01T00:00:00Z', 'sub-alice'),
-        { ...row('alice.k', '2025-07-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
+        row('alice.k', '2025-07-01T00:00:00Z', 'sub-alice'),
+        // Two disabled ones only: the oldest keeps the identity.
+        { ...row('carol', '2025-01-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
+        { ...row('carol.b', '2025-02-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
         row('bob', '2025-01-01T00:00:00Z', 'sub-bob'),
         row('alice.other', '2025-08-01T00:00:00Z', 'sub-alice', elsewhere),
         row('pending-1', '2025-01-01T00:00:00Z', null),
@@ -92,17 +96,26 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
       ]),
     );
     expect(state).toEqual({
-      alice: [provider, 'sub-alice', frozenAt.toISOString()],
-      'alice.j': [provider, null, expect.any(String)],
-      'alice.k': [provider, null, frozenAt.toISOString()],
+      alice: [provider, `duplicate:${id('alice')}`, frozenAt.toISOString()],
+      'alice.j': [provider, 'sub-alice', null],
+      'alice.k': [provider, `duplicate:${id('alice.k')}`, expect.any(String)],
+      carol: [provider, 'sub-carol', frozenAt.toISOString()],
+      'carol.b': [provider, `duplicate:${id('carol.b')}`, frozenAt.toISOString()],
       bob: [provider, 'sub-bob', null],
       'alice.other': [elsewhere, 'sub-alice', null],
       'pending-1': [provider, null, null],
       'pending-2': [provider, null, null],
     });
-    const unlinked = [id('alice.j'), id('alice.k')];
-    const records = await db.select().from(auditEvents).where(inArray(auditEvents.accountId, unlinked));
-    expect(records.map((record) => record.accountId).sort()).toEqual([...unlinked].sort());
+    const kept = {
+      [id('alice')]: id('alice.j'),
+      [id('alice.k')]: id('alice.j'),
+      [id('carol.b')]: id('carol'),
+    };
+    const records = await db
+      .select()
+      .from(auditEvents)
+      .where(inArray(auditEvents.accountId, Object.keys(kept)));
+    expect(records.map((record) => record.accountId).sort()).toEqual(Object.keys(kept).sort());
     for (const record of records) {
       expect(record).toMatchObject({
         event: 'admin',
@@ -110,23 +123,27 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
         detail: {
           command: 'migration:unlink-duplicate-identity',
           providerId: provider,
-          keptAccountId: id('alice'),
+          keptAccountId: kept[record.accountId ?? ''],
         },
       });
     }
 
+    // An unlinked one cannot be claimed by the next person upstream with its address.
+    expect(
+      await linkExternalIdentity(db, id('alice.k'), { providerId: provider, subject: 'sub-newcomer' }),
+    ).toBe(false);
     // From now on the database itself refuses a second account for the identity.
-    const refused = await bindExternalIdentity(db, id('alice.j'), {
+    const refused = await bindExternalIdentity(db, id('alice.k'), {
       providerId: provider,
       subject: 'sub-alice',
     })
       .then(() => null)
       .catch((error: unknown) => error);
     expect(isUniqueViolation(refused)).toBe(true);
-    const [aliceJ] = await db
+    const [aliceK] = await db
       .select()
       .from(accounts)
-      .where(eq(accounts.id, id('alice.j')));
-    expect(aliceJ?.externalSubject).toBeNull();
+      .where(eq(accounts.id, id('alice.k')));
+    expect(aliceK?.externalSubject).toBe(`duplicate:${id('alice.k')}`);
   });
 });
