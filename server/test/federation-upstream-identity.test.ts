@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { VerificationType } from '@keycard/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   bindExternalIdentity,
@@ -122,6 +122,9 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     expect(await emailChanges(String(first.sub))).toEqual([
       expect.objectContaining({ outcome: 'success', detail: { step: 'federation', providerId } }),
     ]);
+    // The next sign-in with the same address changes nothing and records no change.
+    await signIn(later);
+    expect(await emailChanges(String(first.sub))).toHaveLength(1);
   });
 
   it('stops the links mailed to the old address when the account takes the new one', async () => {
@@ -182,6 +185,40 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
       expect.objectContaining({
         outcome: 'refused',
         detail: { step: 'federation', providerId, reason: 'address_taken' },
+      }),
+    ]);
+  });
+
+  it('keeps the address, and signs in, when an account takes the new one at the very moment of the change', async () => {
+    const dana = newcomer('dana');
+    const { sub: accountId } = await signIn(dana);
+    const later = renamed(dana, `dana.r-${serial}@${BOUND_DOMAIN}`);
+    // Between the change's check that the address is free and its write, another account takes it.
+    await db().execute(
+      sql.raw(`create function keycard_test_take_address() returns trigger language plpgsql as $$
+        begin
+          if new.email_normalized <> old.email_normalized then
+            insert into account (email, email_normalized, display_name, first_name)
+              values (new.email, new.email_normalized, 'Quick Taker', 'Quick');
+          end if;
+          return new;
+        end $$`),
+    );
+    await db().execute(
+      sql.raw(`create trigger keycard_test_take_address before update on account
+        for each row execute function keycard_test_take_address()`),
+    );
+    try {
+      expect(await signIn(later)).toMatchObject({ sub: accountId, email: dana.email });
+    } finally {
+      await db().execute(sql.raw('drop trigger keycard_test_take_address on account'));
+      await db().execute(sql.raw('drop function keycard_test_take_address()'));
+    }
+    expect(await accountsOf(dana)).toEqual([expect.objectContaining({ id: accountId, email: dana.email })]);
+    expect(await emailChanges(String(accountId))).toEqual([
+      expect.objectContaining({
+        outcome: 'refused',
+        detail: expect.objectContaining({ reason: 'address_taken' }),
       }),
     ]);
   });
