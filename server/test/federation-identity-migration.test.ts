@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -11,6 +11,7 @@ import { bindExternalIdentity, linkExternalIdentity } from '../src/accounts/acco
 import type { Database } from '../src/store/database.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../src/store/migrate.ts';
 import { drizzleOnPglite } from '../src/store/open-database.ts';
+import { rowsOf } from '../src/store/rows.ts';
 import { isUniqueViolation } from '../src/store/sql-state.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
@@ -67,23 +68,34 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
       externalSubject: subject,
       createdAt: new Date(createdAt),
     });
-    const inserted = await db
-      .insert(accounts)
-      .values([
-        // Disabled by an administrator (a stale account cleaned up), then provisioned again after a
-        // change of address upstream, twice.
-        { ...row('alice', '2025-01-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
-        row('alice.j', '2025-06-01T00:00:00Z', 'sub-alice'),
-        row('alice.k', '2025-07-01T00:00:00Z', 'sub-alice'),
-        // Two disabled ones only: the oldest keeps the identity.
-        { ...row('carol', '2025-01-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
-        { ...row('carol.b', '2025-02-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
-        row('bob', '2025-01-01T00:00:00Z', 'sub-bob'),
-        row('alice.other', '2025-08-01T00:00:00Z', 'sub-alice', elsewhere),
-        row('pending-1', '2025-01-01T00:00:00Z', null),
-        row('pending-2', '2025-01-01T00:00:00Z', null),
-      ])
-      .returning();
+    // Written in SQL: the table as migration 0009 left it, without the columns that came later.
+    const rows = [
+      // Disabled by an administrator (a stale account cleaned up), then provisioned again after a
+      // change of address upstream, twice.
+      { ...row('alice', '2025-01-01T00:00:00Z', 'sub-alice'), disabledAt: frozenAt },
+      row('alice.j', '2025-06-01T00:00:00Z', 'sub-alice'),
+      row('alice.k', '2025-07-01T00:00:00Z', 'sub-alice'),
+      // Two disabled ones only: the oldest keeps the identity.
+      { ...row('carol', '2025-01-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
+      { ...row('carol.b', '2025-02-01T00:00:00Z', 'sub-carol'), disabledAt: frozenAt },
+      row('bob', '2025-01-01T00:00:00Z', 'sub-bob'),
+      row('alice.other', '2025-08-01T00:00:00Z', 'sub-alice', elsewhere),
+      row('pending-1', '2025-01-01T00:00:00Z', null),
+      row('pending-2', '2025-01-01T00:00:00Z', null),
+    ];
+    const inserted: { id: string; displayName: string }[] = [];
+    for (const { disabledAt = null, ...values } of rows as (ReturnType<typeof row> & {
+      disabledAt?: Date | null;
+    })[]) {
+      const [created] = await db
+        .execute(sql`
+        insert into account (email, email_normalized, display_name, first_name, external_idp_id, external_subject, created_at, disabled_at)
+        values (${values.email}, ${values.emailNormalized}, ${values.displayName}, ${values.firstName},
+          ${values.externalIdpId}, ${values.externalSubject}, ${values.createdAt.toISOString()}, ${disabledAt?.toISOString() ?? null})
+        returning id, display_name as "displayName"`)
+        .then((result) => rowsOf<{ id: string; displayName: string }>(result));
+      if (created) inserted.push(created);
+    }
     const id = (name: string) => inserted.find((account) => account.displayName === name)?.id ?? '';
 
     await migrateDatabase(store.database);
@@ -106,6 +118,10 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
       'pending-1': [provider, null, null],
       'pending-2': [provider, null, null],
     });
+    // Migration 0011: every account that existed keeps the verified address it was reported with.
+    expect(after.every((account) => account.emailVerifiedAt?.getTime() === account.createdAt.getTime())).toBe(
+      true,
+    );
     const kept = {
       [id('alice')]: id('alice.j'),
       [id('alice.k')]: id('alice.j'),

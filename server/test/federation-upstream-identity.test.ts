@@ -109,7 +109,9 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     const later = renamed(alice, `alice.j-${serial}@${BOUND_DOMAIN}`);
 
     const claims = await signIn(later);
-    expect(claims).toMatchObject({ sub: first.sub, email: later.email });
+    // The provider vouches for both addresses: the first sign-in's, and the new one.
+    expect(first).toMatchObject({ email_verified: true });
+    expect(claims).toMatchObject({ sub: first.sub, email: later.email, email_verified: true });
     const bound = await accountsOf(alice);
     expect(bound).toHaveLength(1);
     expect(bound[0]).toMatchObject({ id: first.sub, email: later.email, disabledAt: null });

@@ -96,6 +96,17 @@ export async function storePassword(
   await db.insert(passwordHistory).values({ accountId, passwordHash, createdAt: at });
 }
 
+/**
+ * Records that the person holds the account's address (a mailed link used, an upstream provider's
+ * word), once: the first proof's time stays.
+ */
+export async function markEmailVerified(db: Db, accountId: string): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ emailVerifiedAt: sql`now()` })
+    .where(and(eq(accounts.id, accountId), isNull(accounts.emailVerifiedAt)));
+}
+
 /** Swaps the stored hash for one with today's parameters; history and age are unchanged. */
 export async function replaceHash(db: Db, accountId: string, passwordHash: string): Promise<void> {
   await db.update(accounts).set({ passwordHash }).where(eq(accounts.id, accountId));
@@ -150,7 +161,8 @@ export async function emailTaken(db: Db, emailNormalized: string, exceptId?: str
 
 /**
  * Swaps the account's address unless another account has it; false when it was taken. The check and
- * the update are one statement, and the unique index settles any race with a new account.
+ * the update are one statement, and the unique index settles any race with a new account. The new
+ * address counts as verified.
  */
 export async function replaceEmail(
   db: Db,
@@ -163,7 +175,14 @@ export async function replaceEmail(
     .where(and(eq(accounts.emailNormalized, address.emailNormalized), ne(accounts.id, accountId)));
   const swapped = await db
     .update(accounts)
-    .set({ email: address.email, emailNormalized: address.emailNormalized, updatedAt: sql`now()` })
+    .set({
+      email: address.email,
+      emailNormalized: address.emailNormalized,
+      // Both callers have the person's proof of the new address: its confirmation link, or the
+      // upstream provider's email_verified.
+      emailVerifiedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(accounts.id, accountId), notExists(taken)))
     .returning({ id: accounts.id });
   return swapped.length === 1;

@@ -143,7 +143,7 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
         claims: async (use) => ({
           sub: account.id,
           email: account.email,
-          email_verified: true,
+          email_verified: account.emailVerifiedAt !== null,
           name: account.displayName,
           given_name: account.firstName,
           ...(use === 'id_token' ? await tokenEndpointIdTokenClaims(ctx) : {}),

@@ -3,6 +3,7 @@ import {
   type Account,
   clearFailures,
   findAccountById,
+  markEmailVerified,
   storePassword,
 } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
@@ -63,6 +64,9 @@ async function applyReset(
     const spent = await consumeCode(tx, fixedClock(now), input.code, [input.type]);
     if (!spent || spent.accountId !== account.id) return false;
     await storePassword(tx, account.id, passwordHash, now);
+    // A reset or invitation link came by mail: whoever used it holds the address. The expired-password
+    // code came with a sign-in, which proves nothing about the mailbox.
+    if (input.type !== VerificationType.PasswordExpired) await markEmailVerified(tx, account.id);
     await spendResetCodes(tx, account.id, now);
     await clearFailures(tx, identifierHash(account.email));
     await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);

@@ -1,5 +1,5 @@
 import { VerificationType } from '@keycard/contract';
-import { clearFailures, findAccountById } from '../accounts/account-repository.ts';
+import { clearFailures, findAccountById, markEmailVerified } from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
 import { isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
@@ -49,6 +49,8 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
   const lockedAgain = await deps.db.transaction(async (tx) => {
     if (!(await claimFirstUse(tx, stored.id, now))) return isLocked(tx, identifier, now);
     await clearFailures(tx, identifier);
+    // The link came by mail: whoever used it holds the address.
+    await markEmailVerified(tx, account.id);
     await recordAudit(tx, {
       event: 'unlock',
       outcome: 'success',

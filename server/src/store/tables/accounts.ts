@@ -26,6 +26,12 @@ export const accounts = pgTable(
     /** Set by an admin: the next correct sign-in must change the password (DESIGN §2 Login). */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /**
+     * When the person showed they hold the address: a mailed link used (reset, invitation, unlock, a
+     * new address confirmed) or an upstream provider vouching for it. Null for an address only an
+     * administrator typed; the ID token's email_verified says which.
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** 'de' or 'en'; mail is written in this language when known. */
     locale: text('locale'),
     /** Upstream provider and subject when the account was linked or provisioned by federation. */
