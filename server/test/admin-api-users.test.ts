@@ -92,6 +92,8 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
       hasPassword: true,
       mustChangePassword: false,
       disabled: false,
+      // Its address only typed by an administrator (email-verified.test.ts).
+      emailVerified: false,
       external: false,
     });
     expect(byId.body).not.toMatch(/argon2|hash/i);

@@ -59,6 +59,8 @@ export const userView = accountSummary.extend({
   hasPassword: z.boolean(),
   mustChangePassword: z.boolean(),
   disabled: z.boolean(),
+  /** The person showed they hold the address (the ID token's email_verified). */
+  emailVerified: z.boolean(),
   /** Linked to an upstream identity provider by federation. */
   external: z.boolean(),
   createdAt: z.string(),

@@ -15,6 +15,7 @@ export function viewOf(account: Account): UserView {
     hasPassword: account.passwordHash !== null,
     mustChangePassword: account.mustChangePassword,
     disabled: account.disabledAt !== null,
+    emailVerified: account.emailVerifiedAt !== null,
     external: account.externalIdpId !== null,
     createdAt: account.createdAt.toISOString(),
   };
