@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { type Account, markEmailVerified } from '../accounts/account-repository.ts';
-import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
+import { emailDomain } from '../accounts/identifiers.ts';
 import { traced } from '../tracing/spans.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
@@ -73,11 +73,9 @@ export async function completeUpstreamSignIn(
     displayName: displayNameOf(claims, email),
   });
   if (!linked.ok) return refuse(linked.reason);
-  // The provider vouched for the address (email_verified, checked above) that the account now has,
-  // unless another account held it (upstream-address.ts): then the account's own stays as it was.
-  if (normalizeEmail(linked.account.email) === normalizeEmail(email)) {
-    await markEmailVerified(deps.db, linked.account.id);
-  }
+  // The provider vouches for the account's address: the one it sent now (email_verified, checked
+  // above), or, when another account held that one, the one it sent when it linked the account.
+  await markEmailVerified(deps.db, linked.account.id);
   deps.signIns.signedIn('federated');
   return { ok: true, account: linked.account, providerId, how: linked.how };
 }
