@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { isApiPath } from './paths.ts';
+import { isApiPath, isHealthPath } from './paths.ts';
 
 const HSTS = 'strict-transport-security';
 /** The HSTS value registerSecurityHeaders worked out for an app, for registerTransportSecurity. */
@@ -81,13 +81,15 @@ export function registerSecurityHeaders(
 
 /**
  * HSTS, registered after the allowed-hosts check (app.ts): only an answer for a name the service is
- * configured under says to keep to https. Nothing when PUBLIC_URL is http.
+ * configured under says to keep to https. The health probes answer under any name (health.ts), so
+ * they say nothing of it: a probe through a name the proxy holds a certificate for must not pin that
+ * name and every name below it. Nothing when PUBLIC_URL is http.
  */
 export function registerTransportSecurity(app: FastifyInstance): void {
   const value = transportSecurityOf.get(app);
   if (value === undefined) return;
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.raw.setHeader(HSTS, value);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isHealthPath(request.url)) reply.raw.setHeader(HSTS, value);
     done();
   });
 }
