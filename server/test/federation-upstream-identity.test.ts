@@ -225,6 +225,45 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     ]);
   });
 
+  it('refuses, keeping nothing, a first sign-in whose identity gets bound to another account at that very moment', async () => {
+    const erik = newcomer('erik');
+    // Between the lookup by identity and the binding of the account just provisioned, a parallel
+    // callback binds the same identity to another account (a trigger stands in for it).
+    await db().execute(
+      sql.raw(`create function keycard_test_bind_first() returns trigger language plpgsql as $$
+        begin
+          if new.external_subject = '${erik.sub}' and old.external_subject is null then
+            insert into account (email, email_normalized, display_name, first_name, external_idp_id, external_subject)
+              values ('first-${serial}@elsewhere.example', 'first-${serial}@elsewhere.example', 'First', 'First',
+                new.external_idp_id, new.external_subject);
+          end if;
+          return new;
+        end $$`),
+    );
+    await db().execute(
+      sql.raw(`create trigger keycard_test_bind_first before update on account
+        for each row execute function keycard_test_bind_first()`),
+    );
+    try {
+      const { browser, auth, back } = await throughUpstream(erik);
+      expectErrorPage(back);
+      expect(await lastFederationAudit(db())).toMatchObject({
+        outcome: 'refused',
+        detail: { step: 'callback', reason: 'linked_elsewhere' },
+      });
+      await expectNotSignedIn(browser, auth.returnUrl);
+    } finally {
+      await db().execute(sql.raw('drop trigger keycard_test_bind_first on account'));
+      await db().execute(sql.raw('drop function keycard_test_bind_first()'));
+    }
+    // Nothing of the attempt was kept (the stand-in's row went with the same transaction), so the
+    // next sign-in starts afresh and provisions the one account of the identity.
+    expect(await findAccountByEmail(db(), erik.email)).toBeNull();
+    expect(await accountsOf(erik)).toEqual([]);
+    expect(await signIn(erik)).toMatchObject({ email: erik.email });
+    expect(await accountsOf(erik)).toHaveLength(1);
+  });
+
   it('has the database refuse a second account bound to the same upstream identity', async () => {
     const identity = { providerId, subject: `sub-unique-${serial}` };
     const first = await createAccount(db(), `first-${serial}@unbound.example`, null, 'First Bound');
