@@ -23,7 +23,7 @@ import {
   passwordHistory,
   upstreamDomains,
 } from '../store/tables/index.ts';
-import { normalizeEmail } from './identifiers.ts';
+import { normalizeEmail, storedEmailForm } from './identifiers.ts';
 
 /** SQL of accounts, their password history and the login failure counters (STYLE §6). */
 
@@ -70,7 +70,7 @@ export async function insertAccount(db: Db, input: NewAccount): Promise<Account 
   const [row] = await db
     .insert(accounts)
     .values({
-      email: input.email.trim().normalize('NFC'),
+      email: storedEmailForm(input.email),
       emailNormalized: normalizeEmail(input.email),
       displayName: input.displayName.trim(),
       firstName: firstNameOf(input.displayName),
@@ -160,15 +160,12 @@ export async function emailTaken(db: Db, emailNormalized: string, exceptId?: str
 }
 
 /**
- * Swaps the account's address unless another account has it; false when it was taken. The check and
- * the update are one statement, and the unique index settles any race with a new account. The new
- * address counts as verified.
+ * Swaps the account's address for `newEmail` (stored and normalised as every address is) unless
+ * another account has it; false when it was taken. The check and the update are one statement, and
+ * the unique index settles any race with a new account. The new address counts as verified.
  */
-export async function replaceEmail(
-  db: Db,
-  accountId: string,
-  address: { email: string; emailNormalized: string },
-): Promise<boolean> {
+export async function replaceEmail(db: Db, accountId: string, newEmail: string): Promise<boolean> {
+  const address = { email: storedEmailForm(newEmail), emailNormalized: normalizeEmail(newEmail) };
   const taken = db
     .select({ one: sql`1` })
     .from(accounts)

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 
+/** The address as it is stored and shown: trimmed and NFC, its letter case kept. */
+export function storedEmailForm(email: string): string {
+  return email.trim().normalize('NFC');
+}
+
 /** DESIGN §2: identifiers are e-mail addresses, trimmed, NFC, compared case-insensitively. */
 export function normalizeEmail(email: string): string {
-  return email.trim().normalize('NFC').toLowerCase();
+  return storedEmailForm(email).toLowerCase();
 }
 
 /** Key of the per-identifier failure counter; a hash so the table holds no addresses of non-users. */

@@ -75,7 +75,9 @@ export async function completeUpstreamSignIn(
   if (!linked.ok) return refuse(linked.reason);
   // The provider vouches for the account's address: the one it sent now (email_verified, checked
   // above), or, when another account held that one, the one it sent when it linked the account.
-  await markEmailVerified(deps.db, linked.account.id);
+  // Written once: a returning person's address is verified already (a new one by its change).
+  // Stryker disable next-line ConditionalExpression: a second write keeps the time already set (markEmailVerified); the check only spares the statement
+  if (linked.account.emailVerifiedAt === null) await markEmailVerified(deps.db, linked.account.id);
   deps.signIns.signedIn('federated');
   return { ok: true, account: linked.account, providerId, how: linked.how };
 }

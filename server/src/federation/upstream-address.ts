@@ -1,5 +1,5 @@
 import { type Account, replaceEmail } from '../accounts/account-repository.ts';
-import { normalizeEmail } from '../accounts/identifiers.ts';
+import { normalizeEmail, storedEmailForm } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { spendCodes } from '../codes/code-repository.ts';
 import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
@@ -30,19 +30,15 @@ export async function followUpstreamAddress(
   account: Account,
   upstream: UpstreamAddress,
 ): Promise<Account> {
-  // Stored as entered, trimmed and NFC, like every address (account-repository.ts insertAccount).
-  const address = {
-    email: upstream.email.trim().normalize('NFC'),
-    emailNormalized: normalizeEmail(upstream.email),
-  };
-  if (account.email === address.email) return account;
+  const email = storedEmailForm(upstream.email);
+  if (account.email === email) return account;
   const detail = { step: 'federation', providerId: upstream.providerId };
   // Read before the transaction: the clock asks the database, which holds one connection on PGlite.
   const now = await clock.now();
   let moved: boolean;
   try {
     moved = await db.transaction(async (tx) => {
-      if (!(await replaceEmail(tx, account.id, address))) return false;
+      if (!(await replaceEmail(tx, account.id, email))) return false;
       // No link mailed to the old address works any more, as after a confirmed change of address.
       await spendCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, detail });
@@ -55,7 +51,7 @@ export async function followUpstreamAddress(
   }
   // The row as the sign-in read it, not read again: its result is bound to what it saw first
   // (oidc/sign-in-result.ts).
-  if (moved) return { ...account, ...address };
+  if (moved) return { ...account, email, emailNormalized: normalizeEmail(email) };
   await recordAudit(db, {
     event: 'email_change',
     outcome: 'refused',

@@ -110,11 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // First of all hooks, so every answer carries its request's id, a refused one included.
   sendRequestIds(app);
   // Then DESIGN §2's headers, so a refusal by any later hook carries them too (421, 405, 403, 429).
-  registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
+  const transportSecurity = registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
   // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
   // HSTS only for a name the service answers under.
-  registerTransportSecurity(app);
+  registerTransportSecurity(app, transportSecurity);
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
   registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);

@@ -5,8 +5,6 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath, isHealthPath } from './paths.ts';
 
 const HSTS = 'strict-transport-security';
-/** The HSTS value registerSecurityHeaders worked out for an app, for registerTransportSecurity. */
-const transportSecurityOf = new WeakMap<FastifyInstance, string | undefined>();
 
 /**
  * The headers helmet sets with `options`, taken once at start-up: they depend on nothing in the
@@ -26,13 +24,14 @@ function helmetHeaders(options: Readonly<HelmetOptions>): readonly (readonly [st
  * DESIGN §2 Headers. The CSP allows no inline script and no framing; Referrer-Policy is no-referrer
  * because verification codes travel in URLs; HSTS only when the public origin is https, so a
  * development browser is never pinned to https on localhost. Inline styles are allowed only by the
- * hashes in `styleSources` (the SPA page's first-paint colours).
+ * hashes in `styleSources` (the SPA page's first-paint colours). Answers the HSTS value, for
+ * registerTransportSecurity to set once the host is known to be the service's (none over http).
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
   publicUrl: string,
   styleSources: readonly string[] = [],
-): void {
+): string | undefined {
   const https = new URL(publicUrl).protocol === 'https:';
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -66,8 +65,6 @@ export function registerSecurityHeaders(
     for (const [name, value] of everyAnswer) reply.raw.setHeader(name, value);
     done();
   });
-  const transportSecurity = headers.find(([name]) => name === HSTS);
-  transportSecurityOf.set(app, transportSecurity?.[1]);
   // API answers carry account state and codes: no cache may keep them, error answers included
   // (onSend runs for every reply, whichever handler produced it). The one exception is an answer
   // its route marked no-cache, the text resource: no account state, and every use still asks here.
@@ -77,6 +74,7 @@ export function registerSecurityHeaders(
     }
     done(null, payload);
   });
+  return headers.find(([name]) => name === HSTS)?.[1];
 }
 
 /**
@@ -85,8 +83,7 @@ export function registerSecurityHeaders(
  * they say nothing of it: a probe through a name the proxy holds a certificate for must not pin that
  * name and every name below it. Nothing when PUBLIC_URL is http.
  */
-export function registerTransportSecurity(app: FastifyInstance): void {
-  const value = transportSecurityOf.get(app);
+export function registerTransportSecurity(app: FastifyInstance, value: string | undefined): void {
   if (value === undefined) return;
   app.addHook('onRequest', (request, reply, done) => {
     if (!isHealthPath(request.url)) reply.raw.setHeader(HSTS, value);

@@ -54,6 +54,11 @@ const PASSWORD_SEEN = 'passwordChangedAt';
 /** The account as a sign-in read it, before it checked anything. */
 export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt'>;
 
+/** The account's password as a result records it: when it was set, as ISO text, or null for none. */
+function passwordSeen(account: SignedInAccount): string | null {
+  return account.passwordChangedAt?.toISOString() ?? null;
+}
+
 /** An interaction's login result, bound to the password `account` had when the sign-in read it. */
 export function boundLoginResult(account: SignedInAccount, amr: string[]) {
   return {
@@ -61,7 +66,7 @@ export function boundLoginResult(account: SignedInAccount, amr: string[]) {
       accountId: account.id,
       amr,
       remember: true,
-      [PASSWORD_SEEN]: account.passwordChangedAt?.toISOString() ?? null,
+      [PASSWORD_SEEN]: passwordSeen(account),
     },
   };
 }
@@ -83,7 +88,7 @@ export function forgetOutdatedSignIn(ctx: KoaContextWithOIDC, account: SignedInA
   const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
     ?.login;
   if (login?.accountId !== account.id || !(PASSWORD_SEEN in login)) return false;
-  if (login[PASSWORD_SEEN] === (account.passwordChangedAt?.toISOString() ?? null)) return false;
+  if (login[PASSWORD_SEEN] === passwordSeen(account)) return false;
   // Deleted, not set: the provider's session refuses an empty accountId. The resume has already
   // marked the session changed, so it is saved without them.
   const session = ctx.oidc.session as Partial<Record<(typeof SIGNED_IN_FIELDS)[number], unknown>>;

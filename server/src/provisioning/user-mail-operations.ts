@@ -1,13 +1,12 @@
 import { VerificationType } from '@keycard/contract';
 import { type Account, insertAccount } from '../accounts/account-repository.ts';
-import { emailDomain } from '../accounts/identifiers.ts';
+import { emailDomain, storedEmailForm } from '../accounts/identifiers.ts';
 import type { CodeType } from '../codes/codes.ts';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import { ConflictError } from '../errors/service-error.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress, MailRequestError } from '../mail/mail-request.ts';
-import { storedEmailForm } from '../recovery/account-email.ts';
 import { inviteUser } from '../recovery/invite-user.ts';
 import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import { requestEmailChange } from '../recovery/request-email-change.ts';

@@ -1,11 +1,10 @@
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountById } from '../accounts/account-repository.ts';
+import { type Account, findAccountById, replaceEmail } from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { claimFirstUse, type StoredCode, spendCodes } from '../codes/code-repository.ts';
 import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
-import { swapEmail } from './account-email.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { findStoredCode } from './code-states.ts';
 import { mailLanguage } from './mail-language.ts';
@@ -38,7 +37,7 @@ async function applyChange(
   now: Date,
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
-    if (!(await swapEmail(tx, account.id, newEmail))) return false;
+    if (!(await replaceEmail(tx, account.id, newEmail))) return false;
     // A parallel open of the same link claimed it first and tells the old address itself.
     if (!(await claimFirstUse(tx, stored.id, now))) return true;
     await spendCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);

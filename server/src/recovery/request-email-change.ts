@@ -1,9 +1,9 @@
 import { VerificationType } from '@keycard/contract';
 import { findAccountById } from '../accounts/account-repository.ts';
-import { normalizeEmail } from '../accounts/identifiers.ts';
+import { normalizeEmail, storedEmailForm } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { issueCodeUntil } from '../codes/codes.ts';
-import { emailIsFree, storedEmailForm } from './account-email.ts';
+import { emailIsFree } from './account-email.ts';
 import { fixedClock } from './fixed-clock.ts';
 import { mailLanguage } from './mail-language.ts';
 import { verifyNewEmailLink } from './mail-links.ts';
