@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,29 @@ describe('data directory lock', () => {
     acquireDataDirLock(dataDir, { pid: 5353, isAlive: () => false });
     stale.release();
     expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+  });
+
+  it('lets one of two processes taking over the same stale lock have it, never both', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    let first: ReturnType<typeof acquireDataDirLock> | undefined;
+    // 5353 finds the lock of the dead 4242; while it asks whether 4242 lives, 6464 takes the lock over.
+    const isAlive = (pid: number) => {
+      if (pid === 4242 && first === undefined) {
+        first = acquireDataDirLock(dataDir, { pid: 6464, isAlive: (other) => other === 5353 });
+      }
+      return pid === 6464;
+    };
+    const second = () => acquireDataDirLock(dataDir, { pid: 5353, isAlive });
+    expect(second).toThrow(DataDirLockedError);
+    expect(second).toThrow(/pid 6464/);
+    expect(first).toBeDefined();
+    expect(readFileSync(file, 'utf8').trim()).toBe('6464');
+    expect(readdirSync(dataDir)).toEqual([LOCK_FILE_NAME]);
+  });
+
+  it("makes a new data directory for the service's user alone (0700)", () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 
   it('treats this very process as alive by default', () => {

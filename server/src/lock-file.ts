@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -47,6 +47,17 @@ function holderOf(file: string): number | undefined {
   }
 }
 
+/** Links a finished lock file to the lock's name; false when the name exists. */
+function createFromDraft(draft: string, file: string): boolean {
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
 /**
  * Creates `file` holding `pid`, or answers false when it exists. Linking a finished temporary file is
  * atomic, so of two processes starting together exactly one wins, and nobody ever reads an empty lock.
@@ -55,11 +66,7 @@ function createWithContent(file: string, pid: number): boolean {
   const draft = `${file}.${pid}.tmp`;
   writeFileSync(draft, `${pid}\n`);
   try {
-    linkSync(draft, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    return createFromDraft(draft, file);
   } finally {
     rmSync(draft, { force: true });
   }
@@ -71,22 +78,56 @@ export interface LockOptions {
 }
 
 /**
+ * Moves a lock left by a dead process out of the way. Deleting it by name would race: another process
+ * that found the same stale lock may have replaced it with its own a moment ago, and deleting that one
+ * would let both open the database. A rename is atomic, so what was moved aside is looked at after the
+ * fact: a lock a live process took meanwhile is put back, and it holds the directory.
+ */
+function setAsideStale(
+  dataDir: string,
+  file: string,
+  stale: number | undefined,
+  options: Required<LockOptions>,
+) {
+  const aside = `${file}.${options.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    // Gone already: whoever removed it goes on to create theirs, as this process does.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = holderOf(aside);
+  try {
+    if (moved !== undefined && moved !== stale && moved !== options.pid && options.isAlive(moved)) {
+      createFromDraft(aside, file);
+      throw new DataDirLockedError(dataDir, moved);
+    }
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/**
  * Takes the data directory's lock or throws DataDirLockedError naming the directory and the holder.
  * A lock left by a dead process (crash, kill -9) is taken over; so is one carrying our own pid, which
- * only happens when a container restarts the service under the same pid.
+ * only happens when a container restarts the service under the same pid. Of two processes taking over
+ * one stale lock at the same moment, one gets it (setAsideStale).
  */
 export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
-  const { pid = process.pid, isAlive = isRunning } = options;
-  mkdirSync(dataDir, { recursive: true });
+  const resolved = { pid: process.pid, isAlive: isRunning, ...options };
+  const { pid, isAlive } = resolved;
+  // Made for the service's user alone: it holds the embedded database and the admin socket.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, LOCK_FILE_NAME);
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     if (createWithContent(file, pid)) {
       return { file, release: () => (holderOf(file) === pid ? rmSync(file, { force: true }) : undefined) };
     }
     const holder = holderOf(file);
     if (holder !== undefined && holder !== pid && isAlive(holder))
       throw new DataDirLockedError(dataDir, holder);
-    rmSync(file, { force: true });
+    setAsideStale(dataDir, file, holder, resolved);
   }
   throw new DataDirLockedError(dataDir, holderOf(file));
 }

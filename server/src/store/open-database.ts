@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -49,6 +49,16 @@ export function drizzleOnPglite(client: PgliteClient): PgliteDatabase {
   return drizzlePglite({ client: client as PGlite });
 }
 
+/**
+ * Only the service's own user may enter the embedded database's directory. PGlite creates its files
+ * readable and writable by everyone (0666), and DATA_DIR is often made under a umask that leaves it
+ * open to every local account: through the files, anyone on the host could read password hashes,
+ * client secrets, signing keys and live links, or write a password hash of their own. PostgreSQL's
+ * own data directory is 0700 for the same reason. An existing directory is closed too, so a data
+ * directory made before this rule gets it at the next start.
+ */
+export const PGLITE_DIRECTORY_MODE = 0o700;
+
 async function openPglite(
   location: Exclude<DatabaseLocation, { databaseUrl: string }>,
 ): Promise<PgliteClient> {
@@ -56,7 +66,8 @@ async function openPglite(
   if ('memory' in location) {
     return PGlite.create(location.from ? { loadDataDir: location.from, startParams } : { startParams });
   }
-  await mkdir(location.pgliteDir, { recursive: true });
+  await mkdir(location.pgliteDir, { recursive: true, mode: PGLITE_DIRECTORY_MODE });
+  await chmod(location.pgliteDir, PGLITE_DIRECTORY_MODE);
   return PgliteThread.open({ dataDir: location.pgliteDir, startParams });
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -60,17 +60,22 @@ describe('secret store', () => {
 });
 
 describe('embedded PGlite in a directory', () => {
-  it('keeps migrated data across close and reopen', async () => {
+  it("keeps migrated data across close and reopen, in a directory only the service's user may enter", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'keycard-pglite-'));
     try {
       const first = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
       await migrateDatabase(first);
       const stored = await getOrCreateSecret(first.db, 'cookie');
       await first.close();
+      // PGlite makes its files readable and writable by all: only the directory keeps others out.
+      expect((await stat(pgliteDirectory(dataDir))).mode & 0o777).toBe(0o700);
+      // A directory made open before this rule is closed at the next start.
+      await chmod(pgliteDirectory(dataDir), 0o755);
       const second = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
       await migrateDatabase(second);
       expect(await getOrCreateSecret(second.db, 'cookie')).toBe(stored);
       await second.close();
+      expect((await stat(pgliteDirectory(dataDir))).mode & 0o777).toBe(0o700);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
