@@ -16,6 +16,7 @@ import { followClientChangesIn } from './oidc/client-changes.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
+import { startRecoveryStateRetention } from './recovery/state-retention.ts';
 import {
   drainService,
   handleShutdownSignals,
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
       startAuditRetention({ db: database.db, clock, log: app.log }),
       startExpiredStatePruning({ db: database.db, log: app.log }),
       startMailRetention({ db: database.db, clock, log: app.log }),
+      startRecoveryStateRetention({ db: database.db, clock, log: app.log }),
       // PGlite runs no autovacuum; a PostgreSQL server vacuums its own tables.
       ...(database.kind === 'pglite' ? [startEmbeddedVacuum(database.client, app.log)] : []),
     ];

@@ -5,6 +5,7 @@ import {
   getTableColumns,
   isNotNull,
   isNull,
+  lt,
   lte,
   ne,
   notExists,
@@ -423,6 +424,21 @@ export async function clearEndedLock(db: Db, identifierHash: string, now: Date):
         lte(loginFailures.lockedUntil, now),
       ),
     );
+}
+
+/**
+ * Deletes the counters of identifiers nobody tried since `before`, except a lock in force: the
+ * failures of an address that is not even an account would otherwise stay for good, and the
+ * identifier is only a hash of the address. A counter dropped this way starts afresh at the next
+ * failure, as it does after a success. Answers how many went.
+ */
+export async function deleteIdleLoginFailures(db: Db, before: Date, now: Date): Promise<number> {
+  const row = loginFailures;
+  const deleted = await db
+    .delete(row)
+    .where(and(lt(row.updatedAt, before), or(isNull(row.lockedAt), lte(row.lockedUntil, now))))
+    .returning({ identifierHash: row.identifierHash });
+  return deleted.length;
 }
 
 /** A success, an unlock or a password reset starts the count afresh. */
