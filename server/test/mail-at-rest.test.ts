@@ -216,6 +216,37 @@ describe('mail that could not be sent keeps its link only while its code works',
     expect((await outboxRow(db(), id)).textBody).toContain('dev-code');
     clock.advance(MINUTE);
     await dev.runOnce();
-    expect((await outboxRow(db(), id)).textBody).not.toContain('dev-code');
+    const cleared = await outboxRow(db(), id);
+    expect(cleared.textBody).not.toContain('dev-code');
+    expect(cleared.linksRemovedAt).not.toBeNull();
+  });
+
+  it('looks again only at messages whose links are still in place, not at every finished one on every pass', async () => {
+    const clock = steppingClock();
+    const now = await clock.now();
+    const sentBefore = new Date(now.getTime() - 2 * 60 * MINUTE);
+    const expired = new Date(now.getTime() - 60 * MINUTE);
+    // Finished and expired, one with its links already removed: a body holding an address anyway
+    // (none can come from the service; this one stands for what a pass must not read again).
+    const finished = (code: string) => ({
+      kind: 'password_reset',
+      recipient: `${code}@example.test`,
+      subject: 'Reset',
+      textBody: `Reset: ${PUBLIC_URL}/resetPassword/1/${code}`,
+      htmlBody: `<a href="${PUBLIC_URL}/resetPassword/1/${code}">Reset</a>`,
+      sentAt: sentBefore,
+      expiresAt: expired,
+    });
+    const [kept, removed] = await db()
+      .insert(outbox)
+      .values([finished('kept-code'), { ...finished('removed-code'), linksRemovedAt: sentBefore }])
+      .returning({ id: outbox.id });
+    await service({ clock }).runOnce();
+    const keptRow = await outboxRow(db(), kept?.id ?? '');
+    expect(keptRow.textBody).not.toContain('kept-code');
+    expect(keptRow.linksRemovedAt).not.toBeNull();
+    const removedRow = await outboxRow(db(), removed?.id ?? '');
+    expect(removedRow.textBody).toContain('removed-code');
+    expect(removedRow.linksRemovedAt).toEqual(sentBefore);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
@@ -26,6 +27,17 @@ export const outbox = pgTable(
      * is failed instead of delivering a dead link. Null: the message carries no code.
      */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * When the bodies' links were removed (outbox-repository.ts withoutLinks): at delivery, or once a
+     * finished message's code expired. Null: the bodies may still hold them.
+     */
+    linksRemovedAt: timestamp('links_removed_at', { withTimezone: true }),
   },
-  (table) => [index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt)],
+  (table) => [
+    index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    // The few finished messages still holding links, which the worker looks at on every pass.
+    index('mail_outbox_links_kept_idx')
+      .on(table.expiresAt)
+      .where(sql`links_removed_at is null and (sent_at is not null or failed_at is not null)`),
+  ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "mail_outbox" ADD COLUMN "links_removed_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "mail_outbox_links_kept_idx" ON "mail_outbox" USING btree ("expires_at") WHERE links_removed_at is null and (sent_at is not null or failed_at is not null);
