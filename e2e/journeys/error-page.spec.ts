@@ -4,7 +4,7 @@ import { ErrorPage } from '../pages/error-page.ts';
 import { SignInPage } from '../pages/sign-in-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { defaultRedirectUrl } from '../support/recovery.ts';
+import { defaultRedirectUrl, throughService } from '../support/recovery.ts';
 
 /** Issue 16: the error page is no dead end: SPEC's two lines, a way back and the help contact. */
 
@@ -29,9 +29,24 @@ test.describe('the error page leads back and names the help contact', () => {
     const error = new ErrorPage(page, `/error?RedirectUrl=${encodeURIComponent(application)}`);
     await error.open();
     const back = error.wayBack(texts.backToApplication);
-    await expect(back).toHaveAttribute('href', application);
+    await expect(back).toHaveAttribute('href', throughService(baseURL ?? '', application));
     await back.click();
     await expect(page).toHaveURL(application);
+    await expect(new DemoPage(page).signInLink(texts)).toBeVisible();
+  });
+
+  test('a RedirectUrl no client registered leads to the default redirect, never to that site', async ({
+    page,
+    texts,
+    baseURL,
+  }) => {
+    const stranger = 'https://sign-in.example/keycard';
+    const error = new ErrorPage(page, `/error?RedirectUrl=${encodeURIComponent(stranger)}`);
+    await error.open();
+    const back = error.wayBack(texts.backToApplication);
+    await expect(back).toHaveAttribute('href', throughService(baseURL ?? '', stranger));
+    await back.click();
+    await expect(page).toHaveURL(defaultRedirectUrl(baseURL ?? ''));
     await expect(new DemoPage(page).signInLink(texts)).toBeVisible();
   });
 

@@ -7,7 +7,13 @@ import { strongPassword } from '../support/accounts.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, LOCALE, languageRun, test } from '../support/fixtures.ts';
 import { mailLanguage, mailLink, waitForMail, waitForMails } from '../support/mailbox.ts';
-import { defaultRedirectUrl, followDelayedRedirect, seenAt, withClockRunning } from '../support/recovery.ts';
+import {
+  defaultRedirectUrl,
+  followDelayedRedirect,
+  seenAt,
+  throughService,
+  withClockRunning,
+} from '../support/recovery.ts';
 import { expectPasswordRefused, expectSignedIn } from '../support/sign-in-steps.ts';
 
 /** Issue 4: forgot password → mail → link → reset → sign in with the new password only. */
@@ -110,7 +116,10 @@ test.describe('forgot password from the sign-in page (DESIGN §2 Forgot password
       const query = `?RedirectUrl=${encodeURIComponent(redirectUrl)}`;
       const forgot = new ForgotPasswordPage(page, `/forgotPassword${query}`);
       await forgot.open();
-      await expect(forgot.rememberedPasswordLink(texts)).toHaveAttribute('href', redirectUrl);
+      await expect(forgot.rememberedPasswordLink(texts)).toHaveAttribute(
+        'href',
+        throughService(baseURL ?? '', redirectUrl),
+      );
       await forgot.requestReset(texts, newAccount.email);
 
       const mail = await waitForMail(newAccount.email);

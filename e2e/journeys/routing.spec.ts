@@ -12,6 +12,7 @@ import { SignInPage } from '../pages/sign-in-page.ts';
 import { UnlockPage } from '../pages/unlock-page.ts';
 import { VerifyNewEmailPage } from '../pages/verify-new-email-page.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { throughService } from '../support/recovery.ts';
 
 /** The code check answered as valid, so the reset form's frame stays (a made-up code is invalid). */
 const VALID_CODE: CallResponse<'checkVerification'> = { isValid: true, userName: 'Ada' };
@@ -141,14 +142,15 @@ test.describe('pages complete in this release', () => {
     expect(new URL(page.url()).search).toBe(query);
   });
 
-  test('the expired-link page links to forgot password and to the RedirectUrl target', async ({
+  test('the expired-link page links to forgot password and to the RedirectUrl target, through the service', async ({
     page,
     texts,
+    baseURL,
   }) => {
     const target = 'https://planner.example.com/start';
     const expired = new ExpiredLinkPage(page, `/ExpiredLink?RedirectUrl=${encodeURIComponent(target)}`);
     await expired.open();
-    await expect(expired.loginLink(texts)).toHaveAttribute('href', target);
+    await expect(expired.loginLink(texts)).toHaveAttribute('href', throughService(baseURL ?? '', target));
     await expect(expired.forgotPasswordLink(texts)).toHaveAttribute(
       'href',
       `/forgotPassword?RedirectUrl=${encodeURIComponent(target)}`,

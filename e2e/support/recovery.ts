@@ -1,4 +1,4 @@
-import { type Language, REDIRECT_DELAY_MS } from '@keycard/contract';
+import { getCalls, type Language, REDIRECT_DELAY_MS } from '@keycard/contract';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_PATH } from '../pages/demo-page.ts';
 
@@ -8,6 +8,14 @@ import { DEMO_PATH } from '../pages/demo-page.ts';
  */
 export function defaultRedirectUrl(baseURL: string, env: NodeJS.ProcessEnv = process.env): string {
   return env.DEFAULT_REDIRECT_URL ?? `${baseURL}${DEMO_PATH}`;
+}
+
+/**
+ * The href of a page's link to the application a RedirectUrl names: through the service, which sends
+ * the browser there only when the allow-list has its origin (DESIGN §2), since the SPA cannot know it.
+ */
+export function throughService(baseURL: string, redirectUrl: string): string {
+  return `${baseURL}${getCalls.defaultRedirect.path}?${new URLSearchParams({ RedirectUrl: redirectUrl })}`;
 }
 
 /**

@@ -113,6 +113,13 @@ export const redirectToExternalIdentityProviderQuery = z.object({
 });
 
 /**
+ * The way to an application named by a link's RedirectUrl (DESIGN §2 Redirect rules): the service
+ * sends the browser there when its origin is allowed, else to DEFAULT_REDIRECT_URL. Without one, the
+ * default. The SPA cannot know the allow-list, so its links to an application go through here.
+ */
+export const defaultRedirectQuery = z.object({ RedirectUrl: urlish.optional() });
+
+/**
  * The JSON calls of SPEC §7 that the SPA makes with POST, by the path it uses. `errors` are the
  * call's own refusals; every call can answer the common ones of call-errors.ts besides.
  */
@@ -188,5 +195,5 @@ export const getCalls = {
     query: redirectToExternalIdentityProviderQuery,
     errors: [],
   },
-  defaultRedirect: { path: '/api/DefaultRedirect', errors: [] },
+  defaultRedirect: { path: '/api/DefaultRedirect', query: defaultRedirectQuery, errors: [] },
 } as const satisfies Record<string, DeclaresErrors & Record<string, unknown>>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applicationTarget,
   forgotPasswordTarget,
   identityUrl,
   isHttpUrl,
@@ -54,6 +55,8 @@ describe('identityUrl (SPEC §7: the identity base plus a path)', () => {
   });
 });
 
+const BASE = 'https://id.example';
+
 describe('link targets of the locked and expired-link pages', () => {
   it('forgot password keeps the query string', () => {
     expect(forgotPasswordTarget('?ReturnUrl=%2Fx')).toBe('/forgotPassword?ReturnUrl=%2Fx');
@@ -61,19 +64,50 @@ describe('link targets of the locked and expired-link pages', () => {
   });
 
   it('locked: back to sign-in with the query string when it has a ReturnUrl', () => {
-    expect(lockedLoginTarget('?ReturnUrl=%2Fresume')).toBe('/?ReturnUrl=%2Fresume');
-    expect(lockedLoginTarget('?returnUrl=/r&x=1')).toBe('/?returnUrl=/r&x=1');
+    expect(lockedLoginTarget('?ReturnUrl=%2Fresume', BASE)).toBe('/?ReturnUrl=%2Fresume');
+    expect(lockedLoginTarget('?returnUrl=/r&x=1', BASE)).toBe('/?returnUrl=/r&x=1');
   });
 
-  it('locked: else the RedirectUrl, else the start page', () => {
-    expect(lockedLoginTarget('?RedirectUrl=https%3A%2F%2Fapp.example')).toBe('https://app.example');
-    expect(lockedLoginTarget('?RedirectUrl=javascript:alert(1)')).toBe('/');
-    expect(lockedLoginTarget('')).toBe('/');
+  it('locked: else the RedirectUrl by way of the service, else the start page', () => {
+    expect(lockedLoginTarget('?RedirectUrl=https%3A%2F%2Fapp.example', BASE)).toBe(
+      `${BASE}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fapp.example`,
+    );
+    expect(lockedLoginTarget('?RedirectUrl=javascript:alert(1)', BASE)).toBe('/');
+    expect(lockedLoginTarget('', BASE)).toBe('/');
   });
 
-  it('expired link: the RedirectUrl, or / without one', () => {
-    expect(redirectLoginTarget('?redirectUrl=https://app.example/x')).toBe('https://app.example/x');
-    expect(redirectLoginTarget('?RedirectUrl=https://app.example&y=1')).toBe('/');
-    expect(redirectLoginTarget('')).toBe('/');
+  it('expired link: the RedirectUrl by way of the service, or / without one', () => {
+    expect(redirectLoginTarget('?redirectUrl=https://app.example/x', BASE)).toBe(
+      `${BASE}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fapp.example%2Fx`,
+    );
+    expect(redirectLoginTarget('?RedirectUrl=https://app.example&y=1', BASE)).toBe('/');
+    expect(redirectLoginTarget('', BASE)).toBe('/');
+  });
+});
+
+describe('applicationTarget (DESIGN §2: only the service knows the allow-list)', () => {
+  it('never links straight to an http(s) URL a stranger could have written into the query', () => {
+    const target = new URL(applicationTarget('https://evil.example/login?x=1#y', BASE));
+    expect(target.origin).toBe(BASE);
+    expect(target.pathname).toBe('/api/DefaultRedirect');
+    expect(target.searchParams.get('RedirectUrl')).toBe('https://evil.example/login?x=1#y');
+    expect([...target.searchParams.keys()]).toEqual(['RedirectUrl']);
+    expect(target.hash).toBe('');
+  });
+
+  it("is absolute on the page's own origin when the service shares it (an empty base), so no link takes it for a page of the SPA", () => {
+    expect(applicationTarget('http://app.example/', '')).toBe(
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=http%3A%2F%2Fapp.example%2F`,
+    );
+    expect(applicationTarget('http://app.example/', 'https://id.example/identity/')).toBe(
+      'https://id.example/identity/api/DefaultRedirect?RedirectUrl=http%3A%2F%2Fapp.example%2F',
+    );
+  });
+
+  it('keeps a local path, and gives nothing for other schemes or protocol-relative targets', () => {
+    expect(applicationTarget('/demo?x=1', BASE)).toBe('/demo?x=1');
+    expect(applicationTarget('javascript:alert(1)', BASE)).toBe('');
+    expect(applicationTarget('//evil.example', BASE)).toBe('');
+    expect(applicationTarget('', BASE)).toBe('');
   });
 });

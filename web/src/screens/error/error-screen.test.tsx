@@ -2,8 +2,9 @@ import '../../test-support/dom.ts';
 import { getCalls } from '@keycard/contract';
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDIRECT_PATH } from '../../routing/link-targets.ts';
 import { renderWithTexts } from '../../test-support/texts.tsx';
-import { DEFAULT_REDIRECT_PATH, ErrorScreen, wayBack } from './error-screen.tsx';
+import { ErrorScreen, wayBack } from './error-screen.tsx';
 
 /** What follows the message on every error page: the way back, then the help contact of the site file. */
 const WAY_BACK_AND_HELP =
@@ -88,10 +89,10 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
       false,
     ],
     [
-      'a RedirectUrl: the application',
+      'a RedirectUrl: the application, by way of the service, which alone knows the allow-list',
       '?RedirectUrl=https%3A%2F%2Fplanner.example%2F',
       'backToApplication',
-      'https://planner.example/',
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fplanner.example%2F`,
       false,
     ],
     [

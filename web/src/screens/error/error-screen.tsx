@@ -1,7 +1,7 @@
 import './error-screen.css';
 import { ERROR_REASON_PARAM, isErrorReference, type TextKey, UNAVAILABLE_REASON } from '@keycard/contract';
 import { IDENTITY_BASE } from '../../api/api.ts';
-import { identityUrl, safeTarget } from '../../routing/link-targets.ts';
+import { applicationTarget, DEFAULT_REDIRECT_PATH, identityUrl } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { hasReturnUrl, readRedirectUrl } from '../../routing/query.ts';
 import { HelpContent } from '../../shell/help-content.tsx';
@@ -9,13 +9,6 @@ import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { AppLink } from '../../ui/app-link.tsx';
 import { fillNodes } from '../../ui/fill-nodes.tsx';
-
-/**
- * The service's way to DEFAULT_REDIRECT_URL, a setting this application never sees: it answers 303
- * there. Equal to `getCalls.defaultRedirect` (a test pins it); repeated because `getCalls` lives
- * beside the zod schemas, which this screen does not otherwise load.
- */
-export const DEFAULT_REDIRECT_PATH = '/api/DefaultRedirect';
 
 export interface ErrorScreenProps {
   /** The last path segment of /error/{reference}; shown only when it is a reference the service makes. */
@@ -31,12 +24,13 @@ interface WayBack {
 
 /**
  * Where the person can go from here (issue 16): the sign-in page with the query as it is when it has
- * a ReturnUrl (the sign-in they were in), else the application the RedirectUrl names (a local path or
- * an http(s) URL only), else the default redirect, which the service resolves.
+ * a ReturnUrl (the sign-in they were in), else the application the RedirectUrl names (a local path, or
+ * an http(s) URL by way of the service, which checks it against the allow-list), else the default
+ * redirect, which the service resolves.
  */
 export function wayBack(search: string, base: string = IDENTITY_BASE): WayBack {
   if (hasReturnUrl(search)) return { to: `/${search}`, label: 'goToLoginLabel', viaService: false };
-  const application = safeTarget(readRedirectUrl(search));
+  const application = applicationTarget(readRedirectUrl(search), base);
   if (application) return { to: application, label: 'backToApplication', viaService: false };
   return { to: identityUrl(base, DEFAULT_REDIRECT_PATH), label: 'goToStartPage', viaService: true };
 }

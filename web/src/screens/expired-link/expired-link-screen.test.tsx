@@ -15,7 +15,9 @@ describe('ExpiredLinkScreen (SPEC §2 /expiredLink)', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('passwordLinkExpired');
     expect(screen.getByText('passwordLinkExpiredText')).toBeTruthy();
     expect(hrefOf('forgotPasswordLabel')).toBe('/forgotPassword?RedirectUrl=https://planner.example/');
-    expect(hrefOf('goToLoginLabel')).toBe('https://planner.example/');
+    expect(hrefOf('goToLoginLabel')).toBe(
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fplanner.example%2F`,
+    );
     expect(container.querySelector('[data-page-kind="expiredLink"]')).toBeTruthy();
   });
 

@@ -1,3 +1,4 @@
+import { IDENTITY_BASE } from '../../api/api.ts';
 import { forgotPasswordTarget, redirectLoginTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { PageFrame } from '../../shell/page-frame.tsx';
@@ -17,7 +18,7 @@ export function ExpiredLinkScreen() {
           <AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>
         </li>
         <li>
-          <AppLink to={redirectLoginTarget(search)}>{t('goToLoginLabel')}</AppLink>
+          <AppLink to={redirectLoginTarget(search, IDENTITY_BASE)}>{t('goToLoginLabel')}</AppLink>
         </li>
       </ul>
     </PageFrame>

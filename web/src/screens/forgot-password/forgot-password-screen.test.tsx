@@ -115,11 +115,11 @@ describe('ForgotPasswordScreen (SPEC §2 /forgotPassword, §4)', () => {
     expect(href()).toBe(`/${QUERY}`);
   });
 
-  it('links to the RedirectUrl when there is no ReturnUrl to sign in with', () => {
+  it('links to the RedirectUrl by way of the service, which checks it, when there is no ReturnUrl to sign in with', () => {
     stubForgot();
     renderForgot('/forgotPassword?RedirectUrl=https%3A%2F%2Fplanner.example%2F');
     expect(screen.getByRole('link', { name: 'rememberedPasswordLabel' }).getAttribute('href')).toBe(
-      'https://planner.example/',
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fplanner.example%2F`,
     );
   });
 

@@ -1,7 +1,7 @@
 import '../../ui/form-fields.css';
 import './forgot-password.css';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { api } from '../../api/api.ts';
+import { api, IDENTITY_BASE } from '../../api/api.ts';
 import { lockedLoginTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readReturnUrl } from '../../routing/query.ts';
@@ -83,7 +83,7 @@ export function ForgotPasswordScreen() {
       )}
       <ul className="card__links">
         <li>
-          <AppLink to={lockedLoginTarget(search)}>{t('rememberedPasswordLabel')}</AppLink>
+          <AppLink to={lockedLoginTarget(search, IDENTITY_BASE)}>{t('rememberedPasswordLabel')}</AppLink>
         </li>
       </ul>
     </PageFrame>

@@ -20,8 +20,10 @@ describe('LockedScreen (SPEC §2 /locked)', () => {
     expect(hrefOf('goToLoginLabel')).toBe('/?ReturnUrl=%2Fresume%3Fproduct%3DPlanner');
   });
 
-  it('links to the RedirectUrl when there is no ReturnUrl', () => {
+  it('links to the RedirectUrl by way of the service, which checks it, when there is no ReturnUrl', () => {
     renderWithTexts(<LockedScreen />, '/locked?RedirectUrl=https%3A%2F%2Fplanner.example%2F');
-    expect(hrefOf('goToLoginLabel')).toBe('https://planner.example/');
+    expect(hrefOf('goToLoginLabel')).toBe(
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fplanner.example%2F`,
+    );
   });
 });

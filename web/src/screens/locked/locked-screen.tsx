@@ -1,3 +1,4 @@
+import { IDENTITY_BASE } from '../../api/api.ts';
 import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { PageFrame } from '../../shell/page-frame.tsx';
@@ -17,7 +18,7 @@ export function LockedScreen() {
           <AppLink to={forgotPasswordTarget(search)}>{t('forgotPasswordLabel')}</AppLink>
         </li>
         <li>
-          <AppLink to={lockedLoginTarget(search)}>{t('goToLoginLabel')}</AppLink>
+          <AppLink to={lockedLoginTarget(search, IDENTITY_BASE)}>{t('goToLoginLabel')}</AppLink>
         </li>
       </ul>
     </PageFrame>

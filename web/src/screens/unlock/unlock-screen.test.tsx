@@ -133,13 +133,15 @@ describe('UnlockScreen (SPEC §2 /unlock/{code}, §4)', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('goes to the RedirectUrl of the query when the answer has no http(s) URL', async () => {
+  it('goes to the RedirectUrl of the query by way of the service when the answer has no http(s) URL', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { assign, bodies } = stubUnlock(() => json(unlocked({ redirectUrl: null })));
     renderUnlock('?RedirectUrl=https%3A%2F%2Fplanner.example%2F');
     await settled(() => expect(heading()).toBe('unlockSuccessful Ada Lovelace'));
     await runDelay(assign);
-    expect(assign).toHaveBeenCalledExactlyOnceWith('https://planner.example/');
+    expect(assign).toHaveBeenCalledExactlyOnceWith(
+      `${window.location.origin}/api/DefaultRedirect?RedirectUrl=https%3A%2F%2Fplanner.example%2F`,
+    );
     expect(bodies).toEqual([{ verificationCode: 'unl0ck', redirectUrl: 'https://planner.example/' }]);
   });
 

@@ -1,6 +1,6 @@
 import { type CallResponse, REDIRECT_DELAY_MS, type TextKey } from '@keycard/contract';
 import { useMemo } from 'react';
-import { api } from '../../api/api.ts';
+import { api, IDENTITY_BASE } from '../../api/api.ts';
 import { forgotPasswordTarget, lockedLoginTarget } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
@@ -55,7 +55,7 @@ export function UnlockScreen({ code }: UnlockScreenProps) {
     code,
   );
   const outcome = outcomeOf(unlock);
-  const loginTarget = lockedLoginTarget(search);
+  const loginTarget = lockedLoginTarget(search, IDENTITY_BASE);
   const answer = unlock.status === 'ready' ? unlock.value : null;
   const target = useMemo(
     () => (answer?.success ? httpRedirectOr(answer.redirectUrl, redirectTo(loginTarget)) : null),
