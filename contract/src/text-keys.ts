@@ -29,6 +29,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'resetLabel', // button of the reset form
   'sendLabel', // button of the forgot-password form
   'signingIn', // announced while a sign-in request is in flight
+  'signInExpired', // beside the failed-login header when the sign-in itself expired: start again from the application
   'redirecting', // announced before a delayed redirect
   'continueNow', // button of a done state: go on to where the page would lead after its delay
   'redirectCountdown', // shown beside it, with {seconds}: the whole seconds left of the delay
@@ -98,6 +99,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'backToApplication', // the error page's way back to the application named by the RedirectUrl
   'goToStartPage', // the error page's way back when neither sign-in nor the application is known
   'tooManyRequests', // after a call refused for too many requests: wait {wait} (e.g. "45 seconds"), then retry
+  'tryAgainLabel', // button that repeats a call that failed (the reset page's code check)
   // Fallback landing page
   'fallbackWelcome',
   'incorrectAccess',

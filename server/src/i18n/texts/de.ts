@@ -30,6 +30,8 @@ export const de: LanguageTexts = {
   resetLabel: 'Passwort speichern',
   sendLabel: 'Link senden',
   signingIn: 'Sie werden angemeldet …',
+  signInExpired:
+    'Diese Anmeldung ist abgelaufen. Bitte kehren Sie zur Anwendung zurück und melden Sie sich von dort aus erneut an.',
   redirecting: 'Sie werden gleich weitergeleitet …',
   continueNow: 'Jetzt weiter',
   redirectCountdown: 'Weiter in {seconds} s',
@@ -115,6 +117,7 @@ export const de: LanguageTexts = {
   goToStartPage: 'Zur Startseite',
   tooManyRequests:
     'Aus Ihrem Netzwerk kamen zu viele Versuche. Bitte warten Sie {wait} und versuchen Sie es dann erneut.',
+  tryAgainLabel: 'Erneut versuchen',
   // Fallback landing page
   fallbackWelcome: 'Willkommen',
   incorrectAccess:

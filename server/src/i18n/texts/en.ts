@@ -29,6 +29,7 @@ export const en: LanguageTexts = {
   resetLabel: 'Save password',
   sendLabel: 'Send link',
   signingIn: 'Signing in…',
+  signInExpired: 'This sign-in has expired. Please go back to the application and sign in again from there.',
   redirecting: 'You will be redirected in a moment…',
   continueNow: 'Continue now',
   redirectCountdown: 'Continuing in {seconds} s',
@@ -110,6 +111,7 @@ export const en: LanguageTexts = {
   backToApplication: 'Back to the application',
   goToStartPage: 'Go to the start page',
   tooManyRequests: 'There were too many attempts from your network. Please wait {wait}, then try again.',
+  tryAgainLabel: 'Try again',
   // Fallback landing page
   fallbackWelcome: 'Welcome',
   incorrectAccess: 'The page you opened is not a valid way into this service. Here is what you can do:',

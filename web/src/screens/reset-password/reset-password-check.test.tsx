@@ -5,9 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   confirmField,
   currentLocation,
+  FAILED_CALLS,
   fillBoth,
+  INVALID,
   json,
   newPasswordField,
+  refusal,
   renderReset,
   resetButton,
   stubService,
@@ -49,11 +52,74 @@ describe('ResetPasswordScreen code check on load (SPEC §4)', () => {
     );
   });
 
-  it('goes to /ExpiredLink with an empty RedirectUrl when the check fails and there is none', async () => {
-    stubService({ '/api/CheckVerification': () => json({ code: 'internal_error', message: 'boom' }, 500) });
-    renderReset(VerificationType.PasswordReset, '?ReturnUrl=%2Fresume');
+  it('goes to /ExpiredLink with an empty RedirectUrl when the code is invalid and there is none', async () => {
+    stubService({ '/api/CheckVerification': () => json(INVALID) });
+    renderReset(VerificationType.PasswordExpired, '?ReturnUrl=%2Fresume');
     await waitFor(() => expect(currentLocation()).toBe('/ExpiredLink?RedirectUrl='));
-    expect(screen.queryByLabelText('newPasswordLabel')).toBeNull();
+  });
+
+  it.each(FAILED_CALLS)(
+    'after %s stays at the link, says what went wrong and offers to check again',
+    async (_case, answer, text) => {
+      stubService({ '/api/CheckVerification': answer });
+      renderReset(VerificationType.PasswordReset, '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome');
+      const retry = await screen.findByRole('button', { name: 'tryAgainLabel' });
+      expect(screen.getByRole('alert').textContent).toBe(`errorTitle${text}`);
+      expect(heading()).toBe('resetPassword');
+      expect(currentLocation()).toBe(
+        '/resetPassword/1/c0de-1?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+      );
+      expect(retry.tagName).toBe('BUTTON');
+      expect(screen.queryByLabelText('newPasswordLabel')).toBeNull();
+      expect(screen.queryByRole('status')).toBeNull();
+    },
+  );
+
+  it('checks again on try again: loading meanwhile, then the form for a valid code', async () => {
+    const answers: (() => Response | Promise<Response>)[] = [
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      () => json(VALID),
+    ];
+    const service = stubService({ '/api/CheckVerification': () => answers.shift()?.() ?? json(INVALID) });
+    const { user } = renderReset();
+    await user.click(await screen.findByRole('button', { name: 'tryAgainLabel' }));
+    expect(await newPasswordField()).toBeTruthy();
+    expect(service.bodiesOf('/api/CheckVerification')).toEqual([
+      { verificationCode: 'c0de-1', verificationType: 1 },
+      { verificationCode: 'c0de-1', verificationType: 1 },
+    ]);
+    expect(screen.queryByRole('button', { name: 'tryAgainLabel' })).toBeNull();
+    expect(currentLocation()).toBe('/resetPassword/1/c0de-1');
+  });
+
+  it('shows the loading status while checking again and the failure again when it fails again', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const answers: (() => Response | Promise<Response>)[] = [
+      () => refusal('internal_error', 500),
+      () => new Promise((resolve) => (answer = resolve)),
+    ];
+    const service = stubService({ '/api/CheckVerification': () => answers.shift()?.() ?? json(INVALID) });
+    const { user } = renderReset();
+    await user.click(await screen.findByRole('button', { name: 'tryAgainLabel' }));
+    await waitFor(() => expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(2));
+    expect(screen.getByRole('status').textContent).toBe('loading');
+    expect(screen.getByRole('alert').textContent).toBe('');
+    answer(refusal('csrf_rejected', 403));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('errorTitlesomethingWentWrong'));
+    expect(screen.getByRole('button', { name: 'tryAgainLabel' })).toBeTruthy();
+  });
+
+  it('goes to /ExpiredLink when checking again answers that the code is invalid', async () => {
+    const answers: (() => Response)[] = [() => refusal('internal_error', 500), () => json(INVALID)];
+    stubService({ '/api/CheckVerification': () => answers.shift()?.() ?? json(INVALID) });
+    const { user } = renderReset(
+      VerificationType.VerifyUser,
+      '?RedirectUrl=https%3A%2F%2Fplanner.example%2F',
+    );
+    await user.click(await screen.findByRole('button', { name: 'tryAgainLabel' }));
+    await waitFor(() =>
+      expect(currentLocation()).toBe('/ExpiredLink?RedirectUrl=https%3A%2F%2Fplanner.example%2F'),
+    );
   });
 
   it.each([

@@ -5,8 +5,9 @@ import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { DoneState } from '../../ui/done-state.tsx';
 import { LoadingStatus } from '../../ui/loading-status.tsx';
+import { MessageText } from './page-message.tsx';
 import { ResetForm } from './reset-form.tsx';
-import { useCodeCheck } from './use-code-check.ts';
+import { type CodeCheck, useCodeCheck } from './use-code-check.ts';
 import { useResetForm } from './use-reset-form.ts';
 
 export interface ResetPasswordScreenProps {
@@ -59,21 +60,55 @@ function ValidCode({ verificationType, code, userName }: ValidCodeProps) {
 }
 
 /**
+ * Before the form: the check pending, or the check that got no answer with a way to try it again.
+ * A failed check is not an invalid code (only an answer says that), so the page stays at its URL.
+ */
+function Unchecked({
+  verificationType,
+  check,
+}: {
+  readonly verificationType: VerificationType;
+  readonly check: CodeCheck;
+}) {
+  const { t } = useText();
+  const failed = check.status === 'failed' ? check : null;
+  return (
+    <>
+      <h1>{t(resetHeading(verificationType))}</h1>
+      {/* Always present, so a failure is announced when it appears, again after a retry that failed. */}
+      <div role="alert" className="reset__alert-region">
+        {failed ? (
+          <div className="reset__alert">
+            <p className="reset__alert-title">{t('errorTitle')}</p>
+            <p className="reset__alert-text">
+              <MessageText message={failed.failure} />
+            </p>
+          </div>
+        ) : null}
+      </div>
+      {failed ? (
+        <button type="button" className="button reset__retry" onClick={failed.retry}>
+          {t('tryAgainLabel')}
+        </button>
+      ) : (
+        <LoadingStatus />
+      )}
+    </>
+  );
+}
+
+/**
  * SPEC §2 /resetPassword/{verificationType}/{code}: checks the code on load (an invalid one leads to
  * the expired-link page), then the new-password form; SPEC §4/§5/§8 for what follows.
  */
 export function ResetPasswordScreen({ verificationType, code }: ResetPasswordScreenProps) {
-  const { t } = useText();
   const check = useCodeCheck(verificationType, code);
   return (
     <PageFrame>
       {check.status === 'valid' ? (
         <ValidCode verificationType={verificationType} code={code} userName={check.userName} />
       ) : (
-        <>
-          <h1>{t(resetHeading(verificationType))}</h1>
-          <LoadingStatus />
-        </>
+        <Unchecked verificationType={verificationType} check={check} />
       )}
     </PageFrame>
   );

@@ -6,9 +6,12 @@ import { settled } from '../../test-support/settled.ts';
 import {
   confirmField,
   currentLocation,
+  FAILED_CALLS,
   fillBoth,
+  INVALID,
   json,
   newPasswordField,
+  refusal,
   renderReset,
   resetAnswer,
   resetButton,
@@ -184,18 +187,95 @@ describe('ResetPasswordScreen violations and failures (SPEC §8)', () => {
     expect(resetButton().disabled).toBe(false);
   });
 
-  it.each([
-    ['neither success nor violation', () => json(resetAnswer({}))],
-    ['an error answer', () => json({ code: 'internal_error', message: 'boom' }, 500)],
-    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
-  ])('shows no message after %s and lets the user try again', async (_case, answer) => {
-    const { service, user } = await submitWith(answer);
-    await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+  it('checks the code again after neither success nor violation and, still valid, keeps the form with no message', async () => {
+    const { service, user } = await submitWith(() => json(resetAnswer({})));
+    await waitFor(() => expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(2));
+    expect(service.bodiesOf('/api/CheckVerification')[1]).toEqual({
+      verificationCode: 'c0de-1',
+      verificationType: 1,
+    });
     await idle();
+    expect(alertText()).toBe('');
+    expect(currentLocation()).toBe('/resetPassword/1/c0de-1');
+    expect([(await newPasswordField()).value, confirmField().value]).toEqual([STRONG, STRONG]);
     await user.click(resetButton());
     await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
-    expect(alertText()).toBe('');
     expect(screen.queryByText(/Success/)).toBeNull();
+  });
+
+  it.each([
+    [
+      VerificationType.PasswordReset,
+      QUERY_REDIRECT,
+      '/ExpiredLink?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome',
+    ],
+    [VerificationType.PasswordExpired, QUERY_RETURN, '/ExpiredLink?RedirectUrl='],
+  ] as const)(
+    'type %i goes to the expired-link page after neither success nor violation when the code is no longer valid',
+    async (type, search, expiredLink) => {
+      let check = VALID;
+      const service = stubService({
+        '/api/CheckVerification': () => json(check),
+        '/api/ResetPassword': () => json(resetAnswer({})),
+      });
+      const { user } = renderReset(type, search);
+      await fillBoth(user);
+      // Spent, expired or past the guessing limit since the page loaded.
+      check = INVALID;
+      await user.click(resetButton());
+      await waitFor(() => expect(currentLocation()).toBe(expiredLink));
+      expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(2);
+      expect(screen.queryByRole('alert')?.textContent ?? '').toBe('');
+    },
+  );
+
+  it('shows somethingWentWrong when the check after neither success nor violation fails, keeping the form', async () => {
+    let check = () => json(VALID);
+    stubService({
+      '/api/CheckVerification': () => check(),
+      '/api/ResetPassword': () => json(resetAnswer({})),
+    });
+    const { user } = renderReset();
+    await fillBoth(user);
+    check = () => refusal('internal_error', 500);
+    await user.click(resetButton());
+    await waitFor(() => expect(alertText()).toBe('somethingWentWrong'));
+    await idle();
+    expect(currentLocation()).toBe('/resetPassword/1/c0de-1');
+    expect((await newPasswordField()).value).toBe(STRONG);
+    expect(resetButton().disabled).toBe(false);
+  });
+
+  it.each(FAILED_CALLS)(
+    'after %s says so in the alert, keeps what was typed and lets the user try again',
+    async (_case, answer, text) => {
+      const { service, user } = await submitWith(answer);
+      await waitFor(() => expect(alertText()).toBe(text));
+      await idle();
+      expect(currentLocation()).toBe('/resetPassword/1/c0de-1');
+      expect([(await newPasswordField()).value, confirmField().value]).toEqual([STRONG, STRONG]);
+      // A call without an answer says nothing about the code: it is not checked again.
+      expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(1);
+      await user.click(resetButton());
+      await waitFor(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
+    },
+  );
+
+  it('announces a repeated failure as a new message, and a later violation replaces it', async () => {
+    const answers: Answer[] = [
+      () => refusal('internal_error', 500),
+      () => refusal('internal_error', 500),
+      () => json(resetAnswer({ policyViolation: true })),
+    ];
+    const { user } = await submitWith(() => answers.shift()?.() ?? json(resetAnswer({})));
+    await waitFor(() => expect(alertText()).toBe('somethingWentWrong'));
+    const first = screen.getByText('somethingWentWrong');
+    await idle();
+    await user.click(resetButton());
+    await waitFor(() => expect(screen.getByText('somethingWentWrong')).not.toBe(first));
+    await idle();
+    await user.click(resetButton());
+    await waitFor(() => expect(alertText()).toBe('passwordPolicyViolation'));
   });
 
   it('replaces an earlier violation text when a later answer has none', async () => {

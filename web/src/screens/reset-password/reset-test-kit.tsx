@@ -22,7 +22,25 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
+/** The service's refusal of a call: its error body with `code`, at `status`, with `headers`. */
+export function refusal(code: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ code, message: code }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+/** Calls that get no answer the page can use, each with the message it shows (test texts). */
+export const FAILED_CALLS = [
+  ['no answer (network)', () => Promise.reject(new TypeError('Failed to fetch')), 'somethingWentWrong'],
+  ['a 500', () => refusal('internal_error', 500), 'somethingWentWrong'],
+  ['a CSRF refusal', () => refusal('csrf_rejected', 403), 'somethingWentWrong'],
+  ['a 503', () => refusal('service_unavailable', 503), 'temporarilyUnavailable'],
+  ['a rate limit', () => refusal('rate_limited', 429, { 'Retry-After': '42' }), 'tooManyRequests 42 seconds'],
+] as const;
+
 export const VALID: CallResponse<'checkVerification'> = { isValid: true, userName: 'ada@example.test' };
+export const INVALID: CallResponse<'checkVerification'> = { isValid: false, userName: null };
 
 export function resetAnswer(fields: Partial<CallResponse<'resetPassword'>>): CallResponse<'resetPassword'> {
   return { success: false, redirectUrl: null, policyViolation: false, historyViolation: false, ...fields };

@@ -1,41 +1,70 @@
-import type { VerificationType } from '@keycard/contract';
-import { useEffect } from 'react';
+import type { CallResponse, VerificationType } from '@keycard/contract';
+import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/api.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { useCallOnce } from '../../ui/use-call-once.ts';
+import { failureMessage, type PageMessage } from './page-message.tsx';
 
 export type CodeCheck =
   | { readonly status: 'checking' }
   /** The code may be used; `userName` names its account for password managers. */
-  | { readonly status: 'valid'; readonly userName: string | null };
+  | { readonly status: 'valid'; readonly userName: string | null }
+  /** The check got no answer, so nothing is known about the code; `retry` checks it again. */
+  | { readonly status: 'failed'; readonly failure: PageMessage; retry(): void };
 
 /** SPEC §4: where an invalid or expired code leads: /ExpiredLink?RedirectUrl={value}. */
 export function expiredLinkPath(search: string): string {
   return `/ExpiredLink?RedirectUrl=${encodeURIComponent(readRedirectUrl(search))}`;
 }
 
-/**
- * SPEC §4 reset password, on load: checks the code (the check only reads, so a mail scanner that
- * opened the link first spends nothing). An invalid code, or a check that failed, leads to the
- * expired-link page; until the answer is in, the check is pending.
- */
-export function useCodeCheck(verificationType: VerificationType, code: string): CodeCheck {
+/** A check's answer, or why there was none (the failure is kept to say what went wrong). */
+type Checked = { readonly answer: CallResponse<'checkVerification'> } | { readonly failure: PageMessage };
+
+/** SPEC §7 CheckVerification. It only reads, so checking again spends nothing. */
+export function checkCode(
+  verificationType: VerificationType,
+  code: string,
+): Promise<CallResponse<'checkVerification'>> {
+  return api.post('checkVerification', { verificationCode: code, verificationType });
+}
+
+/** Goes to the expired-link page in place of the reset page: Back must not return to a dead link. */
+export function useLeaveForExpiredLink(): () => void {
   const { search } = useLocation();
   const navigate = useNavigate();
-  const check = useCallOnce(
-    () => api.post('checkVerification', { verificationCode: code, verificationType }),
-    `${verificationType}/${code}`,
+  return useCallback(() => navigate(expiredLinkPath(search), { replace: true }), [navigate, search]);
+}
+
+/**
+ * SPEC §4 reset password, on load: checks the code (the check only reads, so a mail scanner that
+ * opened the link first spends nothing). Only an answer saying the code is invalid leads to the
+ * expired-link page: a check that failed (no network, a refusal) says nothing about the code, so
+ * the page stays, at its URL, with a way to check again. Until the answer is in, the check is pending.
+ */
+export function useCodeCheck(verificationType: VerificationType, code: string): CodeCheck {
+  // Each try is a new key, so useCallOnce sends the check again.
+  const [tries, setTries] = useState(0);
+  const leave = useLeaveForExpiredLink();
+  const check = useCallOnce<Checked>(
+    () =>
+      checkCode(verificationType, code).then(
+        (answer) => ({ answer }),
+        (refusal: unknown) => ({ failure: failureMessage(refusal) }),
+      ),
+    `${verificationType}/${code}/${tries}`,
   );
-  const invalid = check.status === 'failed' || (check.status === 'ready' && !check.value.isValid);
+  const checked = check.status === 'ready' ? check.value : null;
+  const invalid = checked !== null && 'answer' in checked && !checked.answer.isValid;
 
   useEffect(() => {
-    // Replace: Back must not return to a link that cannot be used.
-    if (invalid) navigate(expiredLinkPath(search), { replace: true });
-  }, [invalid, navigate, search]);
+    if (invalid) leave();
+  }, [invalid, leave]);
 
-  if (check.status === 'ready' && check.value.isValid) {
-    return { status: 'valid', userName: check.value.userName };
+  if (checked && 'answer' in checked && checked.answer.isValid) {
+    return { status: 'valid', userName: checked.answer.userName };
   }
+  const failure = checked && 'failure' in checked ? checked.failure : null;
+  if (failure) return { status: 'failed', failure, retry: () => setTries((count) => count + 1) };
   return { status: 'checking' };
 }

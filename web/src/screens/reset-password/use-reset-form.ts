@@ -4,11 +4,15 @@ import { api } from '../../api/api.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl, readReturnUrl } from '../../routing/query.ts';
 import { ERROR_PAGE, httpRedirectOr, type RedirectTarget } from '../../ui/delayed-redirect.ts';
+import { failureMessage, type PageMessage } from './page-message.tsx';
 import { meetsPolicy } from './password-policy.ts';
+import { checkCode, useLeaveForExpiredLink } from './use-code-check.ts';
 
-/** A violation the service answered; `attempt` makes a repeated one a new message. */
-export interface Violation {
-  readonly text: TextKey;
+/**
+ * The message of the last reset: a violation the service answered, or why the call got no answer.
+ * `attempt` makes a repeated one a new message.
+ */
+export interface ResetAlert extends PageMessage {
   readonly attempt: number;
 }
 
@@ -34,7 +38,7 @@ export interface ResetForm {
   readonly unavailableReason: TextKey | null;
   /** A reset is in flight: further submits are ignored (the button keeps focus, so it stays enabled). */
   readonly busy: boolean;
-  readonly violation: Violation | null;
+  readonly alert: ResetAlert | null;
   readonly done: ResetDone | null;
   submit(): void;
 }
@@ -64,11 +68,12 @@ export function unavailableReason(newPassword: string, confirm: string): TextKey
 /** SPEC §4/§5/§8: the reset form's values, validation and submission. */
 export function useResetForm(verificationType: VerificationType, code: string): ResetForm {
   const { search } = useLocation();
+  const leaveForExpiredLink = useLeaveForExpiredLink();
   const [newPassword, setNewPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [validating, setValidating] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [violation, setViolation] = useState<Violation | null>(null);
+  const [alert, setAlert] = useState<ResetAlert | null>(null);
   const [done, setDone] = useState<ResetDone | null>(null);
   // `busy` lands with the next render; a second Enter can come before it.
   const inFlight = useRef(false);
@@ -89,32 +94,57 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     setBusy(false);
   };
 
-  const submit = () => {
-    if (!canSubmit || inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    attempts.current += 1;
-    const attempt = attempts.current;
+  /** A call got no answer: say why, keep what was typed, and let the person try again. */
+  const fail = (refusal: unknown, attempt: number) => {
+    setAlert({ ...failureMessage(refusal), attempt });
+    release();
+  };
+
+  /**
+   * SPEC §8: an answer that is neither success nor violation shows no message, but it is also what
+   * the service answers for a code that can no longer be used (spent, expired, or the guessing limit
+   * reached), and SPEC §8 sends an invalid or expired code to the expired-link page. Checking the
+   * code again (it only reads) tells the two apart.
+   */
+  const neither = async (attempt: number) => {
+    let check: CallResponse<'checkVerification'>;
+    try {
+      check = await checkCode(verificationType, code);
+    } catch (refusal) {
+      return fail(refusal, attempt);
+    }
+    if (!check.isValid) return leaveForExpiredLink();
+    setAlert(null);
+    release();
+  };
+
+  const send = async (attempt: number) => {
     const body = {
       verificationCode: code,
       verificationType,
       newPassword,
       redirectUrl: resetRedirectUrl(verificationType, search),
     };
-    api.post('resetPassword', body).then(
-      (answer) => {
-        // A success keeps the form locked: the code is spent and the page is leaving.
-        if (answer.success) return succeed(answer);
-        const text = violationText(answer);
-        setViolation(text ? { text, attempt } : null);
-        release();
-      },
-      () => {
-        // SPEC §8 names no message for a failed call; the form stays usable for another try.
-        setViolation(null);
-        release();
-      },
-    );
+    let answer: CallResponse<'resetPassword'>;
+    try {
+      answer = await api.post('resetPassword', body);
+    } catch (refusal) {
+      return fail(refusal, attempt);
+    }
+    // A success keeps the form locked: the code is spent and the page is leaving.
+    if (answer.success) return succeed(answer);
+    const text = violationText(answer);
+    if (!text) return neither(attempt);
+    setAlert({ text, waitSeconds: null, attempt });
+    release();
+  };
+
+  const submit = () => {
+    if (!canSubmit || inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    attempts.current += 1;
+    void send(attempts.current);
   };
 
   return {
@@ -129,7 +159,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     canSubmit,
     unavailableReason: unavailableReason(newPassword, confirm),
     busy,
-    violation,
+    alert,
     done,
     submit,
   };

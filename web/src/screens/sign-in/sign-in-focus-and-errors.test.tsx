@@ -104,4 +104,18 @@ describe('SignInScreen focus, messages and the account of step 2', () => {
     expect(password.getAttribute('aria-describedby')?.split(' ')).toEqual([header.id, wait.id]);
     expect(wait.closest('[role="alert"]')).toBeTruthy();
   });
+
+  it('links the expired-sign-in note to the password field as well', async () => {
+    stubService({
+      '/api/CheckUsername': () => json(localUser),
+      '/api/login': () => json({ code: 'interaction_expired', message: 'This sign-in has expired' }, 409),
+    });
+    const { user } = renderSignIn();
+    await user.type(await reachPasswordStep(user), 'Secret-Pass-1{Enter}');
+    const note = await screen.findByText('signInExpired');
+    const header = screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    const password = screen.getByLabelText('passwordLabel');
+    expect(password.getAttribute('aria-describedby')?.split(' ')).toEqual([header.id, note.id]);
+    expect(note.closest('[role="alert"]')).toBeTruthy();
+  });
 });

@@ -62,7 +62,8 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
 
   it.each([
     ['an unauthenticated answer', () => json(wrongPassword)],
-    ['an error answer', () => json({ code: 'interaction_expired', message: 'gone' }, 400)],
+    ['an error answer', () => json({ code: 'internal_error', message: 'boom' }, 500)],
+    ['a CSRF refusal', () => json({ code: 'csrf_rejected', message: 'no token' }, 403)],
     ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])(
     'after %s shows the wrong-password header, focused and describing the field, changes the background and clears the password',
@@ -102,6 +103,36 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     answer = () => json(wrongPassword);
     await user.type(password, 'Other-Pass-2{Enter}');
     await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
+  });
+
+  it('after a refusal because the sign-in expired also says to start again from the application, keeping the SPEC §8 failure', async () => {
+    let answer = () => json({ code: 'interaction_expired', message: 'This sign-in has expired' }, 409);
+    const { container, user } = await signInAnswered(() => answer());
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUsersignInExpired'));
+    const header = screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    await waitFor(() => expect(document.activeElement).toBe(header));
+    expect(screen.getByText('signInExpired').tagName).toBe('P');
+    expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
+    const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
+    expect(password.value).toBe('');
+
+    // Another refusal for the same reason is a new message; then an ordinary wrong password has none.
+    const first = screen.getByText('signInExpired');
+    await user.type(password, 'Other-Pass-2{Enter}');
+    await waitFor(() => expect(screen.getByText('signInExpired')).not.toBe(first));
+    answer = () => json(wrongPassword);
+    await user.type(password, 'Other-Pass-3{Enter}');
+    await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
+  });
+
+  it('says nothing of an expired sign-in after Back, which clears the failure', async () => {
+    const { user } = await signInAnswered(() =>
+      json({ code: 'interaction_expired', message: 'This sign-in has expired' }, 409),
+    );
+    await screen.findByText('signInExpired');
+    await user.click(screen.getByRole('button', { name: 'backLabel' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(''));
   });
 
   it.each([

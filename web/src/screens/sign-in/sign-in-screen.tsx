@@ -12,12 +12,19 @@ import { useSignIn } from './use-sign-in.ts';
 
 const ALERT_ID = 'sign-in-wrong-password';
 const WAIT_ID = 'sign-in-wait';
+const EXPIRED_ID = 'sign-in-expired';
+
+/** Ids of the failed login's messages: the header, then each explanation that shows with it. */
+function messageIds(waitSeconds: number | null, expired: boolean): string {
+  return [ALERT_ID, ...(waitSeconds === null ? [] : [WAIT_ID]), ...(expired ? [EXPIRED_ID] : [])].join(' ');
+}
 
 /**
  * SPEC §2/§4 sign-in page: a welcome for the ReturnUrl's product, the e-mail step then the password
  * step, and the forgot-password link in the footer. After a failed login the wrong-password header
  * shows and the page kind (so the background) changes (SPEC §8); a login refused for too many
- * requests also says how long to wait.
+ * requests also says how long to wait, and one refused because the sign-in expired says to start
+ * again from the application (no password can succeed on this page any more).
  */
 export function SignInScreen() {
   const { t, language } = useText();
@@ -25,7 +32,7 @@ export function SignInScreen() {
   const signIn = useSignIn();
   const product = readProduct(readReturnUrl(search), `${t('productNamePart1')}${t('productNamePart2')}`);
   const wrong = signIn.failures > 0;
-  const describedBy = signIn.waitSeconds === null ? ALERT_ID : `${ALERT_ID} ${WAIT_ID}`;
+  const describedBy = messageIds(signIn.waitSeconds, signIn.expired);
 
   return (
     <PageFrame
@@ -50,6 +57,11 @@ export function SignInScreen() {
         {signIn.showError && signIn.waitSeconds !== null ? (
           <p key={`wait-${signIn.failures}`} id={WAIT_ID} className="sign-in__wait">
             {t('tooManyRequests', { wait: waitDuration(signIn.waitSeconds, language) })}
+          </p>
+        ) : null}
+        {signIn.showError && signIn.expired ? (
+          <p key={`expired-${signIn.failures}`} id={EXPIRED_ID} className="sign-in__expired">
+            {t('signInExpired')}
           </p>
         ) : null}
       </div>

@@ -26,6 +26,11 @@ export interface SignIn {
   readonly busy: boolean;
   /** The last login was refused for too many requests: seconds to wait before the next, else null. */
   readonly waitSeconds: number | null;
+  /**
+   * The last login was refused because the sign-in itself expired (the relying party's request is
+   * gone): no password can succeed here, the person must start again from the application.
+   */
+  readonly expired: boolean;
   readonly emailRef: RefObject<HTMLInputElement | null>;
   readonly passwordRef: RefObject<HTMLInputElement | null>;
   /** The wrong-password header, which takes focus when it appears. */
@@ -46,6 +51,11 @@ function waitOf(refusal: unknown): number | null {
   return refusal.retryAfterSeconds ?? 60;
 }
 
+/** A refusal because the sign-in expired, which retrying the password cannot fix. */
+function isExpired(refusal: unknown): boolean {
+  return refusal instanceof ApiError && refusal.code === 'interaction_expired';
+}
+
 /** SPEC §4 sign-in: e-mail step, CheckUsername, password step, login and its results (SPEC §7/§8). */
 export function useSignIn(): SignIn {
   const { search } = useLocation();
@@ -61,6 +71,7 @@ export function useSignIn(): SignIn {
   const [showError, setShowError] = useState(false);
   const [busy, setBusy] = useState(false);
   const [waitSeconds, setWaitSeconds] = useState<number | null>(null);
+  const [expired, setExpired] = useState(false);
   // The state update of `busy` lands after a render; a second Enter can come before that.
   const inFlight = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -132,8 +143,9 @@ export function useSignIn(): SignIn {
       if (move.kind === 'route') navigate(move.to);
       if (move.kind !== 'failed') return 'leaving';
       // SPEC §8: the wrong-password header, the changed background, and a fresh password field;
-      // refused for too many requests, also how long to wait.
+      // refused for too many requests, also how long to wait; for an expired sign-in, that it expired.
       setWaitSeconds(waitOf(refusal));
+      setExpired(isExpired(refusal));
       setFailures((count) => count + 1);
       setShowError(true);
       setPassword('');
@@ -157,6 +169,7 @@ export function useSignIn(): SignIn {
     setFailures(0);
     setShowError(false);
     setWaitSeconds(null);
+    setExpired(false);
     setPassword('');
     setFocusTarget({ field: 'email' });
   };
@@ -169,6 +182,7 @@ export function useSignIn(): SignIn {
     showError,
     busy,
     waitSeconds,
+    expired,
     emailRef,
     passwordRef,
     errorRef,
