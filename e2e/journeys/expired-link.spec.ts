@@ -42,6 +42,8 @@ test.describe('an expired or invalid reset link', () => {
       await expect(expired.frame).toHaveAttribute('data-page-kind', expired.pageKind);
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(expired.heading).toHaveText(texts.passwordLinkExpired);
+      // Moved here from the reset page once its check answered: the heading has focus, not <body>.
+      await expect(expired.heading).toBeFocused();
       await expect(
         page.getByRole('main').getByText(texts.passwordLinkExpiredText, { exact: true }),
       ).toBeVisible();

@@ -92,6 +92,11 @@ test.describe('a failed sign-in (SPEC §4, §8)', () => {
     await expect(page).toHaveURL(atLocked);
     await expect(locked.frame).toHaveAttribute('data-page-kind', locked.pageKind);
     await expect(locked.heading).toHaveText(texts.lockedAfterTooManyFailedAttempts);
+    // The button that had focus went with the sign-in page: the new page's heading takes it, so a
+    // screen reader reads where the person is and the keyboard goes on from there.
+    await expect(locked.heading).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(locked.forgotPasswordLink(texts)).toBeFocused();
 
     // Back to the sign-in page from the locked page's link: the right password is refused alike.
     await locked.loginLink(texts).click();

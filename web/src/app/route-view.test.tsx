@@ -1,7 +1,7 @@
 import '../test-support/dom.ts';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithTexts } from '../test-support/texts.tsx';
+import { renderWithTexts, TEST_TEXTS } from '../test-support/texts.tsx';
 import { RouteView } from './route-view.tsx';
 
 /** Every route of SPEC §2 with the heading and page kind its screen shows. */
@@ -40,5 +40,22 @@ describe('RouteView', () => {
     renderWithTexts(<RouteView />, '/?ReturnUrl=%2Fresume');
     const footer = await screen.findByRole('contentinfo');
     expect(footer.querySelector('a')?.getAttribute('href')).toBe('/forgotPassword?ReturnUrl=%2Fresume');
+  });
+
+  it("shows the error texts in the page's frame when a screen fails to render, not an empty page", async () => {
+    // React reports the error the boundary caught on the console: expected here.
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // A text resource without a text the screen fills in: the fallback landing page throws.
+      const texts = { ...TEST_TEXTS, incorrectAccessSuggestion1: undefined as unknown as string };
+      renderWithTexts(<RouteView />, '/somewhere/else', { texts });
+      const title = await screen.findByRole('heading', { level: 1 });
+      expect(title.textContent).toBe('errorTitle');
+      expect(screen.getByRole('main').textContent).toContain('somethingWentWrong');
+      expect(screen.getByRole('link', { name: 'goToStartPage' }).getAttribute('href')).toBe('/');
+      expect(document.activeElement).toBe(title);
+    } finally {
+      consoleError.mockRestore();
+    }
   });
 });

@@ -7,7 +7,8 @@ import { DataPolicyContent } from './data-policy-content.tsx';
 import { HelpContent } from './help-content.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 
-// The imprint (with its licence table) is only loaded when someone opens it.
+// The imprint (with its licence table) is only loaded when someone opens it. Should its file not
+// load, the dialog says so in its body (ModalDialog's error boundary) and the page stays as it is.
 const ImprintContent = lazy(() =>
   import('./imprint-content.tsx').then((m) => ({ default: m.ImprintContent })),
 );

@@ -1,6 +1,7 @@
 import './modal-dialog.css';
 import { type MouseEvent, type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { useText } from '../text/use-text.ts';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 
 interface ModalDialogProps {
   /** Heading of the dialog and its accessible name. */
@@ -13,6 +14,7 @@ interface ModalDialogProps {
 /**
  * A native modal <dialog>, open while mounted: showModal() makes the page behind it inert and moves
  * focus in; Escape closes it natively; on close, focus goes back to the element that opened it.
+ * Content that fails shows the something-went-wrong text in its place; the close button still works.
  */
 export function ModalDialog({ title, onClose, children }: ModalDialogProps) {
   const { t } = useText();
@@ -56,7 +58,11 @@ export function ModalDialog({ title, onClose, children }: ModalDialogProps) {
             {t('closeLabel')}
           </button>
         </div>
-        <div className="dialog__body">{children}</div>
+        <div className="dialog__body">
+          {/* Content that fails (a render error, the imprint's code not loading) says so here and
+              leaves the page behind the dialog, and what was typed there, as it is. */}
+          <ErrorBoundary fallback={<p role="alert">{t('somethingWentWrong')}</p>}>{children}</ErrorBoundary>
+        </div>
       </div>
     </dialog>
   );

@@ -4,6 +4,7 @@ import { type ReactNode, useContext, useRef } from 'react';
 import { useText } from '../text/use-text.ts';
 import { Background } from './background.tsx';
 import { Footer } from './footer.tsx';
+import { useArrivalCard } from './page-arrival.tsx';
 import { RoutePageContext } from './route-page.ts';
 import { useBackground } from './use-background.ts';
 import { useHeadingTitle } from './use-heading-title.ts';
@@ -24,7 +25,8 @@ interface PageFrameProps {
 /**
  * Every screen's frame: header with the product name, the content card on a solid surface over the
  * background image, and the footer. End-to-end tests read `data-page-kind` and `data-background`
- * here and `data-theme` on <html>. The tab title follows the card's heading.
+ * here and `data-theme` on <html>. The tab title follows the card's heading, which takes focus when
+ * the page is arrived at by a move inside the SPA (page-arrival.tsx).
  */
 export function PageFrame({ pageKind: switchedKind, children, footerLinks }: PageFrameProps) {
   const routePage = useContext(RoutePageContext);
@@ -35,6 +37,7 @@ export function PageFrame({ pageKind: switchedKind, children, footerLinks }: Pag
   const background = useBackground(theme, pageKind);
   const card = useRef<HTMLDivElement>(null);
   useHeadingTitle(card, `${t('productNamePart1')}${t('productNamePart2')}`);
+  useArrivalCard(card);
 
   return (
     <div className="frame" data-page-kind={pageKind} data-background={background.layers[background.active]}>
