@@ -8,8 +8,12 @@ const SECURITY_MODULES = [
   // One-time codes and every recovery flow built on them, with their request limits.
   'server/src/codes/**/*.ts',
   'server/src/recovery/**/*.ts',
-  // RedirectUrl rules (the ReturnUrl's local-path rule is in the contract, below).
+  // RedirectUrl rules (the ReturnUrl's local-path rule is in the contract, below), and the way the
+  // SPA's links to an application go, which applies them.
   'server/src/redirects/**/*.ts',
+  'server/src/http/routes/default-redirect.ts',
+  // Which process holds the embedded database's directory (a second opener loses rows).
+  'server/src/lock-file.ts',
   // CSRF and the cookie settings: the anti-forgery cookie, the provider's session and interaction
   // cookies, the upstream-flow cookie (all named and set in cookie-policy.ts).
   'server/src/http/csrf.ts',

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,32 @@ describe('data directory lock', () => {
     expect(second).toThrow(/pid 6464/);
     expect(first).toBeDefined();
     expect(readFileSync(file, 'utf8').trim()).toBe('6464');
+    expect(readdirSync(dataDir)).toEqual([LOCK_FILE_NAME]);
+  });
+
+  it('takes the directory when the stale lock it found is removed by another process meanwhile', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    const isAlive = (pid: number) => {
+      if (pid === 4242) rmSync(file);
+      return false;
+    };
+    const lock = acquireDataDirLock(dataDir, { pid: 5353, isAlive });
+    expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+    lock.release();
+  });
+
+  it('gives up after three attempts when stale locks keep coming back, naming the last holder', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    let asked = 0;
+    // Each time a dead holder is asked about, a lock of another dead process takes its place.
+    const isAlive = () => {
+      asked += 1;
+      writeFileSync(file, `${7000 + asked}\n`);
+      return false;
+    };
+    expect(() => acquireDataDirLock(dataDir, { pid: 5353, isAlive })).toThrow(DataDirLockedError);
+    // Three attempts, each asking about the lock it found and the one it moved aside.
+    expect(asked).toBe(6);
     expect(readdirSync(dataDir)).toEqual([LOCK_FILE_NAME]);
   });
 

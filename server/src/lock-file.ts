@@ -77,18 +77,18 @@ export interface LockOptions {
   readonly isAlive?: (pid: number) => boolean;
 }
 
+/** Whether the lock's holder is another process that runs: then the directory is taken. */
+function heldByOther(holder: number | undefined, { pid, isAlive }: Required<LockOptions>): holder is number {
+  return holder !== undefined && holder !== pid && isAlive(holder);
+}
+
 /**
  * Moves a lock left by a dead process out of the way. Deleting it by name would race: another process
  * that found the same stale lock may have replaced it with its own a moment ago, and deleting that one
  * would let both open the database. A rename is atomic, so what was moved aside is looked at after the
- * fact: a lock a live process took meanwhile is put back, and it holds the directory.
+ * fact: a lock a live process took meanwhile is put back, and the next attempt finds it held.
  */
-function setAsideStale(
-  dataDir: string,
-  file: string,
-  stale: number | undefined,
-  options: Required<LockOptions>,
-) {
+function setAsideStale(file: string, options: Required<LockOptions>): void {
   const aside = `${file}.${options.pid}.stale`;
   try {
     renameSync(file, aside);
@@ -97,12 +97,8 @@ function setAsideStale(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  const moved = holderOf(aside);
   try {
-    if (moved !== undefined && moved !== stale && moved !== options.pid && options.isAlive(moved)) {
-      createFromDraft(aside, file);
-      throw new DataDirLockedError(dataDir, moved);
-    }
+    if (heldByOther(holderOf(aside), options)) createFromDraft(aside, file);
   } finally {
     rmSync(aside, { force: true });
   }
@@ -116,7 +112,7 @@ function setAsideStale(
  */
 export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
   const resolved = { pid: process.pid, isAlive: isRunning, ...options };
-  const { pid, isAlive } = resolved;
+  const { pid } = resolved;
   // Made for the service's user alone: it holds the embedded database and the admin socket.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, LOCK_FILE_NAME);
@@ -125,9 +121,9 @@ export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): 
       return { file, release: () => (holderOf(file) === pid ? rmSync(file, { force: true }) : undefined) };
     }
     const holder = holderOf(file);
-    if (holder !== undefined && holder !== pid && isAlive(holder))
-      throw new DataDirLockedError(dataDir, holder);
-    setAsideStale(dataDir, file, holder, resolved);
+    // Stryker disable next-line ConditionalExpression: without it setAsideStale puts a live holder's lock back and the attempts run out naming it; the check spares renaming a lock in use, which frees its name for a moment
+    if (heldByOther(holder, resolved)) throw new DataDirLockedError(dataDir, holder);
+    setAsideStale(file, resolved);
   }
   throw new DataDirLockedError(dataDir, holderOf(file));
 }

@@ -83,5 +83,10 @@ describe('Footer dialogs', () => {
     await waitFor(() => expect(screen.getByRole('heading', { level: 3 }).textContent).toBe(german.title));
     expect(screen.getAllByRole('heading', { level: 4 })).toHaveLength(german.sections.length);
     expect(screen.getByText('29.05.2018').closest('p')?.textContent).toBe('dataPolicyDated 29.05.2018');
+    // The page's texts may be in another language: the policy's parts name theirs.
+    expect(screen.getByRole('heading', { level: 3 }).getAttribute('lang')).toBe('de');
+    for (const heading of screen.getAllByRole('heading', { level: 4 })) {
+      expect(heading.closest('section')?.getAttribute('lang')).toBe('de');
+    }
   });
 });
