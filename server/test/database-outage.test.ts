@@ -80,6 +80,24 @@ describe('database outage (DESIGN §2: 503, never a 500 or a stack)', () => {
     expect(response.body).not.toContain('ECONNREFUSED');
   });
 
+  it("still leads the error page's way back on: the default redirect, with or without a RedirectUrl", async () => {
+    const closed = await openMigratedPglite();
+    await closed.close();
+    const app = await buildTestApp(closed.db, {
+      env: { ...OFFLINE_ENV, DEFAULT_REDIRECT_URL: 'https://home.example/start' },
+      routes: apiRoutes,
+    });
+    try {
+      for (const query of ['', '?RedirectUrl=https%3A%2F%2Fplanner.example%2Fhome']) {
+        const response = await app.inject({ method: 'GET', url: `/api/DefaultRedirect${query}` });
+        expect(response.statusCode, query).toBe(303);
+        expect(response.headers.location, query).toBe('https://home.example/start');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers 503 when the embedded database has been closed', async () => {
     const closed = await openMigratedPglite();
     await closed.close();

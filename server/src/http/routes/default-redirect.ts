@@ -1,5 +1,6 @@
 import { getCalls } from '@keycard/contract';
 import { redirectOrDefault } from '../../recovery/redirect-targets.ts';
+import { isDatabaseUnavailable } from '../../store/unavailable.ts';
 import type { RouteModule } from '../route-module.ts';
 
 /**
@@ -8,15 +9,21 @@ import type { RouteModule } from '../route-module.ts';
  * allowed. So the error, locked, expired-link, forgot-password and unlock pages link here, and the
  * service sends the browser on to the RedirectUrl when its origin is registered for a client or
  * configured, else to DEFAULT_REDIRECT_URL (issue 16: the error page's last way back), a setting the
- * SPA never sees. A query the contract refuses goes to the default too: this is a navigation, and an
- * error answer would leave the person on a blank page.
+ * SPA never sees. This is a navigation, and an error answer would leave the person on a blank page:
+ * a query the contract refuses goes to the default, and so does a RedirectUrl while the allow-list
+ * cannot be read (the database is away, as when the error page says the service is unavailable).
+ * Without a RedirectUrl the database is not asked at all.
  */
 export const defaultRedirectRoutes: RouteModule = (api, deps) => {
+  const fallback = deps.config.defaultRedirectUrl;
   api.get(getCalls.defaultRedirect.path, async (request, reply) => {
     const parsed = getCalls.defaultRedirect.query.safeParse(request.query);
-    const target = parsed.success
-      ? await redirectOrDefault(deps.recovery, parsed.data.RedirectUrl)
-      : deps.config.defaultRedirectUrl;
+    const redirectUrl = parsed.success ? parsed.data.RedirectUrl : undefined;
+    if (!redirectUrl) return reply.redirect(fallback, 303);
+    const target = await redirectOrDefault(deps.recovery, redirectUrl).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) return fallback;
+      throw error;
+    });
     return reply.redirect(target, 303);
   });
 };
