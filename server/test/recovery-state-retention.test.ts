@@ -42,6 +42,14 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
           lockedUntil: ago(RETENTION_MS - 58 * MINUTE_MS),
           updatedAt: ago(RETENTION_MS + 2 * MINUTE_MS),
         },
+        // A long LOCKOUT_MINUTES: locked 40 days ago, until tomorrow.
+        {
+          identifierHash: 'locked-until-tomorrow',
+          failureCount: 5,
+          lockedAt: ago(40 * DAY_MS),
+          lockedUntil: new Date(NOW + DAY_MS),
+          updatedAt: ago(40 * DAY_MS),
+        },
         // LOCKOUT_MINUTES=0: locked until unlocked, however long ago.
         {
           identifierHash: 'locked-until-unlocked',
@@ -56,7 +64,12 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
     const retention = startRecoveryStateRetention({ db: db(), clock, log, intervalMs: 3_600_000 });
     try {
       await vi.waitFor(async () =>
-        expect(await counters()).toEqual(['locked-until-unlocked', 'recent', 'within']),
+        expect(await counters()).toEqual([
+          'locked-until-tomorrow',
+          'locked-until-unlocked',
+          'recent',
+          'within',
+        ]),
       );
       expect(log.info).toHaveBeenCalledWith(
         'failure counts and codes: deleted 2 untouched or expired over 28 days ago',
@@ -64,20 +77,25 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
       // Two minutes on, the count last touched 27 days 23 hours 59 minutes ago is past 28 days too.
       clock.advance(2 * MINUTE_MS);
       expect(await retention.runOnce()).toBe(1);
-      expect(await counters()).toEqual(['locked-until-unlocked', 'recent']);
+      expect(await counters()).toEqual(['locked-until-tomorrow', 'locked-until-unlocked', 'recent']);
       expect(log.error).not.toHaveBeenCalled();
     } finally {
       retention.stop();
     }
   });
 
-  it('deletes codes that expired over 28 days ago, used or not, and keeps later ones', async () => {
+  it('deletes codes that expired over 28 days ago, used or not, and keeps later ones and unlock codes', async () => {
     await db().delete(loginFailures);
     const account = await createAccount(db(), `retention-${Date.now()}@example.com`, null);
-    const code = (codeHash: string, expiredAgo: number, consumed = false) => ({
+    const code = (
+      codeHash: string,
+      expiredAgo: number,
+      consumed = false,
+      verificationType: VerificationType = VerificationType.PasswordReset,
+    ) => ({
       codeHash,
       accountId: account.id,
-      verificationType: VerificationType.PasswordReset,
+      verificationType,
       createdAt: ago(expiredAgo + 60 * MINUTE_MS),
       expiresAt: ago(expiredAgo),
       consumedAt: consumed ? ago(expiredAgo + MINUTE_MS) : null,
@@ -89,6 +107,10 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
         code('expired-within', RETENTION_MS - MINUTE_MS),
         code('expired-past', RETENTION_MS + MINUTE_MS),
         code('used-past', RETENTION_MS + MINUTE_MS, true),
+        code('invitation-past', RETENTION_MS + MINUTE_MS, false, VerificationType.VerifyUser),
+        code('new-address-past', RETENTION_MS + MINUTE_MS, false, VerificationType.EmailChanged),
+        // SPEC §8: an unlock link, however old, says it expired.
+        code('unlock-past', 90 * DAY_MS, true, VerificationType.LockedAfterTooManyFailedAttempts),
       ]);
     const clock = manualClock(new Date(NOW));
     const retention = startRecoveryStateRetention({
@@ -98,10 +120,10 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
       intervalMs: 3_600_000,
     });
     try {
-      await vi.waitFor(async () => expect(await codes()).toEqual(['expired-within', 'live']));
+      await vi.waitFor(async () => expect(await codes()).toEqual(['expired-within', 'live', 'unlock-past']));
       clock.advance(2 * MINUTE_MS);
       expect(await retention.runOnce()).toBe(1);
-      expect(await codes()).toEqual(['live']);
+      expect(await codes()).toEqual(['live', 'unlock-past']);
     } finally {
       retention.stop();
     }

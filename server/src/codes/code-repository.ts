@@ -1,5 +1,5 @@
 import type { VerificationType } from '@keycard/contract';
-import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, notInArray } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
 import { verificationCodes } from '../store/tables/index.ts';
 
@@ -141,13 +141,19 @@ export async function spendCodes(
 }
 
 /**
- * Deletes codes that expired before `before`: no link of theirs can do anything any more, and a
- * new-address code carries the address it was for. Answers how many went.
+ * Deletes codes that expired before `before`, except those of `kept` types: no link of theirs can do
+ * anything any more, and a new-address code carries the address it was for. Answers how many went.
  */
-export async function deleteCodesExpiredBefore(db: Db, before: Date): Promise<number> {
+export async function deleteCodesExpiredBefore(
+  db: Db,
+  before: Date,
+  kept: readonly VerificationType[],
+): Promise<number> {
   const deleted = await db
     .delete(verificationCodes)
-    .where(lt(verificationCodes.expiresAt, before))
+    .where(
+      and(lt(verificationCodes.expiresAt, before), notInArray(verificationCodes.verificationType, [...kept])),
+    )
     .returning({ id: verificationCodes.id });
   return deleted.length;
 }

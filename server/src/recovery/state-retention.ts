@@ -1,4 +1,4 @@
-import { LOG_RETENTION_DAYS } from '@keycard/contract';
+import { LOG_RETENTION_DAYS, VerificationType } from '@keycard/contract';
 import { deleteIdleLoginFailures } from '../accounts/account-repository.ts';
 import { deleteCodesExpiredBefore } from '../codes/code-repository.ts';
 import {
@@ -21,14 +21,25 @@ export interface RecoveryStateRetentionOptions {
 }
 
 /**
+ * Codes kept past the retention: an unlock link however old must still say it expired (SPEC §8
+ * "Unlock link expired: unlock-link-expired text"), which only its row can tell from a made-up one.
+ * There is at most one a lock, it holds no personal data beyond its account, and it goes with it.
+ * Every other link answers an unknown code as it answers an expired one.
+ */
+const CODES_KEPT: readonly VerificationType[] = [VerificationType.LockedAfterTooManyFailedAttempts];
+
+/**
  * Deletes what sign-in and recovery leave behind once it is older than the data policy's 4 weeks
  * (LOG_RETENTION_DAYS, as the audit log): the failure counts of identifiers nobody tried since, every
- * address ever mistyped or guessed among them (a lock in force stays), and codes that expired before.
- * Answers how many rows went.
+ * address ever mistyped or guessed among them (a lock in force stays), and codes that expired before
+ * (but CODES_KEPT). Answers how many rows went.
  */
 export async function pruneRecoveryState(db: Db, now: Date): Promise<number> {
   const cutoff = retentionCutoff(now);
-  return (await deleteIdleLoginFailures(db, cutoff, now)) + (await deleteCodesExpiredBefore(db, cutoff));
+  return (
+    (await deleteIdleLoginFailures(db, cutoff, now)) +
+    (await deleteCodesExpiredBefore(db, cutoff, CODES_KEPT))
+  );
 }
 
 /** Runs pruneRecoveryState at start and then every `intervalMs`; a failed pass is logged and retried. */
