@@ -36,5 +36,17 @@ export function retryAfterSeconds(header: string | null, now: number = Date.now(
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** When the service refuses for too many requests without a Retry-After: its request limit's window. */
+const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/**
+ * The wait a refusal for too many requests asks for: its Retry-After, or the one-minute window of the
+ * service's request limit when it gave none; null for any other failure.
+ */
+export function rateLimitWait(refusal: unknown): number | null {
+  if (!(refusal instanceof ApiError) || refusal.code !== 'rate_limited') return null;
+  return refusal.retryAfterSeconds ?? RATE_LIMIT_WINDOW_SECONDS;
+}
+
 /** What a POST call of the contract rejects with: an ApiError of one of the codes it declares. */
 export type CallError<N extends PostCallName> = ApiError<CallErrorCode<N>>;

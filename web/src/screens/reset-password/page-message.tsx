@@ -1,5 +1,5 @@
 import type { TextKey } from '@keycard/contract';
-import { ApiError } from '../../api/api-error.ts';
+import { ApiError, rateLimitWait } from '../../api/api-error.ts';
 import { useText } from '../../text/use-text.ts';
 import { waitDuration } from '../../text/wait-duration.ts';
 
@@ -18,9 +18,8 @@ export interface PageMessage {
  * something-went-wrong (no network, a CSRF refusal, a failure on the service's side).
  */
 export function failureMessage(refusal: unknown): PageMessage {
-  if (refusal instanceof ApiError && refusal.code === 'rate_limited') {
-    return { text: 'tooManyRequests', waitSeconds: refusal.retryAfterSeconds ?? 60 };
-  }
+  const wait = rateLimitWait(refusal);
+  if (wait !== null) return { text: 'tooManyRequests', waitSeconds: wait };
   if (refusal instanceof ApiError && refusal.code === 'service_unavailable' && refusal.status !== 0) {
     return { text: 'temporarilyUnavailable', waitSeconds: null };
   }

@@ -104,9 +104,27 @@ describe('ResetPasswordScreen code check on load (SPEC §4)', () => {
     await waitFor(() => expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(2));
     expect(screen.getByRole('status').textContent).toBe('loading');
     expect(screen.getByRole('alert').textContent).toBe('');
+    // The button went while the check runs: the heading holds focus, not the page's body.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
     answer(refusal('csrf_rejected', 403));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('errorTitlesomethingWentWrong'));
     expect(screen.getByRole('button', { name: 'tryAgainLabel' })).toBeTruthy();
+  });
+
+  it('keeps one heading, and its focus, from the pending check to the form', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const service = stubService({
+      '/api/CheckVerification': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderReset(VerificationType.PasswordExpired, '?ReturnUrl=%2Fresume');
+    await waitFor(() => expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(1));
+    const pending = screen.getByRole('heading', { level: 1 });
+    // As a move inside the SPA leaves it (page-arrival.tsx), e.g. from sign-in with an expired password.
+    pending.focus();
+    answer(json(VALID));
+    expect(await newPasswordField()).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 })).toBe(pending);
+    expect(document.activeElement).toBe(pending);
   });
 
   it('goes to /ExpiredLink when checking again answers that the code is invalid', async () => {

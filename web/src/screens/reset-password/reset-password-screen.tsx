@@ -1,6 +1,7 @@
 import '../../ui/form-fields.css';
 import './reset-password.css';
 import { REDIRECT_DELAY_MS, type TextKey, VerificationType } from '@keycard/contract';
+import { type RefObject, useRef } from 'react';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
 import { DoneState } from '../../ui/done-state.tsx';
@@ -29,52 +30,27 @@ function resetIntro(verificationType: VerificationType): TextKey {
     : 'resetPasswordIntro';
 }
 
-interface ValidCodeProps extends ResetPasswordScreenProps {
-  readonly userName: string | null;
-}
-
 /**
- * The form for a code that passed the check, then its success: SPEC §4 hides the form and shows the
- * caption until the redirect, under a heading that says the password was changed.
- */
-function ValidCode({ verificationType, code, userName }: ValidCodeProps) {
-  const { t } = useText();
-  const form = useResetForm(verificationType, code);
-  if (form.done) {
-    return (
-      <DoneState
-        heading={t('passwordChangedTitle')}
-        caption={t(form.done.caption)}
-        target={form.done.target}
-        delayMs={REDIRECT_DELAY_MS}
-      />
-    );
-  }
-  return (
-    <>
-      <h1>{t(resetHeading(verificationType))}</h1>
-      <p>{t(resetIntro(verificationType))}</p>
-      <ResetForm form={form} userName={userName} />
-    </>
-  );
-}
-
-/**
- * Before the form: the check pending, or the check that got no answer with a way to try it again.
- * A failed check is not an invalid code (only an answer says that), so the page stays at its URL.
+ * Below the heading before the form: the check pending, or the check that got no answer with a way
+ * to try it again. A failed check is not an invalid code (only an answer says that), so the page stays
+ * at its URL. Trying again takes the button away while the check runs, so focus goes to the heading
+ * first rather than fall to the page's body.
  */
 function Unchecked({
-  verificationType,
   check,
+  heading,
 }: {
-  readonly verificationType: VerificationType;
   readonly check: CodeCheck;
+  readonly heading: RefObject<HTMLElement | null>;
 }) {
   const { t } = useText();
   const failed = check.status === 'failed' ? check : null;
+  const retry = () => {
+    heading.current?.focus();
+    failed?.retry();
+  };
   return (
     <>
-      <h1>{t(resetHeading(verificationType))}</h1>
       {/* Always present, so a failure is announced when it appears, again after a retry that failed. */}
       <div role="alert" className="reset__alert-region">
         {failed ? (
@@ -87,7 +63,7 @@ function Unchecked({
         ) : null}
       </div>
       {failed ? (
-        <button type="button" className="button reset__retry" onClick={failed.retry}>
+        <button type="button" className="button reset__retry" onClick={retry}>
           {t('tryAgainLabel')}
         </button>
       ) : (
@@ -99,16 +75,40 @@ function Unchecked({
 
 /**
  * SPEC §2 /resetPassword/{verificationType}/{code}: checks the code on load (an invalid one leads to
- * the expired-link page), then the new-password form; SPEC §4/§5/§8 for what follows.
+ * the expired-link page), then the new-password form; SPEC §4/§5/§8 for what follows, and on success
+ * SPEC §4 hides the form and shows the caption until the redirect, under a heading that says the
+ * password was changed. One heading stays while the check answers and the form appears, so the focus
+ * it has (a move inside the SPA gives it, page-arrival.tsx) stays too.
  */
 export function ResetPasswordScreen({ verificationType, code }: ResetPasswordScreenProps) {
+  const { t } = useText();
   const check = useCodeCheck(verificationType, code);
+  const form = useResetForm(verificationType, code);
+  const heading = useRef<HTMLHeadingElement>(null);
+  if (form.done) {
+    return (
+      <PageFrame>
+        <DoneState
+          heading={t('passwordChangedTitle')}
+          caption={t(form.done.caption)}
+          target={form.done.target}
+          delayMs={REDIRECT_DELAY_MS}
+        />
+      </PageFrame>
+    );
+  }
   return (
     <PageFrame>
+      <h1 ref={heading} tabIndex={-1}>
+        {t(resetHeading(verificationType))}
+      </h1>
       {check.status === 'valid' ? (
-        <ValidCode verificationType={verificationType} code={code} userName={check.userName} />
+        <>
+          <p>{t(resetIntro(verificationType))}</p>
+          <ResetForm form={form} userName={check.userName} />
+        </>
       ) : (
-        <Unchecked verificationType={verificationType} check={check} />
+        <Unchecked check={check} heading={heading} />
       )}
     </PageFrame>
   );

@@ -4,12 +4,12 @@ import { api } from '../../api/api.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl, readReturnUrl } from '../../routing/query.ts';
 import { ERROR_PAGE, httpRedirectOr, type RedirectTarget } from '../../ui/delayed-redirect.ts';
-import { failureMessage, type PageMessage } from './page-message.tsx';
+import type { PageMessage } from './page-message.tsx';
 import { meetsPolicy } from './password-policy.ts';
 import { checkCode, useLeaveForExpiredLink } from './use-code-check.ts';
 
 /**
- * The message of the last reset: a violation the service answered, or why the call got no answer.
+ * The message of the last reset: a violation the service answered (SPEC §8 names no other).
  * `attempt` makes a repeated one a new message.
  */
 export interface ResetAlert extends PageMessage {
@@ -94,9 +94,12 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     setBusy(false);
   };
 
-  /** A call got no answer: say why, keep what was typed, and let the person try again. */
-  const fail = (refusal: unknown, attempt: number) => {
-    setAlert({ ...failureMessage(refusal), attempt });
+  /**
+   * A call got no answer. SPEC §8: "A reset that is neither success nor violation shows no message",
+   * whatever kept it from being either; what was typed stays, and the person can press Reset again.
+   */
+  const quiet = () => {
+    setAlert(null);
     release();
   };
 
@@ -106,16 +109,15 @@ export function useResetForm(verificationType: VerificationType, code: string): 
    * reached), and SPEC §8 sends an invalid or expired code to the expired-link page. Checking the
    * code again (it only reads) tells the two apart.
    */
-  const neither = async (attempt: number) => {
+  const neither = async () => {
     let check: CallResponse<'checkVerification'>;
     try {
       check = await checkCode(verificationType, code);
-    } catch (refusal) {
-      return fail(refusal, attempt);
+    } catch {
+      return quiet();
     }
     if (!check.isValid) return leaveForExpiredLink();
-    setAlert(null);
-    release();
+    quiet();
   };
 
   const send = async (attempt: number) => {
@@ -128,13 +130,13 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     let answer: CallResponse<'resetPassword'>;
     try {
       answer = await api.post('resetPassword', body);
-    } catch (refusal) {
-      return fail(refusal, attempt);
+    } catch {
+      return quiet();
     }
     // A success keeps the form locked: the code is spent and the page is leaving.
     if (answer.success) return succeed(answer);
     const text = violationText(answer);
-    if (!text) return neither(attempt);
+    if (!text) return neither();
     setAlert({ text, waitSeconds: null, attempt });
     release();
   };

@@ -1,7 +1,7 @@
 import { isPlausibleEmail } from '@keycard/contract';
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
-import { ApiError } from '../../api/api-error.ts';
+import { ApiError, rateLimitWait } from '../../api/api-error.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLoginHint, readReturnUrl } from '../../routing/query.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
@@ -40,15 +40,6 @@ export interface SignIn {
   submitEmail(): void;
   submitPassword(): void;
   back(): void;
-}
-
-/**
- * The wait a refusal for too many requests asks for: its Retry-After, or the one-minute window of the
- * service's request limit when it gave none; null for any other failure.
- */
-function waitOf(refusal: unknown): number | null {
-  if (!(refusal instanceof ApiError) || refusal.code !== 'rate_limited') return null;
-  return refusal.retryAfterSeconds ?? 60;
 }
 
 /** A refusal because the sign-in expired, which retrying the password cannot fix. */
@@ -144,7 +135,7 @@ export function useSignIn(): SignIn {
       if (move.kind !== 'failed') return 'leaving';
       // SPEC §8: the wrong-password header, the changed background, and a fresh password field;
       // refused for too many requests, also how long to wait; for an expired sign-in, that it expired.
-      setWaitSeconds(waitOf(refusal));
+      setWaitSeconds(rateLimitWait(refusal));
       setExpired(isExpired(refusal));
       setFailures((count) => count + 1);
       setShowError(true);
