@@ -1,12 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { errorBodySchema } from '@keycard/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { RouteModule } from '../src/http/route-module.ts';
 import { apiRoutes } from '../src/http/routes/index.ts';
 import type { Db } from '../src/store/database.ts';
 import { openDatabase } from '../src/store/open-database.ts';
+import { oidcPayloads } from '../src/store/tables/index.ts';
 import { isDatabaseUnavailable } from '../src/store/unavailable.ts';
 import { buildTestApp } from './support/app.ts';
 import { openMigratedPglite, useTestDatabase } from './support/database.ts';
@@ -26,10 +27,17 @@ const OIDC_JWKS = JSON.stringify({
 });
 const OFFLINE_ENV = { COOKIE_SECRETS, OIDC_JWKS, DEMO: 'false' };
 
+/** A token the provider would look up by its value, as it does refresh tokens and session ids. */
+const LIVE_TOKEN = 'LIVE-RefreshToken-x9Qw';
+
 /** A test-only call that reads the database, as every account call will. */
 const probe: RouteModule = (api, { db }) => {
   api.get('/api/test-query', async () => {
     await db.execute(sql`select name from secret limit 1`);
+    return { ok: true };
+  });
+  api.get('/api/test-lookup', async () => {
+    await db.select().from(oidcPayloads).where(eq(oidcPayloads.id, LIVE_TOKEN));
     return { ok: true };
   });
   api.get('/api/test-bad-sql', async () => {
@@ -96,6 +104,27 @@ describe('database outage (DESIGN §2: 503, never a 500 or a stack)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('logs a lookup that met the outage with its statement and reason, never the value it looked for', async () => {
+    const closed = await openMigratedPglite();
+    await closed.close();
+    const logged: string[] = [];
+    const app = await buildTestApp(closed.db, {
+      env: OFFLINE_ENV,
+      routes: [...apiRoutes, probe],
+      logger: { level: 'info', stream: { write: (line: string) => void logged.push(line) } },
+    });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/api/test-lookup' });
+      expect(response.statusCode).toBe(503);
+    } finally {
+      await app.close();
+    }
+    const errors = logged.map((line) => JSON.parse(line) as { level: number; err?: { message: string } });
+    const failure = errors.find((line) => line.err !== undefined);
+    expect(failure?.err?.message).toMatch(/^Failed query: select .* from "oidc_payload"/);
+    expect(logged.join('\n')).not.toContain(LIVE_TOKEN);
   });
 
   it('answers 503 when the embedded database has been closed', async () => {

@@ -267,6 +267,21 @@ describe('retries with back-off (DESIGN §2 Mail)', () => {
     expect(row.lastError).toMatch(/550/);
   });
 
+  it("logs a rejection by the message and the reply's codes, keeping the reply that quotes the address with the message", async () => {
+    const sink = await sinkFor({
+      answer: () => ({ code: 550, message: '5.1.1 <gone@example.test>: Recipient address rejected' }),
+    });
+    const log = recordingLog();
+    const service = serviceFor(sink.url, steppingClock(), log);
+    const { id } = await service.queue(testDb().db, resetRequest('gone@example.test'));
+    expect(await service.runOnce()).toBe(1);
+    expect((await outboxRow(testDb().db, id)).lastError).toContain('gone@example.test');
+    const failure = log.lines.find((line) => line.startsWith('Mail delivery failed for good'));
+    expect(failure).toContain(`"mailId":"${id}"`);
+    expect(failure).toContain('"responseCode":550');
+    expect(log.lines.join('\n')).not.toContain('gone@example.test');
+  });
+
   it('never stores the SMTP credentials in last_error', async () => {
     const sink = await sinkFor({ auth: { user: 'keycard', pass: 'Right-Secret-1234' } });
     const wrongUrl = sink.url.replace('Right-Secret-1234', 'Wrong-Secret-9876');

@@ -1,4 +1,5 @@
 import type Provider from 'oidc-provider';
+import { loggableMessage } from '../errors/loggable-error.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { NoLogoutListener, postLogoutToken } from './backchannel-delivery.ts';
@@ -43,8 +44,9 @@ export interface LogoutWorker {
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/[\s\p{Cc}]+/gu, ' ').slice(0, 500);
+  return loggableMessage(error)
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .slice(0, 500);
 }
 
 /**

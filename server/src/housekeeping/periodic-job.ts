@@ -1,4 +1,5 @@
 import { LOG_RETENTION_DAYS } from '@keycard/contract';
+import { loggableMessage } from '../errors/loggable-error.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -45,7 +46,7 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
       (count) => {
         if (count > 0) log.info(options.deleted(count));
       },
-      (error: unknown) => log.error(`${options.failed}: ${String(error)}`),
+      (error: unknown) => log.error(`${options.failed}: ${loggableMessage(error)}`),
     );
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));

@@ -6,6 +6,7 @@ import { createLogoutWorker, type LogoutWorker } from '../backchannel/backchanne
 import type { Config } from '../config.ts';
 import { demoRoutes } from '../demo/demo-routes.ts';
 import { ensureDemoClient } from '../demo/demo-setup.ts';
+import { loggableError } from '../errors/loggable-error.ts';
 import { requestIdGenerator } from '../errors/request-id.ts';
 import { ServiceError } from '../errors/service-error.ts';
 import { LANGUAGE_TEXTS, type LanguageTextSet, textResourceFor } from '../i18n/text-resource.ts';
@@ -83,7 +84,7 @@ export const DEV_COOKIE_SECRET = 'cookie-signing';
 function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
   const options = logger === true ? {} : logger;
-  return { ...options, serializers: { ...requestSerializers, ...options.serializers } };
+  return { ...options, serializers: { ...requestSerializers, err: loggableError, ...options.serializers } };
 }
 
 /** Builds the service (fastify/demo style: built here, started by main.ts, injected by tests). */

@@ -1,3 +1,4 @@
+import { loggableMessage } from '../errors/loggable-error.ts';
 import { backoffDelayMs } from '../housekeeping/backoff.ts';
 
 /**
@@ -20,6 +21,17 @@ interface SmtpErrorFields {
   responseCode?: unknown;
 }
 
+/** The codes of a failed delivery (the transport's and the SMTP reply's), for the log. */
+export function smtpCodes(error: unknown): { code?: string; responseCode?: number } {
+  const { code, responseCode } = (
+    typeof error === 'object' && error !== null ? error : {}
+  ) as SmtpErrorFields;
+  return {
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof responseCode === 'number' ? { responseCode } : {}),
+  };
+}
+
 /**
  * A refusal that another attempt cannot change: the server answered 5xx to the recipient or the
  * message itself. Authentication and connection problems stay transient: they are fixed by
@@ -40,7 +52,7 @@ const MAX_ERROR_LENGTH = 500;
  */
 export function describeError(error: unknown, secrets: readonly string[] = []): string {
   const code = typeof error === 'object' && error !== null ? (error as SmtpErrorFields).code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = loggableMessage(error);
   let text = typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message;
   for (const secret of secrets) {
     if (secret.length >= 3) text = text.split(secret).join('[redacted]');

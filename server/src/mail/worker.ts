@@ -11,7 +11,13 @@ import {
   releaseClaim,
   removeExpiredLinks,
 } from './outbox-repository.ts';
-import { describeError, isPermanentRejection, MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.ts';
+import {
+  describeError,
+  isPermanentRejection,
+  MAX_ATTEMPTS,
+  retryDelayMs,
+  smtpCodes,
+} from './retry-schedule.ts';
 import type { MailLog, MailTransport } from './transport.ts';
 
 /** How often and how long the worker looks and holds; defaults suit the service, tests shorten them. */
@@ -74,7 +80,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const attempts = mail.attempts + 1;
     const message = describeError(error, transport.secrets);
     const now = await clock.now();
-    const details = { mailId: mail.id, attempts, error: message };
+    // The server's reply often quotes the recipient's address: it is kept with the message (the
+    // admin CLI's mail:failed shows it), and the log names the message and the reply's codes only.
+    const details = { mailId: mail.id, attempts, ...smtpCodes(error) };
     if (attempts >= MAX_ATTEMPTS || isPermanentRejection(error)) {
       await recordFailedAttempt(db, mail.id, attempts, { failedAt: now, error: message });
       meter.failed(isPermanentRejection(error) ? 'rejected' : 'attempts');

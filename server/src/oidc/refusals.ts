@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { loggableMessage } from '../errors/loggable-error.ts';
 import { newRequestId, requestIdOf } from '../errors/request-id.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
 
@@ -95,7 +96,7 @@ export function logRefusals(log: RefusalLog): Middleware {
     // A failure of the service (a bug, or an outage of its database) is an error; a refused request
     // is the client's mistake, a warning.
     if (fields.reason === 'server_error' || fields.reason === 'temporarily_unavailable') {
-      log.error({ ...fields, error: refusal.error.message }, 'protocol request failed');
+      log.error({ ...fields, error: loggableMessage(refusal.error) }, 'protocol request failed');
     } else {
       log.warn(fields, 'protocol request refused');
     }
