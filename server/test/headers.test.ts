@@ -66,6 +66,26 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
     }
   });
 
+  it('send them on a path the router cannot read too, answered as bad input without repeating the path', async () => {
+    for (const [url, code] of [
+      ['/resetPassword/1/Live-Code-abc%FF', 'bad_request'],
+      ['/oidc/auth/uid%ED%A0%80', 'bad_request'],
+      ['/api/login%C0', 'bad_request'],
+      ['/admin/api/users/%ZZ', 'invalid_input'],
+    ] as const) {
+      const response = await app().inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ code, message: 'The address is not valid.' });
+      expect(response.body, url).not.toContain('Live-Code');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(directives(response).get('default-src'), url).toBe("'self'");
+      expect(response.headers['cache-control'], url).toBe('no-store');
+      expect(response.headers['x-request-id'], url).toMatch(/\S/);
+    }
+  });
+
   it('send no HSTS when PUBLIC_URL is http', async () => {
     const response = await app().inject({ method: 'GET', url: '/api/getcsrftoken' });
     expect(response.headers['strict-transport-security']).toBeUndefined();

@@ -28,6 +28,7 @@ import { registerAllowedHosts } from './allowed-hosts.ts';
 import { registerAllowedMethods } from './allowed-methods.ts';
 import { registerCsrf } from './csrf.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { frameworkErrors } from './framework-errors.ts';
 import { registerHealth } from './health.ts';
 import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
@@ -39,7 +40,7 @@ import { RequestLog, sendRequestIds } from './request-log.ts';
 import { measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
-import { registerSecurityHeaders, registerTransportSecurity } from './security-headers.ts';
+import { registerSecurityHeaders, registerTransportSecurity, securityHeaders } from './security-headers.ts';
 import { DEFAULT_WEB_DIST, inlineStyleSources, isBuildFilePath, registerSpa } from './spa.ts';
 import { proxyTrust } from './trusted-proxies.ts';
 
@@ -94,8 +95,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Development keeps a generated secret in the database so restarts keep CSRF cookies valid;
   // production must configure COOKIE_SECRETS (config.ts refuses to start otherwise).
   const cookieSecrets = config.cookieSecrets ?? [await getOrCreateSecret(db, DEV_COOKIE_SECRET)];
+  const headers = securityHeaders(config.publicUrl, inlineStyleSources(webDist));
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
+    // A path the router cannot read is bad input too, with the headers of every answer.
+    frameworkErrors: frameworkErrors(headers),
     // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
     logController: new RequestLog(),
     genReqId: requestIdGenerator(config.trustedProxies > 0),
@@ -111,11 +115,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // First of all hooks, so every answer carries its request's id, a refused one included.
   sendRequestIds(app);
   // Then DESIGN §2's headers, so a refusal by any later hook carries them too (421, 405, 403, 429).
-  const transportSecurity = registerSecurityHeaders(app, config.publicUrl, inlineStyleSources(webDist));
+  registerSecurityHeaders(app, headers);
   // Then a request for a name the service is not configured under gets no further.
   registerAllowedHosts(app, { hosts: config.allowedHosts, loopback: !config.production });
   // HSTS only for a name the service answers under.
-  registerTransportSecurity(app, transportSecurity);
+  registerTransportSecurity(app, headers.hsts);
   // Then a method no route of the path takes: 405 with Allow, before CSRF or a route sees it.
   registerAllowedMethods(app);
   closeConnectionsWhenClosing(app);

@@ -20,18 +20,19 @@ function helmetHeaders(options: Readonly<HelmetOptions>): readonly (readonly [st
   return Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)] as const);
 }
 
+/** DESIGN §2's headers, computed once: those of every answer, and HSTS (none over http). */
+export interface SecurityHeaders {
+  readonly everyAnswer: readonly (readonly [string, string])[];
+  readonly hsts: string | undefined;
+}
+
 /**
  * DESIGN §2 Headers. The CSP allows no inline script and no framing; Referrer-Policy is no-referrer
  * because verification codes travel in URLs; HSTS only when the public origin is https, so a
  * development browser is never pinned to https on localhost. Inline styles are allowed only by the
- * hashes in `styleSources` (the SPA page's first-paint colours). Answers the HSTS value, for
- * registerTransportSecurity to set once the host is known to be the service's (none over http).
+ * hashes in `styleSources` (the SPA page's first-paint colours).
  */
-export function registerSecurityHeaders(
-  app: FastifyInstance,
-  publicUrl: string,
-  styleSources: readonly string[] = [],
-): string | undefined {
+export function securityHeaders(publicUrl: string, styleSources: readonly string[] = []): SecurityHeaders {
   const https = new URL(publicUrl).protocol === 'https:';
   const headers = helmetHeaders({
     contentSecurityPolicy: {
@@ -57,12 +58,21 @@ export function registerSecurityHeaders(
     frameguard: { action: 'deny' },
     xContentTypeOptions: true,
   });
-  // On the raw response, so the provider's own (hijacked) answers carry them too. HSTS waits for the
-  // host check (registerTransportSecurity): a refusal of another name must not pin it, or with
-  // includeSubDomains every name below it, to https for a year.
-  const everyAnswer = headers.filter(([name]) => name !== HSTS);
+  return {
+    everyAnswer: headers.filter(([name]) => name !== HSTS),
+    hsts: headers.find(([name]) => name === HSTS)?.[1],
+  };
+}
+
+/**
+ * Sets `headers.everyAnswer` on every answer, and no-store on every API answer. On the raw response,
+ * so the provider's own (hijacked) answers carry them too. HSTS waits for the host check
+ * (registerTransportSecurity): a refusal of another name must not pin it, or with includeSubDomains
+ * every name below it, to https for a year.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, headers: SecurityHeaders): void {
   app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of everyAnswer) reply.raw.setHeader(name, value);
+    for (const [name, value] of headers.everyAnswer) reply.raw.setHeader(name, value);
     done();
   });
   // API answers carry account state and codes: no cache may keep them, error answers included
@@ -74,7 +84,6 @@ export function registerSecurityHeaders(
     }
     done(null, payload);
   });
-  return headers.find(([name]) => name === HSTS)?.[1];
 }
 
 /**

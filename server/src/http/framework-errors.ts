@@ -1,0 +1,29 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from '../errors/request-id.ts';
+import { ServiceError } from '../errors/service-error.ts';
+import { answerFor } from './error-handler.ts';
+import { isAdminApiPath } from './paths.ts';
+import type { SecurityHeaders } from './security-headers.ts';
+
+/**
+ * Fastify's answer to a request its router cannot even read (a path with bad percent-encoding such as
+ * `%FF`, or a path parameter past its length): it comes before every hook, so by default it has none
+ * of DESIGN §2's headers, no request id, a body outside the contract that repeats the whole path
+ * (a code in it too), and no log line. This one answers it like any bad input: 400 with the
+ * contract's body in the door's terms (bad_request, invalid_input on the admin API), the headers
+ * every answer carries (not HSTS: the host has not been checked), the request id and no-store.
+ */
+export function frameworkErrors(headers: SecurityHeaders) {
+  return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    for (const [name, value] of headers.everyAnswer) reply.raw.setHeader(name, value);
+    const door = isAdminApiPath(request.url) ? 'admin' : 'api';
+    const { answer } = answerFor(new ServiceError('bad_request', 'The address is not valid.'), door);
+    request.log.info({ code: answer.code, reason: 'unreadable address' }, 'request refused');
+    reply
+      .code(400)
+      .header(REQUEST_ID_HEADER, request.id)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(answer.toBody());
+  };
+}
