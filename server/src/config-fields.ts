@@ -42,8 +42,27 @@ function hasProtocol(value: string, protocols: readonly string[]): boolean {
   }
 }
 
+/** Whether the URL's user name and password decode, as the drivers decode them before connecting. */
+function hasDecodableCredentials(value: string): boolean {
+  try {
+    const { username, password } = new URL(value);
+    decodeURIComponent(username);
+    decodeURIComponent(password);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function urlWithProtocol(protocols: readonly string[], description: string) {
-  return z.string().refine((value) => hasProtocol(value, protocols), { error: `must be ${description}` });
+  return z
+    .string()
+    .refine((value) => hasProtocol(value, protocols), { error: `must be ${description}`, abort: true })
+    .refine(hasDecodableCredentials, {
+      error:
+        'has a user name or password that is not percent-encoded: write % as %25 (and @ as %40, : as %3A)',
+      abort: true,
+    });
 }
 
 /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: the OTLP encodings the SDK exports with. */

@@ -374,6 +374,19 @@ describe('loadConfig refusals', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'SMTP_URL']);
   });
 
+  it('names a connection URL whose password has a bare %, which the drivers could not decode at start', () => {
+    const problems = problemsOf({
+      ...PRODUCTION,
+      SMTP_URL: 'smtp://mailer:p%ss@smtp.example.com:587',
+      DATABASE_URL: 'postgres://keycard:50%off@db.example.com/keycard',
+      REDIS_URL: 'redis://:pass%2@cache.example.com:6379',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+    expect(problems.every((p) => p.includes('write % as %25'))).toBe(true);
+    const encoded = loadConfig({ ...PRODUCTION, SMTP_URL: 'smtp://mailer:p%25ss%40x@smtp.example.com:587' });
+    expect(encoded.smtpUrl).toBe('smtp://mailer:p%25ss%40x@smtp.example.com:587');
+  });
+
   it('forces the demo off in production', () => {
     const config = loadConfig({ ...PRODUCTION, DEMO: 'true' });
     expect(config).toMatchObject({ production: true, demo: false });
