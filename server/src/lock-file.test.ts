@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,19 +91,47 @@ describe('data directory lock', () => {
     lock.release();
   });
 
-  it('gives up after three attempts when stale locks keep coming back, naming the last holder', () => {
+  it('waits while another process takes a stale lock over, and names the holder when that does not end', () => {
     acquireDataDirLock(dataDir, { pid: 4242 });
-    let asked = 0;
-    // Each time a dead holder is asked about, a lock of another dead process takes its place.
-    const isAlive = () => {
-      asked += 1;
-      writeFileSync(file, `${7000 + asked}\n`);
+    mkdirSync(`${file}.takeover`);
+    const started = performance.now();
+    expect(() => acquireDataDirLock(dataDir, { pid: 5353, isAlive: () => false })).toThrow(/pid 4242/);
+    // Three looks, 50 ms apart.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(readFileSync(file, 'utf8').trim()).toBe('4242');
+  });
+
+  it('removes the guard of a takeover a crash left over 10 s ago, and takes the stale lock over', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    const guard = `${file}.takeover`;
+    mkdirSync(guard);
+    const elevenSecondsAgo = new Date(Date.now() - 11_000);
+    utimesSync(guard, elevenSecondsAgo, elevenSecondsAgo);
+    const lock = acquireDataDirLock(dataDir, { pid: 5353, isAlive: () => false });
+    expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+    expect(readdirSync(dataDir)).toEqual([LOCK_FILE_NAME]);
+    lock.release();
+  });
+
+  it('lets a third process wait while one takes the lock over, so it never removes the new lock', () => {
+    acquireDataDirLock(dataDir, { pid: 4242 });
+    let third: unknown;
+    // 5353 holds the guard and reads the lock again; meanwhile 7474 starts and finds the stale lock.
+    const isAlive = (pid: number) => {
+      if (pid === 4242 && existsSync(`${file}.takeover`) && third === undefined) {
+        try {
+          acquireDataDirLock(dataDir, { pid: 7474, isAlive: (other) => other === 5353 });
+          third = 'took it';
+        } catch (error) {
+          third = error;
+        }
+      }
       return false;
     };
-    expect(() => acquireDataDirLock(dataDir, { pid: 5353, isAlive })).toThrow(DataDirLockedError);
-    // Three attempts, each asking about the lock it found and the one it moved aside.
-    expect(asked).toBe(6);
-    expect(readdirSync(dataDir)).toEqual([LOCK_FILE_NAME]);
+    const lock = acquireDataDirLock(dataDir, { pid: 5353, isAlive });
+    expect(third).toBeInstanceOf(DataDirLockedError);
+    expect(readFileSync(file, 'utf8').trim()).toBe('5353');
+    lock.release();
   });
 
   it("makes a new data directory for the service's user alone (0700)", () => {

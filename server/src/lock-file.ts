@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -47,17 +47,6 @@ function holderOf(file: string): number | undefined {
   }
 }
 
-/** Links a finished lock file to the lock's name; false when the name exists. */
-function createFromDraft(draft: string, file: string): boolean {
-  try {
-    linkSync(draft, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
 /**
  * Creates `file` holding `pid`, or answers false when it exists. Linking a finished temporary file is
  * atomic, so of two processes starting together exactly one wins, and nobody ever reads an empty lock.
@@ -66,7 +55,11 @@ function createWithContent(file: string, pid: number): boolean {
   const draft = `${file}.${pid}.tmp`;
   writeFileSync(draft, `${pid}\n`);
   try {
-    return createFromDraft(draft, file);
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   } finally {
     rmSync(draft, { force: true });
   }
@@ -82,33 +75,47 @@ function heldByOther(holder: number | undefined, { pid, isAlive }: Required<Lock
   return holder !== undefined && holder !== pid && isAlive(holder);
 }
 
+/** A takeover takes microseconds; a guard older than this was left by a process that died in one. */
+const ABANDONED_GUARD_MS = 10_000;
+
+/** How long to wait for another process's takeover before looking again. */
+const TAKEOVER_WAIT_MS = 50;
+
+function waitSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
- * Moves a lock left by a dead process out of the way. Deleting it by name would race: another process
- * that found the same stale lock may have replaced it with its own a moment ago, and deleting that one
- * would let both open the database. A rename is atomic, so what was moved aside is looked at after the
- * fact: a lock a live process took meanwhile is put back, and the next attempt finds it held.
+ * Removes a lock left by a dead process, under a guard (a directory beside the lock, which only one
+ * process can create): deleting a stale lock by name would race, as another process that found the
+ * same stale lock may have replaced it with its own a moment ago, and deleting that one would let
+ * both open the database. Under the guard nobody else removes a lock, and a new one is only ever
+ * created where none is, so the lock read again there is the one deleted. When another process holds
+ * the guard, this one waits a moment and looks again; a guard abandoned by a crash is removed.
  */
-function setAsideStale(file: string, options: Required<LockOptions>): void {
-  const aside = `${file}.${options.pid}.stale`;
+function takeOverStale(file: string, options: Required<LockOptions>): void {
+  const guard = `${file}.takeover`;
   try {
-    renameSync(file, aside);
+    mkdirSync(guard);
   } catch (error) {
-    // Gone already: whoever removed it goes on to create theirs, as this process does.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const age = Date.now() - (statSync(guard, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > ABANDONED_GUARD_MS) rmSync(guard, { recursive: true, force: true });
+    else waitSync(TAKEOVER_WAIT_MS);
+    return;
   }
   try {
-    if (heldByOther(holderOf(aside), options)) createFromDraft(aside, file);
+    if (!heldByOther(holderOf(file), options)) rmSync(file, { force: true });
   } finally {
-    rmSync(aside, { force: true });
+    rmSync(guard, { recursive: true, force: true });
   }
 }
 
 /**
  * Takes the data directory's lock or throws DataDirLockedError naming the directory and the holder.
  * A lock left by a dead process (crash, kill -9) is taken over; so is one carrying our own pid, which
- * only happens when a container restarts the service under the same pid. Of two processes taking over
- * one stale lock at the same moment, one gets it (setAsideStale).
+ * only happens when a container restarts the service under the same pid. Of any number of processes
+ * taking over one stale lock at the same moment, one gets it (takeOverStale).
  */
 export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
   const resolved = { pid: process.pid, isAlive: isRunning, ...options };
@@ -121,9 +128,9 @@ export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): 
       return { file, release: () => (holderOf(file) === pid ? rmSync(file, { force: true }) : undefined) };
     }
     const holder = holderOf(file);
-    // Stryker disable next-line ConditionalExpression: without it setAsideStale puts a live holder's lock back and the attempts run out naming it; the check spares renaming a lock in use, which frees its name for a moment
+    // Stryker disable next-line ConditionalExpression: takeOverStale reads the holder again under its guard and leaves a live one's lock; the check only spares taking the guard
     if (heldByOther(holder, resolved)) throw new DataDirLockedError(dataDir, holder);
-    setAsideStale(file, resolved);
+    takeOverStale(file, resolved);
   }
   throw new DataDirLockedError(dataDir, holderOf(file));
 }

@@ -67,7 +67,15 @@ async function openPglite(
     return PGlite.create(location.from ? { loadDataDir: location.from, startParams } : { startParams });
   }
   await mkdir(location.pgliteDir, { recursive: true, mode: PGLITE_DIRECTORY_MODE });
-  await chmod(location.pgliteDir, PGLITE_DIRECTORY_MODE);
+  await chmod(location.pgliteDir, PGLITE_DIRECTORY_MODE).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPERM') throw error;
+    throw new Error(
+      `The embedded database's directory ${location.pgliteDir} belongs to another user, so it cannot be ` +
+        'closed to everyone else (mode 0700): give it to the user the service runs as (chown -R), ' +
+        'or choose another DATA_DIR.',
+      { cause: error },
+    );
+  });
   return PgliteThread.open({ dataDir: location.pgliteDir, startParams });
 }
 
