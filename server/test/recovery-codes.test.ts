@@ -185,6 +185,20 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     });
     expect((await checkVerification(deps, { code, type: 1, ip: freshIp() })).isValid).toBe(true);
   });
+
+  it('counts the wrong codes of an IPv6 client by its /64, whichever of its addresses sends them', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    // 20 wrong codes, each from another address of one /64.
+    for (let n = 0; n < 20; n++) {
+      const ip = `2001:db8:77:1::${(n + 1).toString(16)}`;
+      expect((await checkVerification(deps, { code: `guess-v6-${n}`, type: 1, ip })).isValid).toBe(false);
+    }
+    const sameNetwork = '2001:db8:77:1:ffff:ffff:ffff:fffe';
+    expect((await checkVerification(deps, { code, type: 1, ip: sameNetwork })).isValid).toBe(false);
+    expect((await checkVerification(deps, { code, type: 1, ip: '2001:db8:77:2::1' })).isValid).toBe(true);
+  });
 });
 
 describe('what a password reset records and sends (DESIGN §2 Reset password)', () => {

@@ -42,6 +42,14 @@ describe('registerRateLimit', () => {
     expect((await probe(app, '10.9.0.2')).statusCode).toBe(429);
   });
 
+  it('counts an IPv6 client by its /64, which it may send from any address of', async () => {
+    const app = await limitedApp(2);
+    expect((await probe(app, '2001:db8:1:2::a')).statusCode).toBe(200);
+    expect((await probe(app, '2001:db8:1:2:dead:beef:0:1')).statusCode).toBe(200);
+    expect((await probe(app, '2001:db8:1:2:ffff::7')).statusCode).toBe(429);
+    expect((await probe(app, '2001:db8:1:3::a')).statusCode).toBe(200);
+  });
+
   it('answers rather than fails or refuses while the configured Redis is unreachable', async () => {
     // Nothing listens on port 1; the connection gives up at once instead of queueing commands.
     const redis = new Redis({

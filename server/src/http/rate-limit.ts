@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ServiceError } from '../errors/service-error.ts';
+import { clientNetwork } from '../recovery/client-network.ts';
 
 export interface RateLimitOptions {
   /** Requests per minute and client IP (RATE_LIMIT_PER_MINUTE). */
@@ -25,7 +26,8 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     global: true,
     max: options.perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => request.ip,
+    // An IPv6 client by its /64, which it may send from any address of (recovery/client-network.ts).
+    keyGenerator: (request) => clientNetwork(request.ip),
     ...(options.redis ? { redis: options.redis, nameSpace: REQUEST_LIMIT_PREFIX } : {}),
     // Redis away: answer rather than fail every request; the identifier lockout still holds.
     skipOnError: true,

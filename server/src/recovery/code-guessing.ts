@@ -1,3 +1,4 @@
+import { clientNetwork } from './client-network.ts';
 import type { RecoveryLimits } from './recovery-limits.ts';
 
 /**
@@ -5,7 +6,7 @@ import type { RecoveryLimits } from './recovery-limits.ts';
  * spent or expired codes, calls that take a code answer "invalid" without looking, for a while.
  */
 function keyOf(ip: string | null): string {
-  return ip ?? 'unknown';
+  return clientNetwork(ip);
 }
 
 export function guessingBlocked(limits: RecoveryLimits, ip: string | null): Promise<boolean> {

@@ -8,6 +8,7 @@ import { findProviderName } from '../federation/federation-repository.ts';
 import { upstreamProviderIdForDomain } from '../federation/home-realm.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import type { Db } from '../store/database.ts';
+import { clientNetwork } from './client-network.ts';
 import { fixedClock } from './fixed-clock.ts';
 import { mailLanguage } from './mail-language.ts';
 import { resetPasswordLink } from './mail-links.ts';
@@ -51,7 +52,7 @@ async function withinLimits(deps: RecoveryDeps, input: ForgotPasswordInput): Pro
   const [byAddress, byIp] = await Promise.all([
     deps.limits.forgotPerAddress.take(codeHash(`forgot:${normalizeEmail(input.email)}`)),
     // Stryker disable next-line StringLiteral: any key no real client address can equal counts the address-less requests together alike
-    deps.limits.forgotPerIp.take(input.ip ?? 'unknown'),
+    deps.limits.forgotPerIp.take(clientNetwork(input.ip)),
   ]);
   return byAddress && byIp;
 }
