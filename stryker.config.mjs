@@ -14,6 +14,9 @@ const SECURITY_MODULES = [
   'server/src/http/routes/default-redirect.ts',
   // Which process holds the embedded database's directory (a second opener loses rows).
   'server/src/lock-file.ts',
+  // What an error may say in the log (no statement's values), and the answer to an unreadable path.
+  'server/src/errors/loggable-error.ts',
+  'server/src/http/framework-errors.ts',
   // CSRF and the cookie settings: the anti-forgery cookie, the provider's session and interaction
   // cookies, the upstream-flow cookie (all named and set in cookie-policy.ts).
   'server/src/http/csrf.ts',

@@ -75,7 +75,12 @@ function heldByOther(holder: number | undefined, { pid, isAlive }: Required<Lock
   return holder !== undefined && holder !== pid && isAlive(holder);
 }
 
-/** A takeover takes microseconds; a guard older than this was left by a process that died in one. */
+/**
+ * A takeover takes microseconds; a guard older than this was left by a process that died in one. Its
+ * removal is not itself guarded: two processes finding one abandoned guard at the same moment could
+ * remove each other's, which takes a crash within a takeover and two starts within the same moment
+ * after it.
+ */
 const ABANDONED_GUARD_MS = 10_000;
 
 /** How long to wait for another process's takeover before looking again. */

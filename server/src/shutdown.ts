@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { loggableMessage } from './errors/loggable-error.ts';
 import type { PeriodicJob } from './housekeeping/periodic-job.ts';
 import type { DataDirLock } from './lock-file.ts';
 import type { Database } from './store/database.ts';
@@ -95,7 +96,7 @@ export function handleShutdownSignals({ stop, fail }: ShutdownSignalOptions): Sh
     stopping = true;
     stop(drainMs).then(
       () => process.exit(0),
-      (error: unknown) => fail(`Keycard failed to shut down cleanly: ${String(error)}`),
+      (error: unknown) => fail(`Keycard failed to shut down cleanly: ${loggableMessage(error)}`),
     );
   };
   const onSignal = () => {

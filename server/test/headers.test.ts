@@ -76,6 +76,7 @@ describe('security headers (DESIGN §2 Headers) over http', () => {
       const response = await app().inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(400);
       expect(response.json(), url).toEqual({ code, message: 'The address is not valid.' });
+      expect(response.headers['content-type'], url).toBe('application/json; charset=utf-8');
       expect(response.body, url).not.toContain('Live-Code');
       expect(response.headers['referrer-policy'], url).toBe('no-referrer');
       expect(response.headers['x-content-type-options'], url).toBe('nosniff');

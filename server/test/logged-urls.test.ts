@@ -52,3 +52,23 @@ describe('logged request URLs carry no live identifier', () => {
     for (const secret of [uid, auth.state, code, auth.verifier]) expect(everything).not.toContain(secret);
   });
 });
+
+describe('a path the router cannot read', () => {
+  it('is logged as a request, without its code, and counted like every answer', async () => {
+    logged.length = 0;
+    const response = await service().app.inject({ method: 'GET', url: '/resetPassword/1/Live-Code-abc%FF' });
+    expect(response.statusCode).toBe(400);
+    const lines = logged.map(
+      (line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode?: number } },
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        req: expect.objectContaining({ url: '/resetPassword/[redacted]' }),
+        res: { statusCode: 400 },
+      }),
+    );
+    expect(logged.join('\n')).not.toContain('Live-Code');
+    const exposition = await service().app.metrics.scrape();
+    expect(exposition).toMatch(/keycard_http_request_duration_seconds_count\{[^}]*status="400"[^}]*\} 1/);
+  });
+});

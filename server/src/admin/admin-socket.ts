@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { StrengthScore } from '@keycard/contract';
 import { z } from 'zod';
 import { InputError } from '../errors/input-error.ts';
+import { loggableReason } from '../errors/loggable-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
 import type { SigningKeySettings } from '../oidc/keys.ts';
 import {
@@ -165,9 +166,9 @@ async function answer(line: string, options: AdminSocketOptions): Promise<AdminR
       request,
     );
   } catch (error) {
-    const message = describeFailure(error);
-    options.onError?.(`admin command ${request.command} failed: ${message}`);
-    return { ok: false, error: { code: 'failed', message } };
+    // The log gets no value a failed statement held; the operator's own reply names the reason.
+    options.onError?.(`admin command ${request.command} failed: ${loggableReason(error)}`);
+    return { ok: false, error: { code: 'failed', message: describeFailure(error) } };
   }
 }
 

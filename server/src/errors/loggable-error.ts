@@ -25,8 +25,8 @@ const VALUE_FIELDS = new Set(['query', 'params', 'detail', 'where', 'internalQue
 /** SQLSTATE class 22, data exception: PostgreSQL's message quotes the value it could not take. */
 const QUOTES_VALUE = /^22/;
 
-/** How deep causes are followed: the query layer's error, the driver's, and one more. */
-const MAX_CAUSES = 3;
+/** How deep causes are followed: the query layer's error (which may wrap itself once), the driver's, one more. */
+const MAX_CAUSES = 4;
 
 function sqlState(error: Error): string | undefined {
   const { code } = error as { code?: unknown };
@@ -35,7 +35,9 @@ function sqlState(error: Error): string | undefined {
 
 /** The error's own message, without any value it may carry. */
 function ownMessage(error: Error): string {
-  if (isQueryError(error)) return `Failed query: ${error.query}`;
+  // The query layer's own error says the statement and its values; a driver's error that carries
+  // the statement as fields (PGlite's) says only its reason.
+  if (isQueryError(error) && error.message.startsWith('Failed query')) return `Failed query: ${error.query}`;
   const state = sqlState(error);
   if (state !== undefined && QUOTES_VALUE.test(state)) return `data exception ${state}`;
   return error.message;
@@ -49,15 +51,32 @@ export function loggableMessage(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < MAX_CAUSES && current !== undefined; depth++) {
-    parts.push(current instanceof Error ? ownMessage(current) : String(current));
+    const part = current instanceof Error ? ownMessage(current) : textOf(current);
+    // The query layer may wrap its own error once more: the statement is said once.
+    if (parts.at(-1) !== part) parts.push(part);
     current = current instanceof Error ? current.cause : undefined;
   }
   return parts.join(': ');
 }
 
+/** The innermost reason alone (the driver's, under the query layer's), without values. */
+export function loggableReason(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  return current instanceof Error ? ownMessage(current) : textOf(current);
+}
+
+/** What is no Error, as text: a string or number as it is, anything else by its kind only. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return value === null ? 'null' : `[${typeof value}]`;
+}
+
 /** The stack's frames under a first line of the error's loggable message (the original repeats it). */
 function loggableStack(error: Error, type: string): string {
-  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  const stack = typeof error.stack === 'string' ? error.stack : '';
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
   return [`${type}: ${ownMessage(error)}`, ...frames].join('\n');
 }
 
@@ -69,21 +88,31 @@ export interface LoggedError {
   readonly stack: string;
 }
 
+/** Errors of an AggregateError shown at most (a connection tried on each address of a name). */
+const MAX_AGGREGATED = 5;
+
 function serialize(error: Error, depth: number): LoggedError {
   const type = error.constructor?.name ?? error.name;
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(error)) {
-    if (VALUE_FIELDS.has(key) || key === 'cause') continue;
+    if (VALUE_FIELDS.has(key) || key === 'cause' || key === 'errors') continue;
     if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
   }
-  const cause =
-    error.cause instanceof Error && depth + 1 < MAX_CAUSES ? serialize(error.cause, depth + 1) : undefined;
+  const deeper = depth + 1 < MAX_CAUSES;
+  const cause = error.cause instanceof Error && deeper ? serialize(error.cause, depth + 1) : undefined;
+  const aggregated =
+    error instanceof AggregateError && deeper
+      ? error.errors
+          .slice(0, MAX_AGGREGATED)
+          .map((each: unknown) => (each instanceof Error ? serialize(each, depth + 1) : textOf(each)))
+      : undefined;
   return {
     ...fields,
     type,
     message: ownMessage(error),
     stack: loggableStack(error, type),
     ...(cause ? { cause } : {}),
+    ...(aggregated ? { aggregateErrors: aggregated } : {}),
   };
 }
 
@@ -93,6 +122,11 @@ function serialize(error: Error, depth: number): LoggedError {
  */
 export function loggableError(error: Error): LoggedError {
   // pino hands over whatever was logged as `err`, which is not always an Error.
-  if (!(error instanceof Error)) return { type: typeof error, message: String(error), stack: '' };
-  return serialize(error, 0);
+  if (!(error instanceof Error)) return { type: typeof error, message: textOf(error), stack: '' };
+  try {
+    return serialize(error, 0);
+  } catch {
+    // A getter that throws, an odd stack: the log line is written all the same.
+    return { type: 'Error', message: 'an error that could not be described', stack: '' };
+  }
 }

@@ -37,7 +37,7 @@ import { isAdminApiPath, isApiPath, isHealthPath, isOidcPath, pathOf } from './p
 import { registerRateLimit } from './rate-limit.ts';
 import { createReadiness } from './readiness.ts';
 import { RequestLog, sendRequestIds } from './request-log.ts';
-import { measureRequests } from './request-metrics.ts';
+import { countAnswer, measureRequests } from './request-metrics.ts';
 import type { RouteDeps, RouteModule } from './route-module.ts';
 import { apiRoutes } from './routes/index.ts';
 import { registerSecurityHeaders, registerTransportSecurity, securityHeaders } from './security-headers.ts';
@@ -96,19 +96,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // production must configure COOKIE_SECRETS (config.ts refuses to start otherwise).
   const cookieSecrets = config.cookieSecrets ?? [await getOrCreateSecret(db, DEV_COOKIE_SECRET)];
   const headers = securityHeaders(config.publicUrl, inlineStyleSources(webDist));
+  // Every answer counts, those the hooks below give too (http/request-metrics.ts).
+  const metrics = options.metrics ?? createMetrics({ threadPoolSize: config.threadPoolSize });
+  const requestLog = new RequestLog();
   const app = Fastify({
     logger: withSafeSerializers(options.logger),
-    // A path the router cannot read is bad input too, with the headers of every answer.
-    frameworkErrors: frameworkErrors(headers),
+    // A path the router cannot read is bad input too, with the headers of every answer, logged and
+    // counted like any other.
+    frameworkErrors: frameworkErrors(headers, (request, reply) => {
+      requestLog.requestCompleted(null, request, reply);
+      countAnswer(metrics.http, request, reply);
+    }),
     // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
-    logController: new RequestLog(),
+    logController: requestLog,
     genReqId: requestIdGenerator(config.trustedProxies > 0),
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY: the client is who the proxies in front say, as far as they are believed, no further.
     trustProxy: proxyTrust(config.trustedProxies),
   });
-  // Every answer counts, those the hooks below give too (http/request-metrics.ts).
-  const metrics = options.metrics ?? createMetrics({ threadPoolSize: config.threadPoolSize });
   app.decorate('metrics', metrics);
   measureRequests(app, metrics.http);
   installErrorHandler(app);

@@ -11,19 +11,23 @@ import type { SecurityHeaders } from './security-headers.ts';
  * of DESIGN §2's headers, no request id, a body outside the contract that repeats the whole path
  * (a code in it too), and no log line. This one answers it like any bad input: 400 with the
  * contract's body in the door's terms (bad_request, invalid_input on the admin API), the headers
- * every answer carries (not HSTS: the host has not been checked), the request id and no-store.
+ * every answer carries (not HSTS: the host has not been checked), the request id and no-store; and
+ * `answered` writes its request log line and counts it, which the hooks do for every other answer.
  */
-export function frameworkErrors(headers: SecurityHeaders) {
+export function frameworkErrors(
+  headers: SecurityHeaders,
+  answered: (request: FastifyRequest, reply: FastifyReply) => void,
+) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    // No hook runs for this answer: its request log line and its count are written here.
+    reply.raw.once('finish', () => answered(request, reply));
     for (const [name, value] of headers.everyAnswer) reply.raw.setHeader(name, value);
     const door = isAdminApiPath(request.url) ? 'admin' : 'api';
     const { answer } = answerFor(new ServiceError('bad_request', 'The address is not valid.'), door);
-    request.log.info({ code: answer.code, reason: 'unreadable address' }, 'request refused');
     reply
       .code(400)
       .header(REQUEST_ID_HEADER, request.id)
       .header('cache-control', 'no-store')
-      .type('application/json; charset=utf-8')
       .send(answer.toBody());
   };
 }

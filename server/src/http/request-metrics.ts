@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMeter } from '../metrics/meters.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { pathOf } from './paths.ts';
@@ -50,15 +50,20 @@ function routeLabel(request: FastifyRequest, url: string): string {
  */
 export function measureRequests(app: FastifyInstance, meter: HttpMeter): void {
   app.addHook('onResponse', (request, reply, done) => {
-    meter.answered(
-      {
-        method: METHODS.has(request.method) ? request.method : 'other',
-        // As it arrived: the provider's mount rewrites the URL below /oidc and keeps this one.
-        route: routeLabel(request, request.originalUrl),
-        status: String(reply.raw.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
+    countAnswer(meter, request, reply);
     done();
   });
+}
+
+/** Counts one answer; also for those no hook sees (http/framework-errors.ts). */
+export function countAnswer(meter: HttpMeter, request: FastifyRequest, reply: FastifyReply): void {
+  meter.answered(
+    {
+      method: METHODS.has(request.method) ? request.method : 'other',
+      // As it arrived: the provider's mount rewrites the URL below /oidc and keeps this one.
+      route: routeLabel(request, request.originalUrl),
+      status: String(reply.raw.statusCode),
+    },
+    reply.elapsedTime / 1000,
+  );
 }

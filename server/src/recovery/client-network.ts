@@ -3,9 +3,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 /** IPv6 groups (16 bits each) that name one customer's network: the /64 a provider hands out. */
 const NETWORK_GROUPS = 4;
 
-/** The eight 16-bit groups of an IPv6 address, a dotted IPv4 tail turned into the last two; null if none. */
-function groupsOf(address: string): number[] | null {
-  const [head = '', tail] = address.split('::');
+/** The eight 16-bit groups of a valid IPv6 address (isIPv6), a dotted IPv4 tail as the last two. */
+function groupsOf(address: string): number[] {
   const parse = (part: string): number[] =>
     part === ''
       ? []
@@ -14,10 +13,10 @@ function groupsOf(address: string): number[] | null {
           const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
           return [(a << 8) | b, (c << 8) | d];
         });
+  const [head = '', tail] = address.split('::');
   const front = parse(head);
   const back = tail === undefined ? [] : parse(tail);
-  const groups = [...front, ...new Array(8 - front.length - back.length).fill(0), ...back];
-  return groups.length === 8 && groups.every((group) => group >= 0 && group <= 0xffff) ? groups : null;
+  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
 /**
@@ -27,10 +26,10 @@ function groupsOf(address: string): number[] | null {
  * its own. Anything else (a unix socket, none at all) is counted as it comes.
  */
 export function clientNetwork(ip: string | null | undefined): string {
-  const address = (ip ?? '').split('%')[0] ?? '';
+  // A zone (fe80::1%eth0) names the interface, not the address.
+  const [address = ''] = (ip ?? '').split('%');
   if (!isIPv6(address)) return ip ?? 'unknown';
-  const groups = groupsOf(address.toLowerCase());
-  if (groups === null) return address;
+  const groups = groupsOf(address);
   const mapped = groups.slice(0, 6).join(':') === '0:0:0:0:0:65535';
   if (mapped) {
     const [high = 0, low = 0] = groups.slice(6);

@@ -97,7 +97,7 @@ describe('vacuum of the embedded database', () => {
       failing = true;
       await new Promise((resolve) => setTimeout(resolve, 50));
       await job.idle();
-      expect(lines[0]).toBe('error embedded database: vacuum failed: Error: database closed');
+      expect(lines[0]).toBe('error embedded database: vacuum failed: database closed');
     } finally {
       job.stop();
     }

@@ -59,6 +59,23 @@ export function drizzleOnPglite(client: PgliteClient): PgliteDatabase {
  */
 export const PGLITE_DIRECTORY_MODE = 0o700;
 
+/**
+ * Sets PGLITE_DIRECTORY_MODE on the embedded database's directory. One of another user cannot be
+ * changed (EPERM): the start stops naming it and what to do, rather than leave it open to all.
+ * `change` is chmod, or a test's stand-in for a refusal only another user's directory gives.
+ */
+export async function closeToOthers(directory: string, change: typeof chmod = chmod): Promise<void> {
+  await change(directory, PGLITE_DIRECTORY_MODE).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPERM') throw error;
+    throw new Error(
+      `The embedded database's directory ${directory} belongs to another user, so it cannot be ` +
+        'closed to everyone else (mode 0700): give it to the user the service runs as (chown -R), ' +
+        'or choose another DATA_DIR.',
+      { cause: error },
+    );
+  });
+}
+
 async function openPglite(
   location: Exclude<DatabaseLocation, { databaseUrl: string }>,
 ): Promise<PgliteClient> {
@@ -67,15 +84,7 @@ async function openPglite(
     return PGlite.create(location.from ? { loadDataDir: location.from, startParams } : { startParams });
   }
   await mkdir(location.pgliteDir, { recursive: true, mode: PGLITE_DIRECTORY_MODE });
-  await chmod(location.pgliteDir, PGLITE_DIRECTORY_MODE).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPERM') throw error;
-    throw new Error(
-      `The embedded database's directory ${location.pgliteDir} belongs to another user, so it cannot be ` +
-        'closed to everyone else (mode 0700): give it to the user the service runs as (chown -R), ' +
-        'or choose another DATA_DIR.',
-      { cause: error },
-    );
-  });
+  await closeToOthers(location.pgliteDir);
   return PgliteThread.open({ dataDir: location.pgliteDir, startParams });
 }
 

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, useTestDatabase } from '../../test/support/database.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from './migrate.ts';
-import { openDatabase, pgliteDirectory } from './open-database.ts';
+import { closeToOthers, openDatabase, pgliteDirectory } from './open-database.ts';
 import { getOrCreateSecret } from './secrets.ts';
 
 const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
@@ -79,6 +79,23 @@ describe('embedded PGlite in a directory', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('an embedded database directory of another user', () => {
+  it('stops the start naming the directory and what to do, rather than leave it open to all', async () => {
+    // As root, which may change any mode, only a stand-in shows the refusal another user's directory gives.
+    const refused = async () => {
+      throw Object.assign(new Error('EPERM: operation not permitted, chmod'), { code: 'EPERM' });
+    };
+    const failing = async () => {
+      throw Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
+    };
+    await expect(closeToOthers('/srv/keycard/data/pglite', refused)).rejects.toThrow(
+      "The embedded database's directory /srv/keycard/data/pglite belongs to another user",
+    );
+    await expect(closeToOthers('/srv/keycard/data/pglite', refused)).rejects.toThrow(/chown -R/);
+    await expect(closeToOthers('/srv/keycard/data/pglite', failing)).rejects.toThrow(/^ENOENT/);
   });
 });
 
