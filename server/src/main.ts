@@ -5,7 +5,7 @@ import { startAdminSocket } from './admin/admin-socket.ts';
 import { startAuditRetention } from './audit/retention.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
-import { loggableError, loggableMessage } from './errors/loggable-error.ts';
+import { loggableReport } from './errors/loggable-error.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream, productionLogStream } from './log-output.ts';
@@ -188,8 +188,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) =>
-  fail(
-    `Keycard failed to start: ${error instanceof Error ? loggableError(error).stack : loggableMessage(error)}`,
-  ),
-);
+main().catch((error: unknown) => fail(`Keycard failed to start: ${loggableReport(error)}`));

@@ -95,11 +95,15 @@ export function lineReader(): { push(chunk: Buffer): string | 'too_long' | undef
  */
 export function describeFailure(error: unknown): string {
   let current: unknown = error;
-  while (
+  // Bounded: a cause may lead back to an error already passed.
+  for (
+    let depth = 0;
+    depth < 8 &&
     typeof current === 'object' &&
     current !== null &&
     'cause' in current &&
-    current.cause !== undefined
+    current.cause !== undefined;
+    depth++
   ) {
     current = current.cause;
   }

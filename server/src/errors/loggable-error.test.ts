@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { loggableError, loggableMessage, loggableReason } from './loggable-error.ts';
+import { loggableError, loggableMessage, loggableReason, loggableReport } from './loggable-error.ts';
 
 const TOKEN = 'LIVE-RefreshToken-x9Qw';
 
@@ -85,6 +85,29 @@ describe('errors as the log shows them (DESIGN §2: never codes or session ids)'
     });
     expect(loggableReason(failedLookup(pglite))).toBe('relation "oidc_client" does not exist');
     expect(JSON.stringify(loggableError(pglite))).not.toContain(TOKEN);
+  });
+
+  it('ends on a cause that leads back to an error already passed', () => {
+    const first = new Error('first');
+    const second = new Error('second', { cause: first });
+    Object.assign(first, { cause: second });
+    expect(loggableReason(first)).toMatch(/^(first|second)$/);
+    expect(loggableMessage(first)).toBe('first: second: first: second');
+    expect(JSON.stringify(loggableError(first))).toContain('"message":"second"');
+  });
+
+  it('reports a start failure with its causes, then its frames, without values', () => {
+    const report = loggableReport(
+      failedLookup(Object.assign(new Error('permission denied for schema public'), { code: '42501' })),
+    );
+    const [first, ...frames] = report.split('\n');
+    expect(first).toBe(
+      'Failed query: select "payload" from "oidc_payload" where ("kind" = $1 and "id" = $2): permission denied for schema public',
+    );
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.every((line) => /^\s+at /.test(line))).toBe(true);
+    expect(report).not.toContain(TOKEN);
+    expect(loggableReport('no error')).toBe('no error');
   });
 
   it('says a statement the query layer wrapped twice once, and its reason', () => {

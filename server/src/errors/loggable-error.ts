@@ -62,8 +62,25 @@ export function loggableMessage(error: unknown): string {
 /** The innermost reason alone (the driver's, under the query layer's), without values. */
 export function loggableReason(error: unknown): string {
   let current: unknown = error;
-  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  // Bounded: a cause may lead back to an error already passed.
+  for (
+    let depth = 0;
+    depth < MAX_CAUSES && current instanceof Error && current.cause !== undefined;
+    depth++
+  ) {
+    current = current.cause;
+  }
   return current instanceof Error ? ownMessage(current) : textOf(current);
+}
+
+/**
+ * An error for a report on stderr (the service could not start or stop): its loggable message with
+ * its causes' (loggableMessage), then its stack's frames.
+ */
+export function loggableReport(error: unknown): string {
+  if (!(error instanceof Error)) return loggableMessage(error);
+  const frames = loggableStack(error, '').split('\n').slice(1);
+  return [loggableMessage(error), ...frames].join('\n');
 }
 
 /** What is no Error, as text: a string or number as it is, anything else by its kind only. */
