@@ -144,6 +144,17 @@ describe('errors as the log shows them (DESIGN §2: never codes or session ids)'
         throw new Error('no');
       },
     });
+    expect(loggableError(throwing)).toMatchObject({ type: 'Error', message: 'getter' });
+    // A cause that cannot be described is left out; the error above it is described all the same.
+    const above = new Error('above', { cause: throwing });
+    Object.defineProperty(throwing, 'stack', {
+      get: () => {
+        throw new Error('no stack');
+      },
+    });
+    expect(loggableError(above)).toMatchObject({ type: 'Error', message: 'above' });
+    expect(loggableError(above).cause).toBeUndefined();
+    // Only when the error itself cannot be described does the line say so.
     expect(loggableError(throwing)).toEqual({
       type: 'Error',
       message: 'an error that could not be described',

@@ -111,12 +111,16 @@ const MAX_AGGREGATED = 5;
 function serialize(error: Error, depth: number): LoggedError {
   const type = error.constructor?.name ?? error.name;
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(error)) {
-    if (VALUE_FIELDS.has(key) || key === 'cause' || key === 'errors') continue;
-    if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  try {
+    for (const [key, value] of Object.entries(error)) {
+      if (VALUE_FIELDS.has(key) || key === 'cause' || key === 'errors') continue;
+      if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+    }
+  } catch {
+    // A field that throws when read (a getter) leaves the others out, not the error.
   }
   const deeper = depth + 1 < MAX_CAUSES;
-  const cause = error.cause instanceof Error && deeper ? serialize(error.cause, depth + 1) : undefined;
+  const cause = error.cause instanceof Error && deeper ? describedOrNot(error.cause, depth + 1) : undefined;
   const aggregated =
     error instanceof AggregateError && deeper
       ? error.errors
@@ -131,6 +135,15 @@ function serialize(error: Error, depth: number): LoggedError {
     ...(cause ? { cause } : {}),
     ...(aggregated ? { aggregateErrors: aggregated } : {}),
   };
+}
+
+/** A cause described, or left out when describing it threw: the error above is still described. */
+function describedOrNot(error: Error, depth: number): LoggedError | undefined {
+  try {
+    return serialize(error, depth);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

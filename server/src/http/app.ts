@@ -103,9 +103,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: withSafeSerializers(options.logger),
     // A path the router cannot read is bad input too, with the headers of every answer, logged and
     // counted like any other.
-    frameworkErrors: frameworkErrors(headers, (request, reply) => {
-      requestLog.requestCompleted(null, request, reply);
-      countAnswer(metrics.http, request, reply);
+    frameworkErrors: frameworkErrors(headers, (request, reply, seconds) => {
+      reply.log.info({ req: request, res: reply, responseTime: seconds * 1000 }, 'request completed');
+      countAnswer(metrics.http, request, reply, seconds);
     }),
     // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.
     logController: requestLog,

@@ -16,11 +16,13 @@ import type { SecurityHeaders } from './security-headers.ts';
  */
 export function frameworkErrors(
   headers: SecurityHeaders,
-  answered: (request: FastifyRequest, reply: FastifyReply) => void,
+  answered: (request: FastifyRequest, reply: FastifyReply, seconds: number) => void,
 ) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    // No hook runs for this answer: its request log line and its count are written here.
-    reply.raw.once('finish', () => answered(request, reply));
+    // No hook runs for this answer, and Fastify times none of it: its request log line, its count
+    // and its time are written here.
+    const started = performance.now();
+    reply.raw.once('finish', () => answered(request, reply, (performance.now() - started) / 1000));
     for (const [name, value] of headers.everyAnswer) reply.raw.setHeader(name, value);
     const door = isAdminApiPath(request.url) ? 'admin' : 'api';
     const { answer } = answerFor(new ServiceError('bad_request', 'The address is not valid.'), door);
