@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path the router cannot read is bad input too, with the headers of every answer, logged and
     // counted like any other.
     frameworkErrors: frameworkErrors(headers, (request, reply, seconds) => {
-      reply.log.info({ req: request, res: reply, responseTime: seconds * 1000 }, 'request completed');
+      requestLog.answered(request, reply, seconds * 1000);
       countAnswer(metrics.http, request, reply, seconds);
     }),
     // One line a request, with its id (request-log.ts); the id a trusted proxy sent, or a fresh one.

@@ -1,6 +1,5 @@
 import { useText } from '../../text/use-text.ts';
 import { PasswordInput } from '../../ui/password-input.tsx';
-import { MessageText } from './page-message.tsx';
 import { PolicyList } from './policy-list.tsx';
 import { RequirementIcon } from './requirement-icons.tsx';
 import { StrengthMeter } from './strength-meter.tsx';
@@ -99,11 +98,11 @@ export function ResetForm({ form, userName }: ResetFormProps) {
       </div>
       <PolicyList id={POLICY_ID} password={form.newPassword} validating={form.validating} />
       <StrengthMeter id={STRENGTH_ID} feedback={strength.feedback} pending={strength.pending} />
-      {/* Always present, so each message (keyed by attempt) is announced, a repeated one too. */}
+      {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
       <div role="alert" className="reset__alert-region">
-        {form.alert ? (
-          <p key={form.alert.attempt} className="reset__alert">
-            <MessageText message={form.alert} />
+        {form.violation ? (
+          <p key={form.violation.attempt} className="reset__alert">
+            {t(form.violation.text)}
           </p>
         ) : null}
       </div>

@@ -4,15 +4,15 @@ import { api } from '../../api/api.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { readRedirectUrl, readReturnUrl } from '../../routing/query.ts';
 import { ERROR_PAGE, httpRedirectOr, type RedirectTarget } from '../../ui/delayed-redirect.ts';
-import type { PageMessage } from './page-message.tsx';
 import { meetsPolicy } from './password-policy.ts';
 import { checkCode, useLeaveForExpiredLink } from './use-code-check.ts';
 
 /**
- * The message of the last reset: a violation the service answered (SPEC §8 names no other).
- * `attempt` makes a repeated one a new message.
+ * A violation the service answered, the only message a reset shows (SPEC §8); `attempt` makes a
+ * repeated one a new message.
  */
-export interface ResetAlert extends PageMessage {
+export interface Violation {
+  readonly text: TextKey;
   readonly attempt: number;
 }
 
@@ -38,7 +38,7 @@ export interface ResetForm {
   readonly unavailableReason: TextKey | null;
   /** A reset is in flight: further submits are ignored (the button keeps focus, so it stays enabled). */
   readonly busy: boolean;
-  readonly alert: ResetAlert | null;
+  readonly violation: Violation | null;
   readonly done: ResetDone | null;
   submit(): void;
 }
@@ -73,7 +73,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
   const [confirm, setConfirm] = useState('');
   const [validating, setValidating] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [alert, setAlert] = useState<ResetAlert | null>(null);
+  const [violation, setViolation] = useState<Violation | null>(null);
   const [done, setDone] = useState<ResetDone | null>(null);
   // `busy` lands with the next render; a second Enter can come before it.
   const inFlight = useRef(false);
@@ -99,7 +99,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
    * whatever kept it from being either; what was typed stays, and the person can press Reset again.
    */
   const quiet = () => {
-    setAlert(null);
+    setViolation(null);
     release();
   };
 
@@ -137,7 +137,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     if (answer.success) return succeed(answer);
     const text = violationText(answer);
     if (!text) return neither();
-    setAlert({ text, waitSeconds: null, attempt });
+    setViolation({ text, attempt });
     release();
   };
 
@@ -161,7 +161,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     canSubmit,
     unavailableReason: unavailableReason(newPassword, confirm),
     busy,
-    alert,
+    violation,
     done,
     submit,
   };
