@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /** Field parsers of config.ts. Messages say what a good value looks like and never echo the value. */
@@ -121,6 +122,47 @@ export const hostAliasesSchema = z.string().transform((value, ctx) => {
   }
   return hostNames as string[];
 });
+
+/**
+ * Networks outside the public internet that the service may still send requests to (for
+ * BACKCHANNEL_PRIVATE_NETWORKS): each an address and its prefix length.
+ */
+export type ReachableNetworks = readonly (readonly [ipaddr.IPv4 | ipaddr.IPv6, number])[];
+
+/** `10.0.0.0/8`, `fd00::/8` or a single address, in the usual notation only (not `10/8` or `0x0a…`). */
+function networkOf(written: string): readonly [ipaddr.IPv4 | ipaddr.IPv6, number] | undefined {
+  const [address = '', prefix, ...rest] = written.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return undefined;
+  const most = family === 4 ? 32 : 128;
+  if (prefix === undefined) return [ipaddr.parse(address), most];
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > most) return undefined;
+  return [ipaddr.parse(address), Number(prefix)];
+}
+
+/** Comma-separated networks (`10.0.0.0/8`, `fd00::/8`) or single addresses; `none` for none. */
+export const networksSchema = z.string().transform((value, ctx): ReachableNetworks => {
+  if (value.toLowerCase() === 'none') return [];
+  const networks: (readonly [ipaddr.IPv4 | ipaddr.IPv6, number])[] = [];
+  for (const entry of value.split(',').map((written) => written.trim())) {
+    const network = networkOf(entry);
+    if (network === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be none or comma-separated networks or addresses, e.g. 10.0.0.0/8,fd00::/8',
+      });
+      return z.NEVER;
+    }
+    networks.push(network);
+  }
+  return networks;
+});
+
+/** Loopback only: where the development demo and a relying party on the same machine listen. */
+export const LOOPBACK_NETWORKS: ReachableNetworks = [
+  ipaddr.parseCIDR('127.0.0.0/8'),
+  ipaddr.parseCIDR('::1/128'),
+];
 
 /**
  * COOKIE_SECRETS: comma-separated; the first signs new cookies, all verify (so a secret can be rotated

@@ -91,6 +91,26 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     });
     expect(config.allowedHosts).toEqual(['login.example.com', '10.0.0.5', 'keycard.internal', '[::1]']);
   });
+
+  it('posts back-channel logouts to loopback outside production and to no private network in it, unless configured', () => {
+    const written = (networks: readonly (readonly [{ toString(): string }, number])[]) =>
+      networks.map(([address, bits]) => `${address.toString()}/${bits}`);
+    expect(written(loadConfig({}).backchannelPrivateNetworks)).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(written(loadConfig(PRODUCTION).backchannelPrivateNetworks)).toEqual([]);
+    expect(written(loadConfig({ BACKCHANNEL_PRIVATE_NETWORKS: 'None' }).backchannelPrivateNetworks)).toEqual(
+      [],
+    );
+    const configured = loadConfig({
+      ...PRODUCTION,
+      BACKCHANNEL_PRIVATE_NETWORKS: ' 10.20.0.0/16 , fd00::/8,192.168.1.7 ,::1',
+    });
+    expect(written(configured.backchannelPrivateNetworks)).toEqual([
+      '10.20.0.0/16',
+      'fd00::/8',
+      '192.168.1.7/32',
+      '::1/128',
+    ]);
+  });
 });
 
 describe('the development mailbox (DEV_MAILBOX)', () => {
@@ -289,6 +309,12 @@ describe('loadConfig refusals', () => {
     ['PUBLIC_HOST_ALIASES', 'login.example.com:443'],
     ['PUBLIC_HOST_ALIASES', 'ok.example.com,bad/path'],
     ['PUBLIC_HOST_ALIASES', 'user@host'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10/8'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/33'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', 'fd00::/129'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8,internal.example'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '0x0a.0.0.1'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8/8'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '0'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '1001'],
     ['FORGOT_PASSWORD_PER_IP', '0'],

@@ -8,6 +8,8 @@ import {
   isHttpOrigin,
   isLoopbackHost,
   jwksSchema,
+  LOOPBACK_NETWORKS,
+  networksSchema,
   otlpProtocol,
   resourceServersSchema,
   trustedProxiesSchema,
@@ -67,6 +69,12 @@ function environmentSchema(readText: ReadText) {
        * load balancer probes by; any other Host is answered 421 (http/allowed-hosts.ts).
        */
       PUBLIC_HOST_ALIASES: hostAliasesSchema.default([]),
+      /**
+       * Networks beyond the public internet that back-channel logout tokens may be posted to, e.g.
+       * 10.0.0.0/8 where relying parties listen on internal addresses; `none` for none. Unset: loopback
+       * outside production, none in production.
+       */
+      BACKCHANNEL_PRIVATE_NETWORKS: networksSchema.optional(),
       DATA_DIR: z.string().default('./data'),
       DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
       SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
@@ -278,6 +286,8 @@ function toConfig(env: Environment) {
     },
     /** Names the service answers to (lower-case hostnames, no port): PUBLIC_URL's and its aliases. */
     allowedHosts: [new URL(publicUrl).hostname, ...env.PUBLIC_HOST_ALIASES],
+    /** Where back-channel logout may post besides public addresses (backchannel/reachable-networks.ts). */
+    backchannelPrivateNetworks: env.BACKCHANNEL_PRIVATE_NETWORKS ?? (production ? [] : LOOPBACK_NETWORKS),
     defaultRedirectUrl: env.DEFAULT_REDIRECT_URL ?? (demo ? `${publicUrl}/demo` : `${publicUrl}/`),
     site: env.SITE_FILE,
     lockoutThreshold: env.LOCKOUT_THRESHOLD,

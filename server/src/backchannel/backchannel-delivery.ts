@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import type Provider from 'oidc-provider';
+import { Agent, buildConnector, request } from 'undici';
+import type { ReachableNetworks } from '../config-fields.ts';
+import { mayReach, reachableLookup, UnreachableAddress } from './reachable-networks.ts';
 
 /** The event a logout token carries (OpenID Connect Back-Channel Logout 1.0 §2.4). */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -51,27 +55,46 @@ async function logoutToken(
   return token.issue({ use: 'logout' });
 }
 
+/** Posts logout tokens; `close` ends its connections. */
+export interface LogoutSender {
+  post(provider: Provider, delivery: LogoutDelivery, signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * Posts one logout token to the client's registered back-channel logout URI (§2.5). The URI was
- * registered by an administrator, not by the relying party itself, so relying parties on internal
- * addresses are reached (the provider's own sender refuses private addresses, which suits dynamic
- * registration, not this). Redirects are not followed (§2.8).
+ * Posts logout tokens to the clients' registered back-channel logout URIs (§2.5), only to public
+ * addresses and to `networks` (reachable-networks.ts): a URI an admin client wrote must not make the
+ * service send requests inside its own network (a cloud's metadata service, a database's HTTP port).
+ * The check is on the address connected to, so a name cannot get round it by what it resolves to.
+ * Redirects are not followed (§2.8).
  */
-export async function postLogoutToken(
-  provider: Provider,
-  delivery: LogoutDelivery,
-  signal: AbortSignal,
-): Promise<void> {
-  const client = await provider.Client.find(delivery.clientId);
-  const uri = client?.backchannelLogoutUri;
-  if (!client || uri === undefined) throw new NoLogoutListener(delivery.clientId);
-  const response = await fetch(uri, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ logout_token: await logoutToken(provider, client, delivery) }),
-    signal: AbortSignal.any([signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
+export function createLogoutSender(networks: ReachableNetworks): LogoutSender {
+  const connect = buildConnector({ timeout: POST_TIMEOUT_MS, lookup: reachableLookup(networks) });
+  const dispatcher = new Agent({
+    connect(options, callback) {
+      // An address in the URL is connected to without a lookup: it is checked here instead.
+      const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+      if (isIP(host) !== 0 && !mayReach(host, networks)) callback(new UnreachableAddress(host, host), null);
+      else connect(options, callback);
+    },
   });
-  await response.body?.cancel();
-  if (response.status !== 200 && response.status !== 204) throw new LogoutPostRefused(response.status, uri);
+  return {
+    async post(provider, delivery, signal) {
+      const client = await provider.Client.find(delivery.clientId);
+      const uri = client?.backchannelLogoutUri;
+      if (!client || uri === undefined) throw new NoLogoutListener(delivery.clientId);
+      const response = await request(uri, {
+        method: 'POST',
+        dispatcher,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ logout_token: await logoutToken(provider, client, delivery) }).toString(),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
+      });
+      await response.body.dump();
+      if (response.statusCode !== 200 && response.statusCode !== 204) {
+        throw new LogoutPostRefused(response.statusCode, uri);
+      }
+    },
+    close: () => dispatcher.destroy(),
+  };
 }

@@ -1,8 +1,9 @@
 import type Provider from 'oidc-provider';
+import type { ReachableNetworks } from '../config-fields.ts';
 import { loggableMessage } from '../errors/loggable-error.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { NoLogoutListener, postLogoutToken } from './backchannel-delivery.ts';
+import { createLogoutSender, NoLogoutListener } from './backchannel-delivery.ts';
 import {
   type ClaimedLogout,
   claimNextDueLogout,
@@ -11,6 +12,7 @@ import {
   releaseLogoutClaim,
 } from './backchannel-repository.ts';
 import { LOGOUT_MAX_ATTEMPTS, logoutRetryDelayMs } from './backchannel-retry.ts';
+import { UnreachableAddress } from './reachable-networks.ts';
 
 /** How often the worker looks on its own, and how long a claim holds (longer than any one post). */
 export const LOGOUT_WORKER_TIMING = { pollMs: 5_000, leaseMs: 60_000 } as const;
@@ -27,6 +29,8 @@ export interface LogoutWorkerOptions {
   readonly provider: () => Promise<Provider>;
   readonly clock: Clock;
   readonly log: LogoutLog;
+  /** Networks beyond the public internet that relying parties listen in (BACKCHANNEL_PRIVATE_NETWORKS). */
+  readonly networks: ReachableNetworks;
   /** Jitter source of the back-off, in [0, 1). */
   readonly random?: () => number;
   readonly pollMs?: number;
@@ -50,6 +54,18 @@ function describe(error: unknown): string {
 }
 
 /**
+ * No later attempt can succeed: the client no longer listens, or its URI leads to an address the
+ * configuration does not let the service reach (until an operator changes one or the other and
+ * retries it with `backchannel:retry`).
+ */
+function isForGood(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof NoLogoutListener || cause instanceof UnreachableAddress) return true;
+  }
+  return false;
+}
+
+/**
  * Delivers queued logout tokens (Back-Channel Logout §2.5) outside any request: claims one due token at
  * a time with a lease, posts it, then marks it delivered or schedules the next attempt. Several
  * instances share one queue; rows persist, so a restart loses nothing.
@@ -58,6 +74,7 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
   const { db, provider, clock, log } = options;
   const pollMs = options.pollMs ?? LOGOUT_WORKER_TIMING.pollMs;
   const cancel = new AbortController();
+  const sender = createLogoutSender(options.networks);
   let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -68,7 +85,7 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
     const attempts = token.attempts + 1;
     const now = await clock.now();
     const details = { logoutId: token.id, clientId: token.clientId, attempts, error: describe(error) };
-    if (attempts >= LOGOUT_MAX_ATTEMPTS || error instanceof NoLogoutListener) {
+    if (attempts >= LOGOUT_MAX_ATTEMPTS || isForGood(error)) {
       await recordLogoutFailure(db, token.id, attempts, { failedAt: now, error: details.error });
       log.error(details, 'Back-channel logout failed for good');
       return;
@@ -80,7 +97,7 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
 
   async function deliver(token: ClaimedLogout): Promise<void> {
     try {
-      await postLogoutToken(await provider(), token, cancel.signal);
+      await sender.post(await provider(), token, cancel.signal);
     } catch (error) {
       if (cancel.signal.aborted) await releaseLogoutClaim(db, token.id);
       else await recordFailure(token, error);
@@ -150,6 +167,7 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
       clearTimeout(timer);
       cancel.abort();
       while (pass) await pass;
+      await sender.close();
     },
   };
 }

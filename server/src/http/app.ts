@@ -159,7 +159,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const provider = providers.initial;
   // Back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0): started like the mail worker;
   // each is signed by the provider of the key set in force when it is sent.
-  const logouts = createLogoutWorker({ db, provider: () => providers.current(), clock, log: app.log });
+  const logouts = createLogoutWorker({
+    db,
+    provider: () => providers.current(),
+    clock,
+    log: app.log,
+    networks: config.backchannelPrivateNetworks,
+  });
   app.decorate('logouts', logouts);
   app.addHook('onClose', () => logouts.stop());
   if (config.demo) {

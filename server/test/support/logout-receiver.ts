@@ -8,6 +8,8 @@ export class LogoutReceiver {
   readonly received: string[] = [];
   /** What it answers next; a relying party that is down or failing answers 5xx. */
   status = 200;
+  /** Where it sends the poster on with a 3xx `status`, if anywhere. */
+  location: string | undefined;
   private readonly server: Server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -18,17 +20,21 @@ export class LogoutReceiver {
       this.received.push(
         `${request.method} ${request.headers['content-type']} ${new URLSearchParams(body).get('logout_token')}`,
       );
-      response.writeHead(this.status, { 'cache-control': 'no-store' }).end();
+      const location = this.location === undefined ? {} : { location: this.location };
+      response.writeHead(this.status, { 'cache-control': 'no-store', ...location }).end();
     });
   });
 
-  /** Starts listening (once) and answers the endpoint's URL. */
-  async listen(): Promise<string> {
+  /** Listens on `address`, any of 127.0.0.0/8 (default 127.0.0.1). */
+  constructor(private readonly address = '127.0.0.1') {}
+
+  /** Starts listening (once) and answers the endpoint's URL, with `host` in it if given. */
+  async listen(host = this.address): Promise<string> {
     if (!this.server.listening) {
-      this.server.listen(0, '127.0.0.1');
+      this.server.listen(0, this.address);
       await once(this.server, 'listening');
     }
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/backchannel-logout`;
+    return `http://${host}:${(this.server.address() as AddressInfo).port}/backchannel-logout`;
   }
 
   /** The logout tokens received, in order. */
