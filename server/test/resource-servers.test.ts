@@ -174,6 +174,25 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
     expect((await machineToken(CALENDAR, 'calendar:read')).expires_in).toBe(900);
   });
 
+  it('reads, changes and removes a resource of the longest identifier the contract allows (2048 characters)', async () => {
+    // Every character after the origin percent-encoded as three (| is %7C) in the path parameter.
+    const origin = 'https://long.planner.example/';
+    const identifier = `${origin}${'|'.repeat(2048 - origin.length)}`;
+    expect(identifier).toHaveLength(2048);
+    expect((await api('POST', '/resource-servers', { identifier, scopes: ['long:read'] })).statusCode).toBe(
+      201,
+    );
+    expect(encoded(identifier).length).toBeGreaterThan(3 * 2000);
+    const read = await api('GET', encoded(identifier));
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ identifier });
+    expect((await api('PATCH', encoded(identifier), { accessTokenTtl: 60 })).json()).toMatchObject({
+      accessTokenTtl: 60,
+    });
+    expect((await api('DELETE', encoded(identifier))).statusCode).toBe(200);
+    expect((await api('GET', encoded(identifier))).statusCode).toBe(404);
+  });
+
   it('refuses a registration that could not work, naming the field', async () => {
     await registerConfidentialClient(service().db, 'public-app', {
       clientSecret: null,

@@ -88,7 +88,11 @@ function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifySer
   return { ...options, serializers: { ...requestSerializers, err: loggableError, ...options.serializers } };
 }
 
+/** The longest path parameter routed: the contract's longest (2048 characters), percent-encoded. */
+const MAX_PATH_PARAMETER_LENGTH = 3 * 2048;
+
 /** Builds the service (fastify/demo style: built here, started by main.ts, injected by tests). */
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;
@@ -111,6 +115,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: requestLog,
     genReqId: requestIdGenerator(config.trustedProxies > 0),
     bodyLimit: MAX_BODY_BYTES,
+    // The router's default (100 characters) would turn a path parameter the contract allows into a 404:
+    // a resource server's identifier may be 2048 characters, each percent-encoded as three.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // TRUST_PROXY: the client is who the proxies in front say, as far as they are believed, no further.
     trustProxy: proxyTrust(config.trustedProxies),
   });
