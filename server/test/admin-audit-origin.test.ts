@@ -12,7 +12,7 @@ const ADDRESS = '198.51.100.23';
 const AGENT = 'ops-console/2.4 (+https://ops.example/console)';
 
 /** An admin API call from a known address with a known User-Agent. */
-async function call(method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) {
+async function call(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object) {
   const { access_token } = await adminToken(app());
   const response: LightMyRequestResponse = await app().inject({
     method,
@@ -45,7 +45,28 @@ describe("the caller's address and User-Agent in every admin audit row (admin AP
     });
     await call('PATCH', '/clients/origin-app', { name: 'Origin Two' });
     await call('POST', '/signing-keys/rotate', {});
+    await call('POST', `/users/${id}/change-email`, { newEmail: 'origin-new@example.com' });
     await call('DELETE', `/users/${id}`);
+    const invited = await call('POST', '/users', { email: 'invited@example.com', name: 'Invited' });
+    await call('POST', `/users/${invited.json<{ account: { id: string } }>().account.id}/invite`);
+    await call('DELETE', '/clients/origin-app');
+    const resource = `/resource-servers/${encodeURIComponent('https://origin-api.example/')}`;
+    await call('POST', '/resource-servers', {
+      identifier: 'https://origin-api.example/',
+      scopes: ['o:read'],
+    });
+    await call('PATCH', resource, { accessTokenTtl: 60 });
+    await call('DELETE', resource);
+    const provider = await call('POST', '/upstream-providers', {
+      name: 'Origin IdP',
+      issuer: 'https://login.origin-idp.example',
+      clientId: 'keycard',
+      clientSecret: 'origin-upstream-secret-0123456789',
+      domains: ['origin-idp.example'],
+    });
+    const providerPath = `/upstream-providers/${provider.json<{ id: string }>().id}`;
+    await call('PUT', `${providerPath}/domains/second.origin-idp.example`);
+    await call('DELETE', `${providerPath}/domains/second.origin-idp.example`);
 
     const rows = await service()
       .db.select()
@@ -62,7 +83,16 @@ describe("the caller's address and User-Agent in every admin audit row (admin AP
         'client:add',
         'client:update',
         'keys:rotate',
+        'user:change-email',
         'user:delete',
+        'user:invite',
+        'client:remove',
+        'resource:add',
+        'resource:update',
+        'resource:remove',
+        'idp:add',
+        'idp:bind-domain',
+        'idp:unbind-domain',
       ]),
     );
     for (const row of rows) {

@@ -34,7 +34,11 @@ function admin(argv: string[]) {
   return runAdmin(argv, {
     execute: async (_config, request: AdminRequest) => ({
       via: 'service',
-      response: await runAdminRequest({ db: service().db, clock }, request),
+      // As the admin socket runs it, naming where the command came from.
+      response: await runAdminRequest(
+        { db: service().db, clock, origin: { address: 'local socket', userAgent: 'admin-cli (test)' } },
+        request,
+      ),
     }),
   });
 }
@@ -126,8 +130,12 @@ describe('backchannel:failed', () => {
     expect((await admin(['backchannel:failed'])).stdout).toBe('no failed logout tokens\n');
 
     const audit = await service().db.select().from(auditEvents).where(eq(auditEvents.event, 'admin'));
-    expect(audit.map((event) => event.detail)).toContainEqual(
-      expect.objectContaining({ command: 'backchannel:failed --retry', logouts: 1 }),
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        ip: 'local socket',
+        userAgent: 'admin-cli (test)',
+        detail: expect.objectContaining({ command: 'backchannel:failed --retry', logouts: 1 }),
+      }),
     );
   });
 

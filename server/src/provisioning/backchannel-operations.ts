@@ -8,7 +8,7 @@ import {
   type FailedLogoutsResult,
   failedLogoutsInput,
 } from './backchannel-schemas.ts';
-import { actorDetail } from './provisioning-audit.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 
 /** Times as ISO strings, so the answer reads the same in-process and through the admin socket. */
@@ -51,7 +51,12 @@ export async function failedLogouts(
       ),
     );
     const detail = { command: 'backchannel:failed --retry', logouts: ids.size };
-    await recordAudit(tx, { event: 'admin', outcome: 'success', detail: actorDetail(deps, detail) });
+    await recordAudit(tx, {
+      event: 'admin',
+      outcome: 'success',
+      ...originColumns(deps),
+      detail: actorDetail(deps, detail),
+    });
     return ids;
   });
   return { retried: true, logouts: chosen.filter((logout) => retried.has(logout.id)).map(rowOf) };

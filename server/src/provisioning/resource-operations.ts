@@ -15,7 +15,7 @@ import { configuredEntry, type ResourceEntry, registeredEntry } from '../oidc/re
 import type { Db } from '../store/database.ts';
 import { isAdminClient } from './client-operations.ts';
 import { signingAlgorithmsNow } from './key-operations.ts';
-import { actorDetail } from './provisioning-audit.ts';
+import { actorDetail, originColumns } from './provisioning-audit.ts';
 import type { ProvisioningDeps } from './provisioning-deps.ts';
 import {
   type AddResourceServerInput,
@@ -114,6 +114,7 @@ async function audit(
   await recordAudit(db, {
     event: 'admin',
     outcome: 'success',
+    ...originColumns(deps),
     detail: actorDetail(deps, { command, resource: identifier, ...extra }),
   });
 }
