@@ -58,6 +58,24 @@ describe('POST /admin/api/users', () => {
     expect(again.json()).toMatchObject({ code: 'conflict', field: 'email' });
   });
 
+  it('refuses a field sent to a call that takes no query or no body, naming it, instead of ignoring it', async () => {
+    const account = await api('POST', '/users', { email: 'nothing-more@example.com', name: 'Nothing More' });
+    const id = account.json<{ account: { id: string } }>().account.id;
+    const forced = await api('POST', `/users/${id}/disable`, { force: true });
+    expect(forced.statusCode).toBe(400);
+    expect(forced.json()).toMatchObject({ code: 'invalid_input', field: 'force' });
+    const queried = await api('GET', '/clients?admin=1');
+    expect(queried.statusCode).toBe(400);
+    expect(queried.json()).toMatchObject({ code: 'invalid_input', field: 'admin' });
+    const rotated = await api('POST', '/signing-keys/rotate', { kid: 'mine' });
+    expect(rotated.json()).toMatchObject({ code: 'invalid_input', field: 'kid' });
+    // Nothing happened: the account is still enabled.
+    expect((await api('GET', `/users/${id}`)).json()).toMatchObject({ disabled: false });
+    // An empty body or none at all is what such a call takes.
+    expect((await api('POST', `/users/${id}/disable`, {})).statusCode).toBe(200);
+    expect((await api('POST', `/users/${id}/enable`)).statusCode).toBe(200);
+  });
+
   it('answers 400 invalid_input naming the field for a bad address, a weak password or an unknown field', async () => {
     const badEmail = await api('POST', '/users', { email: 'not-an-address', name: 'X' });
     expect(badEmail.statusCode).toBe(400);

@@ -1,6 +1,6 @@
 import { type AdminCall, answerableErrors } from '@keycard/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type InputPart, parseInput } from '../../errors/parse-input.ts';
 import type { ProvisioningDeps } from '../../provisioning/provisioning-deps.ts';
 
@@ -22,8 +22,13 @@ export type AdminCallHandler<C extends AdminCall> = (
 /** The provisioning deps of one request: the service's, with the calling client as the audit actor. */
 export type RequestDeps = (request: FastifyRequest) => ProvisioningDeps;
 
+/** What a call that declares no query or body accepts there: nothing, so a field sent is refused, not ignored. */
+const NOTHING = z.strictObject({});
+
 function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, part: InputPart): Parsed<S> {
-  return (schema === undefined ? undefined : parseInput(schema, value, part)) as Parsed<S>;
+  if (schema !== undefined) return parseInput(schema, value, part) as Parsed<S>;
+  parseInput(NOTHING, value, part);
+  return undefined as Parsed<S>;
 }
 
 /**
