@@ -124,18 +124,24 @@ export async function recentPasswordHashes(db: Db, accountId: string, limit: num
   return rows.map((row) => row.hash);
 }
 
-export async function setDisabled(db: Db, accountId: string, disabled: boolean): Promise<void> {
-  await db
+/** Sets or clears disabled_at; false when the account is gone. */
+export async function setDisabled(db: Db, accountId: string, disabled: boolean): Promise<boolean> {
+  const changed = await db
     .update(accounts)
     .set({ disabledAt: disabled ? sql`now()` : null, updatedAt: sql`now()` })
-    .where(eq(accounts.id, accountId));
+    .where(eq(accounts.id, accountId))
+    .returning({ id: accounts.id });
+  return changed.length > 0;
 }
 
-export async function setMustChangePassword(db: Db, accountId: string): Promise<void> {
-  await db
+/** The next correct sign-in must change the password; false when the account is gone. */
+export async function setMustChangePassword(db: Db, accountId: string): Promise<boolean> {
+  const changed = await db
     .update(accounts)
     .set({ mustChangePassword: true, updatedAt: sql`now()` })
-    .where(eq(accounts.id, accountId));
+    .where(eq(accounts.id, accountId))
+    .returning({ id: accounts.id });
+  return changed.length > 0;
 }
 
 /** Deletes the account (its codes, history and pending sign-outs cascade); false when it was gone. */

@@ -18,7 +18,7 @@ import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import { mailLanguage } from '../recovery/mail-language.ts';
 import { retriedTransaction } from '../store/retried-transaction.ts';
-import { requireTarget, summarize } from './account-target.ts';
+import { noTarget, requireTarget, summarize } from './account-target.ts';
 import { describeBrokenRules } from './password-message.ts';
 import { auditAdmin, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
@@ -67,10 +67,12 @@ export async function expirePassword(
   deps: ProvisioningDeps,
   input: AccountInput,
 ): Promise<AccountChangeResult> {
-  const account = await requireTarget(deps.db, parseInput(accountInput, input));
+  const ref = parseInput(accountInput, input);
+  const account = await requireTarget(deps.db, ref);
   if (account.mustChangePassword) return { account: summarize(account), changed: false };
   await inMailingTransaction(deps, async (tx, mailing) => {
-    await setMustChangePassword(tx, account.id);
+    // Deleted since it was read: nothing to expire, nobody to tell.
+    if (!(await setMustChangePassword(tx, account.id))) throw noTarget(ref);
     await auditAdmin(tx, deps, 'user:expire-password', account.id);
     // Tell the owner why the next sign-in asks for a new password; an account without one yet
     // (invited) or an address the outbox refuses gets no notice.
@@ -125,12 +127,14 @@ async function changeDisabled(
   input: AccountInput,
   disabled: boolean,
 ): Promise<AccountChangeResult> {
-  const account = await requireTarget(deps.db, parseInput(accountInput, input));
+  const ref = parseInput(accountInput, input);
+  const account = await requireTarget(deps.db, ref);
   if ((account.disabledAt !== null) === disabled) return { account: summarize(account), changed: false };
   const now = await clockOf(deps).now();
   // Run again after a conflict with a transaction on the same rows (the account's sessions, grants).
   await retriedTransaction(deps.db, async (tx) => {
-    await setDisabled(tx, account.id, disabled);
+    // Deleted since it was read: nothing to change and nothing to record.
+    if (!(await setDisabled(tx, account.id, disabled))) throw noTarget(ref);
     if (disabled) await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
   });
