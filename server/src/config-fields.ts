@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
+import { RESOURCE_FORBIDDEN_SCOPES } from '@keycard/contract';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -289,7 +290,13 @@ const resourceServer = z.strictObject({
       (value) => hasProtocol(value, ['http', 'https']) && !value.includes('#'),
       'each identifier must be an absolute http(s) URL without a fragment (RFC 8707 §2)',
     ),
-  scopes: z.array(scopeToken).min(1, 'each resource server must accept at least one scope'),
+  scopes: z
+    .array(scopeToken)
+    .min(1, 'each resource server must accept at least one scope')
+    .refine(
+      (scopes) => !scopes.some((scope) => (RESOURCE_FORBIDDEN_SCOPES as readonly string[]).includes(scope)),
+      `no resource server may accept ${RESOURCE_FORBIDDEN_SCOPES.join(', ')}: those belong to sign-in and the admin API`,
+    ),
   /** Seconds an access token for it lives (RFC 9068 tokens cannot be revoked: keep it short). */
   accessTokenTtl: z.number().int().min(60).max(86_400).default(600),
   audience: z.string().min(1).optional(),

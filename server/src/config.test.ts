@@ -309,6 +309,8 @@ describe('loadConfig refusals', () => {
     ['PUBLIC_HOST_ALIASES', 'login.example.com:443'],
     ['PUBLIC_HOST_ALIASES', 'ok.example.com,bad/path'],
     ['PUBLIC_HOST_ALIASES', 'user@host'],
+    ['RESOURCE_SERVERS', '[{"identifier":"https://api.example/","scopes":["keycard:admin","x:read"]}]'],
+    ['RESOURCE_SERVERS', '[{"identifier":"https://api.example/","scopes":["openid"]}]'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10/8'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/33'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', 'fd00::/129'],

@@ -170,8 +170,12 @@ export const resourceIdentifierField = plainText({ error: 'is required' })
     'must be an absolute URI without a #fragment, e.g. https://api.planner.example/',
   );
 
-/** Scopes that belong to sign-in (and the admin API), never to a resource server. */
-const SIGN_IN_SCOPES = [...CLIENT_SCOPES, 'keycard:admin'];
+/**
+ * Scopes that belong to sign-in (and the admin API), never to a resource server: a token issued for
+ * an API must not carry them, or that API could replay it at the admin API or userinfo.
+ */
+export const RESOURCE_FORBIDDEN_SCOPES = [...CLIENT_SCOPES, 'keycard:admin'] as const;
+const SIGN_IN_SCOPES: readonly string[] = RESOURCE_FORBIDDEN_SCOPES;
 
 /** The scopes a resource server accepts: RFC 6749 scope tokens of its own. */
 export const resourceScopesField = z
