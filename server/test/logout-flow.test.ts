@@ -95,11 +95,18 @@ describe('RP-initiated logout through /logout and /api/Logout', () => {
   });
 
   it('signs out but gives no post-logout URI when the one asked for is not registered', async () => {
-    for (const hint of ['id_token_hint', 'client_id'] as const) {
+    // Every spelling the provider routes to the endpoint: letter case, one trailing slash.
+    const spellings = [
+      ['id_token_hint', '/oidc/session/end'],
+      ['client_id', '/oidc/session/end'],
+      ['client_id', '/oidc/session/end/'],
+      ['id_token_hint', '/oidc/Session/End'],
+    ] as const;
+    for (const [hint, path] of spellings) {
       const { browser, idToken } = await signedInBrowser();
       const sessionsBefore = await sessionCount();
       const evil = await browser.get(
-        `/oidc/session/end?${new URLSearchParams({
+        `${path}?${new URLSearchParams({
           [hint]: hint === 'client_id' ? CLIENT_ID : idToken,
           post_logout_redirect_uri: 'https://evil.test/',
           state: 'st-evil',

@@ -47,6 +47,8 @@ async function isValidHint(provider: Provider, hint: string, client: Client): Pr
   }
 }
 
+const END_SESSION_PATH = /^\/session\/end\/?$/i;
+
 /**
  * Provider middleware for the end-session endpoint (GET, as relying parties redirect there), before the
  * provider sees the request:
@@ -60,7 +62,8 @@ async function isValidHint(provider: Provider, hint: string, client: Client): Pr
  */
 export function screenEndSessionRequest(provider: Provider) {
   return async (ctx: { method: string; path: string; querystring: string }, next: () => Promise<void>) => {
-    if (ctx.method === 'GET' && ctx.path === '/session/end') {
+    // As the provider routes it: any letter case, one trailing slash (protocol-routes.ts).
+    if (ctx.method === 'GET' && END_SESSION_PATH.test(ctx.path)) {
       const asked = new URLSearchParams(ctx.querystring);
       const query = new URLSearchParams(asked);
       const hint = query.get('id_token_hint');

@@ -22,7 +22,7 @@ export const OUTAGE_BODY = {
  * there is shown as a page; every other endpoint is called by a relying party and answers JSON.
  */
 export function isPersonFacing(path: string): boolean {
-  return /^\/(auth|session\/end)(\/|$)/.test(path);
+  return /^\/(auth|session\/end)(\/|$)/i.test(path);
 }
 
 /** The SPA's error page for an outage, with the reference of the request's log line when it has one. */

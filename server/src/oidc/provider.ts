@@ -16,7 +16,7 @@ import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
 import { screenEndSessionRequest, showSignedOut, startLogout } from './logout.ts';
-import { answerOutages, errorPageFor, noteOutage } from './outage.ts';
+import { answerOutages, errorPageFor, isPersonFacing, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { withRequestReads } from './request-reads.ts';
@@ -222,7 +222,15 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
     // Protocol errors shown to a person land on the SPA's error page, never on a stack or raw JSON;
     // the page shows the reference of the request's log line (refusals.ts), and says when the service
     // is temporarily unavailable (outage.ts).
-    async renderError(ctx, _out, error) {
+    // The provider asks for a page whenever the caller prefers HTML, on every endpoint; a client's
+    // call (token, userinfo, introspection, revocation …) answers its JSON error with its status
+    // whatever it accepts (RFC 6749 §5.2, RFC 6750 §3), as a Java client's default Accept would
+    // otherwise get a redirect to a page.
+    async renderError(ctx, out, error) {
+      if (!isPersonFacing(ctx.path)) {
+        ctx.body = out;
+        return;
+      }
       const reference = noteRefusal(ctx, error, 'error_page');
       ctx.status = 303;
       ctx.redirect(errorPageFor(reference, error));
