@@ -6,7 +6,7 @@ import {
   relyingParty,
   signInThrough,
 } from './support/confidential-relying-party.ts';
-import { ISSUER } from './support/relying-party.ts';
+import { fetchVia, ISSUER } from './support/relying-party.ts';
 import { useTestService } from './support/test-service.ts';
 
 const API = 'https://api.planner.example/';
@@ -21,10 +21,35 @@ const service = useTestService({
     await registerConfidentialClient(db, 'planner');
     await registerConfidentialClient(db, 'reporting');
     await registerConfidentialClient(db, 'batch', { redirectUris: [], grantTypes: ['client_credentials'] });
+    await registerConfidentialClient(db, 'spa', {
+      clientSecret: null,
+      tokenEndpointAuthMethod: 'none',
+      requirePkce: true,
+    });
   },
 });
 
 describe('RFC 7662 introspection and RFC 7009 revocation (openid-client)', () => {
+  it('tells a public client nothing: anyone can send its id, so its own tokens answer inactive', async () => {
+    const rp = await oidc.discovery(new URL(ISSUER), 'spa', undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+      [oidc.customFetch]: fetchVia(service().app),
+    });
+    const { tokens } = await signInThrough(service(), rp);
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      if (token === undefined) continue;
+      const answer = await service().app.inject({
+        method: 'POST',
+        url: '/oidc/token/introspection',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token, client_id: 'spa' }).toString(),
+      });
+      expect(answer.json()).toEqual({ active: false });
+    }
+    // The token itself works: it is only not described to whoever holds the client's id.
+    expect((await oidc.fetchUserInfo(rp, tokens.access_token, oidc.skipSubjectCheck)).email).toBeDefined();
+  });
+
   it('tells a client about its own access token, and after revocation that it is inactive', async () => {
     const rp = await relyingParty(service().app, 'planner');
     const { tokens } = await signInThrough(service(), rp);

@@ -146,7 +146,7 @@ function audiencesOf(token: { aud?: unknown }): string[] {
 }
 
 /**
- * RFC 7662 §4: a client learns about its own tokens, and a registered resource server (authenticating
+ * RFC 7662 §4: a confidential client learns about its own tokens, and a registered resource server (authenticating
  * as its introspection client) about the access tokens issued for it. Any other token answers
  * `active: false`, as an unknown one does, so nobody can probe for tokens of other clients. JWT
  * access tokens are not stored: the API verifies them itself, and oidc-provider refuses to introspect
@@ -155,9 +155,12 @@ function audiencesOf(token: { aud?: unknown }): string[] {
 export function introspectionPolicy(db: Db) {
   return async (
     _ctx: KoaContextWithOIDC,
-    client: { clientId: string },
+    client: { clientId: string; clientAuthMethod?: string | undefined },
     token: { clientId?: string | undefined; kind: string; aud?: unknown },
   ): Promise<boolean> => {
+    // A public client proves nothing but its id, which anyone may send (RFC 7662 §2.1 asks for
+    // authorization): its tokens are answered inactive, as a stranger's are.
+    if (client.clientAuthMethod === 'none') return false;
     if (token.clientId === client.clientId) return true;
     if (token.kind !== 'AccessToken' && token.kind !== 'ClientCredentials') return false;
     for (const audience of audiencesOf(token)) {
