@@ -150,6 +150,33 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     expect(await live()).toEqual([false, false]);
   });
 
+  it('takes an address differing only in letter case as no change: nothing recorded, the mailed links still work', async () => {
+    const cas = newcomer('cas');
+    const accountId = String((await signIn(cas)).sub);
+    const clock = databaseClock(db());
+    const mailed = [VerificationType.EmailChanged, VerificationType.LockedAfterTooManyFailedAttempts];
+    const codes = await Promise.all(
+      mailed.map((type) =>
+        issueCode(db(), clock, testConfig().codeLifetimes, {
+          accountId,
+          type,
+          payload: { newEmail: `cas.elsewhere-${serial}@example.com` },
+        }),
+      ),
+    );
+    // cas-N@contoso.example sent as Cas-N@Contoso.Example: the same identifier (DESIGN §2).
+    const shouted = renamed(cas, `C${cas.email.slice(1, cas.email.indexOf('@'))}@Contoso.Example`);
+    expect(shouted.email).not.toBe(cas.email);
+
+    expect(await signIn(shouted)).toMatchObject({ sub: accountId, email: cas.email });
+    expect(await accountsOf(cas)).toEqual([expect.objectContaining({ id: accountId, email: cas.email })]);
+    expect(await emailChanges(accountId)).toEqual([]);
+    const live = await Promise.all(
+      codes.map((code) => findLiveCode(db(), clock, code, mailed).then(Boolean)),
+    );
+    expect(live).toEqual([true, true]);
+  });
+
   it('keeps refusing a disabled account whose address changed upstream, and provisions no other', async () => {
     const dora = newcomer('dora');
     const { sub: accountId } = await signIn(dora);

@@ -31,7 +31,9 @@ export async function followUpstreamAddress(
   upstream: UpstreamAddress,
 ): Promise<Account> {
   const email = storedEmailForm(upstream.email);
-  if (account.email === email) return account;
+  // The same address in another letter case is no change (DESIGN §2: compared case-insensitively):
+  // nothing to record, and the links mailed to it keep working.
+  if (account.emailNormalized === normalizeEmail(email)) return account;
   const detail = { step: 'federation', providerId: upstream.providerId };
   // Read before the transaction: the clock asks the database, which holds one connection on PGlite.
   const now = await clock.now();
