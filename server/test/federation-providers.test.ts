@@ -86,6 +86,25 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
     await expect(result).rejects.toMatchObject({ code: 'invalid_input', field });
   });
 
+  it('refuses scopes without email, which the sign-in needs for the verified address, and adds nothing', async () => {
+    const before = await listUpstreamProviders(deps());
+    for (const scopes of [['openid'], ['openid', 'profile']]) {
+      await expect(
+        addUpstreamProvider(deps(), provider({ scopes, domains: ['no-email.example'] })),
+      ).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'scopes',
+        message: 'must include email: sign-in needs the e-mail address and email_verified claims',
+      });
+    }
+    expect(await listUpstreamProviders(deps())).toEqual(before);
+    const added = await addUpstreamProvider(
+      deps(),
+      provider({ scopes: ['openid', 'email'], domains: ['with-email.example'] }),
+    );
+    expect(added.scopes).toEqual(['openid', 'email']);
+  });
+
   it('accepts plain http only on a loopback issuer', async () => {
     const result = await addUpstreamProvider(
       deps(),

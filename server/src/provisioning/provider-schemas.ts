@@ -41,13 +41,21 @@ const upstreamClientSecretField = z
   .max(512, 'must be at most 512 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-/** The ID token must carry e-mail and email_verified, hence openid + email by default. */
+/**
+ * The sign-in needs the e-mail and email_verified claims (in the ID token or from UserInfo), which
+ * only the email scope asks for (OpenID Connect Core §5.4), hence openid + email by default.
+ */
 export const DEFAULT_UPSTREAM_SCOPES = ['openid', 'email', 'profile'] as const;
 
 const scopesField = z
   .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/, 'must be scope tokens (RFC 6749 §3.3)'))
   .max(20, 'at most 20 scopes')
-  .refine((scopes) => scopes.includes('openid'), 'must include openid');
+  .refine((scopes) => scopes.includes('openid'), 'must include openid')
+  // Without it every sign-in would be refused for want of a verified address, only at the callback.
+  .refine(
+    (scopes) => scopes.includes('email'),
+    'must include email: sign-in needs the e-mail address and email_verified claims',
+  );
 
 export const providerIdField = z.uuid({ error: 'must be the provider id (a GUID)' });
 
