@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
 import { preparedPerDb } from '../store/prepared.ts';
-import { upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
+import { accounts, upstreamDomains, upstreamProviders } from '../store/tables/index.ts';
 
-/** SQL of upstream providers and the e-mail domains bound to them (STYLE §6). */
+/** SQL of upstream providers, the e-mail domains bound to them and the accounts linked to them (STYLE §6). */
 
 /** An upstream provider as the sign-in flow needs it, secret included (never shown to admins). */
 export type UpstreamProviderRecord = typeof upstreamProviders.$inferSelect;
@@ -118,4 +118,41 @@ export async function deleteDomainBinding(db: Db, binding: DomainBinding): Promi
     )
     .returning({ domain: upstreamDomains.domain });
   return removed.length > 0;
+}
+
+/** The accounts linked to the provider, with their normalised addresses, by id. */
+export function accountsLinkedTo(
+  db: Db,
+  providerId: string,
+): Promise<{ id: string; emailNormalized: string }[]> {
+  return db
+    .select({ id: accounts.id, emailNormalized: accounts.emailNormalized })
+    .from(accounts)
+    .where(eq(accounts.externalIdpId, providerId))
+    .orderBy(asc(accounts.id));
+}
+
+/** Ids per statement: far below the 65535 parameters PostgreSQL takes in one. */
+const UNLINK_BATCH = 1000;
+
+/**
+ * Unlinks the accounts from the provider's identities, only while still linked to it, and forgets any
+ * password they kept from before they were linked; answers the ids of the accounts it unlinked.
+ */
+export async function unlinkAccounts(
+  db: Db,
+  providerId: string,
+  accountIds: readonly string[],
+): Promise<string[]> {
+  const unlinked: string[] = [];
+  for (let start = 0; start < accountIds.length; start += UNLINK_BATCH) {
+    const batch = accountIds.slice(start, start + UNLINK_BATCH);
+    const rows = await db
+      .update(accounts)
+      .set({ externalIdpId: null, externalSubject: null, passwordHash: null, updatedAt: sql`now()` })
+      .where(and(eq(accounts.externalIdpId, providerId), inArray(accounts.id, batch)))
+      .returning({ id: accounts.id });
+    unlinked.push(...rows.map((row) => row.id));
+  }
+  return unlinked;
 }

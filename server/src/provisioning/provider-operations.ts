@@ -11,6 +11,7 @@ import {
   listDomainBindings,
   listProviders,
 } from '../federation/federation-repository.ts';
+import { unlinkAccountsOfDomain } from '../federation/unlink-domain.ts';
 import type { Db } from '../store/database.ts';
 import {
   type AddUpstreamProviderInput,
@@ -73,7 +74,11 @@ export async function bindUpstreamDomain(
   });
 }
 
-/** Removes a binding of this provider; e-mails of that domain sign in with a password again. */
+/**
+ * Removes a binding of this provider; e-mails of that domain sign in with a password again. Its
+ * accounts linked to the provider are unlinked with it, in the same transaction (unlink-domain.ts),
+ * each with an audit event of its own, so the account's trail says why its link went.
+ */
 export async function unbindUpstreamDomain(
   deps: ProvisioningDeps,
   input: DomainBindingInput,
@@ -83,7 +88,21 @@ export async function unbindUpstreamDomain(
     if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
     if (!(await deleteDomainBinding(tx, { domain, providerId })))
       throw new NotFoundError(`${domain} is not bound to this provider`, 'domain');
-    await auditProvider(tx, deps, 'idp:unbind-domain', providerId, { domain });
+    const unlinked = await unlinkAccountsOfDomain(tx, { domain, providerId });
+    for (const accountId of unlinked) {
+      await auditProvider(
+        tx,
+        deps,
+        'idp:unbind-domain',
+        providerId,
+        { domain, account: 'unlinked' },
+        accountId,
+      );
+    }
+    await auditProvider(tx, deps, 'idp:unbind-domain', providerId, {
+      domain,
+      unlinkedAccounts: unlinked.length,
+    });
     return viewOf(tx, providerId);
   });
 }
@@ -120,17 +139,22 @@ function domainTaken(domain: string, field: string): ConflictError {
   return new ConflictError(`the domain ${domain} is already bound to an upstream provider`, field);
 }
 
-/** Names the admin API client that asked (deps.actor), as the account and client operations do. */
+/**
+ * Names the admin API client that asked (deps.actor), as the account and client operations do, and
+ * the account the command changed, if any.
+ */
 function auditProvider(
   db: Db,
   deps: ProvisioningDeps,
   command: string,
   providerId: string,
   detail: Record<string, string | number>,
+  accountId: string | null = null,
 ) {
   return recordAudit(db, {
     event: 'admin',
     outcome: 'success',
+    accountId,
     ...originColumns(deps),
     detail: actorDetail(deps, { command, providerId, ...detail }),
   });

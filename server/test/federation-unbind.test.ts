@@ -1,0 +1,152 @@
+import { checkUsernameResponse, loginResponse } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { findAccountByEmail } from '../src/accounts/account-repository.ts';
+import { bindUpstreamDomain, unbindUpstreamDomain } from '../src/provisioning/provider-operations.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
+import {
+  BOUND_DOMAIN,
+  lastFederationAudit,
+  localPart,
+  redirectPath,
+  startRegisteredUpstream,
+  UpstreamBrowser,
+} from './federation-kit.ts';
+import { codeOf, linkIn } from './recovery-kit.ts';
+import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
+import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
+
+/** Another domain of the same provider, which stays bound while BOUND_DOMAIN goes. */
+const KEPT_DOMAIN = 'contoso-labs.example';
+const OLD_PASSWORD = 'Local-Password-42';
+const NEW_PASSWORD = 'Brand-New-Secret-77';
+
+function upstreamPerson(name: string, domain: string): UpstreamPerson {
+  return {
+    sub: `sub-${name}`,
+    email: `${name}@${domain}`,
+    emailVerified: true,
+    name: `${name} Upstream`,
+    password: `${name}-upstream-pw`,
+  };
+}
+
+/** Provisioned by federation; linked with the password of a local account; of the domain that stays. */
+const IVY = upstreamPerson('ivy', BOUND_DOMAIN);
+const JON = upstreamPerson('jon', BOUND_DOMAIN);
+const KIM = upstreamPerson('kim', KEPT_DOMAIN);
+
+let idp: UpstreamIdp;
+let providerId: string;
+
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    ({ idp, providerId } = await startRegisteredUpstream(db));
+    await bindUpstreamDomain({ db }, { providerId, domain: KEPT_DOMAIN });
+    for (const who of [IVY, JON, KIM]) idp.setPerson(who);
+  },
+  tearDown: () => idp.close(),
+});
+const app = () => service().app;
+const db = () => service().db;
+
+/** A federated sign-in from the relying party through the provider, back to the resume path. */
+async function federatedSignIn(who: UpstreamPerson) {
+  const browser = new TestBrowser(app());
+  const auth = await startAuthorization(browser);
+  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
+  const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
+  const back = await browser.get(localPart(callback));
+  expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
+  return lastFederationAudit(db());
+}
+
+async function accountOf(who: UpstreamPerson) {
+  const account = await findAccountByEmail(db(), who.email);
+  if (!account) throw new Error(`no account of ${who.email}`);
+  return account;
+}
+
+async function passwordSignIn(email: string, password: string) {
+  const browser = new TestBrowser(app());
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  const login = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: auth.returnUrl,
+  });
+  return loginResponse.parse(login.json());
+}
+
+describe('unbinding a domain hands its linked accounts back to passwords', () => {
+  it('unlinks the accounts of that domain linked to the provider, each on record; another domain’s stay linked', async () => {
+    await createAccount(db(), JON.email, OLD_PASSWORD, 'Jon Local');
+    expect(await federatedSignIn(IVY)).toMatchObject({ detail: { account: 'provisioned' } });
+    expect(await federatedSignIn(JON)).toMatchObject({ detail: { account: 'linked' } });
+    expect(await federatedSignIn(KIM)).toMatchObject({ detail: { account: 'provisioned' } });
+
+    await unbindUpstreamDomain({ db: db() }, { providerId, domain: BOUND_DOMAIN });
+
+    const [ivyAccount, jonAccount] = await Promise.all([accountOf(IVY), accountOf(JON)]);
+    for (const account of [ivyAccount, jonAccount]) {
+      expect(account).toMatchObject({ externalIdpId: null, externalSubject: null, passwordHash: null });
+    }
+    expect(await accountOf(KIM)).toMatchObject({ externalIdpId: providerId, externalSubject: KIM.sub });
+    const unbinding = (await db().select().from(auditEvents).where(eq(auditEvents.event, 'admin'))).filter(
+      (row) => row.detail?.command === 'idp:unbind-domain',
+    );
+    const unlinked = { command: 'idp:unbind-domain', providerId, domain: BOUND_DOMAIN, account: 'unlinked' };
+    expect(unbinding.map((row) => [row.accountId, row.detail])).toEqual(
+      expect.arrayContaining([
+        [ivyAccount.id, unlinked],
+        [jonAccount.id, unlinked],
+        [null, { command: 'idp:unbind-domain', providerId, domain: BOUND_DOMAIN, unlinkedAccounts: 2 }],
+      ]),
+    );
+    expect(unbinding).toHaveLength(3);
+  });
+
+  it('then treats them as local: no provider named, a reset mail that sets a password, the one from before stays dead', async () => {
+    const browser = new TestBrowser(app());
+    await browser.loadSpa();
+    for (const who of [IVY, JON]) {
+      const check = await browser.post('/api/CheckUsername', { Username: who.email, ReturnUrl: null });
+      expect(checkUsernameResponse.parse(check.json())).toMatchObject({
+        userHasExternalIdentityProvider: false,
+        externalIdentityProviderGuid: null,
+      });
+      const forgot = await browser.post('/api/forgotpassword', {
+        email: who.email,
+        returnUrl: null,
+        locationSearch: '',
+      });
+      expect(forgot.statusCode).toBe(200);
+      expect(await service().mails('federated_account', who.email)).toEqual([]);
+      expect(await service().mails('password_reset', who.email)).toHaveLength(1);
+    }
+    // The organisation may have offboarded the person since the link: a password from before it is
+    // not revived, the reset link (to the address) sets a new one.
+    expect(await passwordSignIn(JON.email, OLD_PASSWORD)).toMatchObject({ isAuthenticated: false });
+    const [resetMail] = await service().mails('password_reset', JON.email);
+    const reset = await browser.post('/api/ResetPassword', {
+      verificationCode: codeOf(linkIn(resetMail?.textBody ?? '')),
+      verificationType: 1,
+      newPassword: NEW_PASSWORD,
+      redirectUrl: null,
+    });
+    expect(reset.json()).toMatchObject({ success: true });
+    expect(await passwordSignIn(JON.email, NEW_PASSWORD)).toMatchObject({ isAuthenticated: true });
+  });
+
+  it('links them again by their verified address once the domain is bound again', async () => {
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: BOUND_DOMAIN });
+    for (const who of [IVY, JON]) {
+      const { id } = await accountOf(who);
+      expect(await federatedSignIn(who)).toMatchObject({ accountId: id, detail: { account: 'linked' } });
+      expect(await accountOf(who)).toMatchObject({ id, externalIdpId: providerId, externalSubject: who.sub });
+    }
+  });
+});
