@@ -5,9 +5,11 @@ import { traced } from '../tracing/spans.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
+import { authenticationAgeRefusal } from './reauthentication.ts';
 import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
 import { upstreamConfiguration, upstreamSpan } from './upstream-client.ts';
 import type { UpstreamFlow } from './upstream-flow.ts';
+import { type PersonClaims, personClaims } from './upstream-person.ts';
 
 export type CompleteResult =
   | {
@@ -16,19 +18,23 @@ export type CompleteResult =
       readonly account: Account;
       readonly providerId: string;
       readonly how: Extract<LinkResult, { ok: true }>['how'];
+      /** When the provider authenticated the person (the ID token's auth_time, epoch seconds), if it says. */
+      readonly authTime: number | null;
     }
   | { readonly ok: false; readonly reason: FederationRefusal; readonly providerId: string };
 
 /**
  * The callback's work (DESIGN §1): the authorization response is checked against the flow this browser
  * started (state), the code is exchanged with the PKCE verifier, and openid-client validates the ID
- * token (issuer, audience, expiry, nonce). Only then is the local account linked or provisioned.
+ * token (issuer, audience, expiry, nonce). The authentication must be as recent as the relying party's
+ * `maxAge` (seconds, null when it set none) asks. Only then is the local account linked or provisioned.
  * `callbackUrl` is the URL the provider redirected to, query included.
  */
 export async function completeUpstreamSignIn(
   deps: FederationDeps,
   flow: UpstreamFlow,
   callbackUrl: URL,
+  maxAge: number | null,
 ): Promise<CompleteResult> {
   const { providerId } = flow;
   const refuse = (reason: FederationRefusal) => ({ ok: false as const, reason, providerId });
@@ -44,7 +50,8 @@ export async function completeUpstreamSignIn(
   } catch {
     return refuse('upstream_unreachable');
   }
-  let claims: oidc.IDToken | undefined;
+  let accessToken: string;
+  let idToken: oidc.IDToken | undefined;
   try {
     const tokens = await traced('upstream.token', upstreamSpan(provider), () =>
       oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -54,12 +61,17 @@ export async function completeUpstreamSignIn(
         idTokenExpected: true,
       }),
     );
-    claims = tokens.claims();
+    accessToken = tokens.access_token;
+    idToken = tokens.claims();
   } catch {
     return refuse('token_invalid');
   }
-  if (!claims) return refuse('token_invalid');
+  if (!idToken) return refuse('token_invalid');
+  const tooOld = authenticationAgeRefusal(maxAge, idToken.auth_time, await deps.clock.now());
+  if (tooOld !== null) return refuse(tooOld);
 
+  const claims = await personClaims(provider, config, accessToken, idToken);
+  if (claims === null) return refuse('userinfo_failed');
   // Only an address the provider vouches for may pick a local account (the literal true, not "true").
   if (claims.email_verified !== true || typeof claims.email !== 'string') return refuse('email_unverified');
   const email = claims.email;
@@ -68,7 +80,7 @@ export async function completeUpstreamSignIn(
   }
   const linked = await linkOrProvisionAccount(deps, {
     providerId,
-    subject: claims.sub,
+    subject: idToken.sub,
     email,
     displayName: displayNameOf(claims, email),
   });
@@ -79,11 +91,12 @@ export async function completeUpstreamSignIn(
   // Stryker disable next-line ConditionalExpression: a second write keeps the time already set (markEmailVerified); the check only spares the statement
   if (linked.account.emailVerifiedAt === null) await markEmailVerified(deps.db, linked.account.id);
   deps.signIns.signedIn('federated');
-  return { ok: true, account: linked.account, providerId, how: linked.how };
+  const authTime = typeof idToken.auth_time === 'number' ? idToken.auth_time : null;
+  return { ok: true, account: linked.account, providerId, how: linked.how, authTime };
 }
 
 /** The name claim, else given and family name, else the address's local part: never empty. */
-function displayNameOf(claims: oidc.IDToken, email: string): string {
+function displayNameOf(claims: PersonClaims, email: string): string {
   const text = (value: unknown) => (typeof value === 'string' ? value.replace(/\p{Cc}/gu, ' ').trim() : '');
   const name = text(claims.name) || [text(claims.given_name), text(claims.family_name)].join(' ').trim();
   return (name || email.slice(0, email.lastIndexOf('@'))).slice(0, 200);

@@ -5,6 +5,7 @@ import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
+import { type Reauthentication, upstreamReauthenticationParameters } from './reauthentication.ts';
 import { upstreamConfiguration } from './upstream-client.ts';
 import { UPSTREAM_FLOW_TTL_SECONDS, type UpstreamFlow } from './upstream-flow.ts';
 
@@ -28,6 +29,9 @@ export type FederationRefusal =
   | 'upstream_error'
   | 'state_mismatch'
   | 'token_invalid'
+  | 'userinfo_failed'
+  | 'auth_time_missing'
+  | 'authentication_too_old'
   | 'email_unverified'
   | 'domain_not_bound'
   | 'account_disabled'
@@ -41,10 +45,17 @@ export type StartResult =
  * Starts authorization code + PKCE at the provider (DESIGN §1): fresh state, nonce and code_verifier,
  * kept by the caller for the callback, and the e-mail passed on as login_hint. A hint must belong to a
  * domain bound to this provider, so a crafted link cannot send one organisation's people to another.
+ * The re-authentication the relying party asked for (prompt=login, max_age) is asked upstream too:
+ * it is the organisation's provider that authenticates the person.
  */
 export async function startUpstreamSignIn(
   deps: FederationDeps,
-  input: { providerId: string; loginHint: string | undefined; returnUrl: string },
+  input: {
+    providerId: string;
+    loginHint: string | undefined;
+    returnUrl: string;
+    reauthentication: Reauthentication;
+  },
 ): Promise<StartResult> {
   const provider = await findProviderRecord(deps.db, input.providerId);
   if (!provider) return { ok: false, reason: 'unknown_provider' };
@@ -74,6 +85,7 @@ export async function startUpstreamSignIn(
     nonce: flow.nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: 'S256',
+    ...upstreamReauthenticationParameters(input.reauthentication),
   };
   if (input.loginHint !== undefined) parameters.login_hint = input.loginHint.trim();
   return { ok: true, url: oidc.buildAuthorizationUrl(config, parameters), flow };

@@ -52,7 +52,8 @@ export async function finishLogin(
   account: SignedInAccount,
   amr: string[],
   record: SignInRecord,
+  authTime?: number,
 ): Promise<void> {
-  interaction.result = boundLoginResult(account, amr);
+  interaction.result = boundLoginResult(account, amr, authTime);
   await saveSignInResult(interaction, interaction.exp - Math.floor(Date.now() / 1000), record);
 }

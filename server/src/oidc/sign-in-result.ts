@@ -59,13 +59,19 @@ function passwordSeen(account: SignedInAccount): string | null {
   return account.passwordChangedAt?.toISOString() ?? null;
 }
 
-/** An interaction's login result, bound to the password `account` had when the sign-in read it. */
-export function boundLoginResult(account: SignedInAccount, amr: string[]) {
+/**
+ * An interaction's login result, bound to the password `account` had when the sign-in read it.
+ * `authTime` (epoch seconds) is when the person authenticated, when that was before this sign-in (an
+ * organisation's provider that kept its own session): the ID token's auth_time and every later
+ * max_age check count from it. Unset: now, when the sign-in is resumed.
+ */
+export function boundLoginResult(account: SignedInAccount, amr: string[], authTime?: number) {
   return {
     login: {
       accountId: account.id,
       amr,
       remember: true,
+      ...(authTime === undefined ? {} : { ts: authTime }),
       [PASSWORD_SEEN]: passwordSeen(account),
     },
   };

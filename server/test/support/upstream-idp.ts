@@ -11,9 +11,15 @@ import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 export interface UpstreamPerson {
   readonly sub: string;
   readonly email: string;
-  readonly emailVerified: boolean;
+  /** Absent: the provider states nothing about the address (no email_verified claim at all). */
+  readonly emailVerified?: boolean;
   readonly name: string;
   readonly password: string;
+  /**
+   * The `sub` the UserInfo endpoint answers for this person when it is not the ID token's: a provider
+   * that answers for someone else (OpenID Connect Core §5.3.2 says the client must then refuse).
+   */
+  readonly userInfoSubject?: string;
 }
 
 export interface UpstreamIdpOptions {
@@ -22,6 +28,12 @@ export interface UpstreamIdpOptions {
   /** Keycard's PUBLIC_URL/api/ExternalIdentityProviderCallback. */
   readonly redirectUri: string;
   readonly people: readonly UpstreamPerson[];
+  /**
+   * True: the ID token carries only what the openid scope asks for, the e-mail and profile claims come
+   * from the UserInfo endpoint alone (OpenID Connect Core §5.4; oidc-provider's default, Okta's too).
+   * Default false: they are in the ID token, as most organisations' providers send them.
+   */
+  readonly conformIdTokenClaims?: boolean;
 }
 
 export interface UpstreamIdp {
@@ -34,6 +46,11 @@ export interface UpstreamIdp {
    * address while the subject stays. Their next sign-in and ID token carry the new details.
    */
   setPerson(person: UpstreamPerson): void;
+  /**
+   * Signs the next sign-ins in as if the person had authenticated `seconds` ago (their ID token's
+   * auth_time): a provider that kept an earlier sign-in instead of asking again. 0 is now.
+   */
+  authenticateSecondsAgo(seconds: number): void;
   close(): Promise<void>;
 }
 
@@ -65,6 +82,7 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const people = new Map(options.people.map((person) => [person.sub, person]));
   let hint: string | undefined;
+  let authenticationAge = 0;
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {
@@ -86,17 +104,22 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
         response_types: ['code'],
       },
     ],
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub) {
       const person = people.get(sub);
       if (!person) return undefined;
       return {
-        accountId: sub,
-        claims: () => ({ sub, email: person.email, email_verified: person.emailVerified, name: person.name }),
+        // oidc-provider answers UserInfo with the `sub` of the account it finds here.
+        accountId: ctx.oidc.route === 'userinfo' ? (person.userInfoSubject ?? sub) : sub,
+        claims: () => ({
+          sub,
+          email: person.email,
+          ...(person.emailVerified === undefined ? {} : { email_verified: person.emailVerified }),
+          name: person.name,
+        }),
       };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    // Claims in the ID token itself, as most organisations' providers do.
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -133,7 +156,8 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
           .end(loginPage(details.uid, loginHint, true));
         return;
       }
-      await provider.interactionFinished(request, response, { login: { accountId: person.sub } });
+      const ts = Math.floor(Date.now() / 1000) - authenticationAge;
+      await provider.interactionFinished(request, response, { login: { accountId: person.sub, ts } });
       return;
     }
     response.writeHead(404).end();
@@ -155,6 +179,9 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
     lastLoginHint: () => hint,
     setPerson: (person) => {
       people.set(person.sub, person);
+    },
+    authenticateSecondsAgo: (seconds) => {
+      authenticationAge = seconds;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authenticationAgeRefusal,
+  reauthenticationAsked,
+  upstreamReauthenticationParameters,
+} from '../src/federation/reauthentication.ts';
+import {
+  expectErrorPage,
+  expectNotSignedIn,
+  lastFederationAudit,
+  localPart,
+  PEOPLE,
+  redirectPath,
+  startRegisteredUpstream,
+  UpstreamBrowser,
+} from './federation-kit.ts';
+import {
+  claimsOf,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
+import type { UpstreamIdp } from './support/upstream-idp.ts';
+
+let idp: UpstreamIdp;
+let providerId: string;
+
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+    ({ idp, providerId } = await startRegisteredUpstream(db));
+  },
+  tearDown: () => idp.close(),
+});
+const app = () => service().app;
+const db = () => service().db;
+
+/** A sign-in the relying party started with `parameters`, sent upstream; answers the upstream URL. */
+async function sentUpstream(parameters: Record<string, string>) {
+  const browser = new TestBrowser(app());
+  const auth = await startAuthorization(browser, parameters);
+  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, PEOPLE.ada.email));
+  expect(redirect.statusCode).toBe(302);
+  return { browser, auth, authorizationUrl: new URL(String(redirect.headers.location)) };
+}
+
+/** Through the upstream provider, having authenticated there `secondsAgo` seconds ago. */
+async function authenticatedUpstream(parameters: Record<string, string>, secondsAgo: number) {
+  const flow = await sentUpstream(parameters);
+  idp.authenticateSecondsAgo(secondsAgo);
+  try {
+    const callback = await new UpstreamBrowser().signIn(flow.authorizationUrl.href, PEOPLE.ada);
+    return { ...flow, back: await flow.browser.get(localPart(callback)) };
+  } finally {
+    idp.authenticateSecondsAgo(0);
+  }
+}
+
+describe('re-authentication the relying party asks for is asked upstream (OpenID Connect Core §3.1.2.1)', () => {
+  it.each([
+    [{}, { prompt: null, max_age: null }],
+    [{ prompt: 'login' }, { prompt: 'login', max_age: null }],
+    [{ max_age: '300' }, { prompt: null, max_age: '300' }],
+    [
+      { prompt: 'login', max_age: '300' },
+      { prompt: 'login', max_age: '300' },
+    ],
+    // max_age=0 is prompt=login (oidc-provider turns one into the other).
+    [{ max_age: '0' }, { prompt: 'login', max_age: null }],
+  ])('sends a request with %j upstream with %j', async (asked, upstream) => {
+    const { authorizationUrl } = await sentUpstream(asked);
+    expect({
+      prompt: authorizationUrl.searchParams.get('prompt'),
+      max_age: authorizationUrl.searchParams.get('max_age'),
+    }).toEqual(upstream);
+  });
+
+  it('signs in with prompt=login and max_age=300 when the provider authenticated the person just now', async () => {
+    const { browser, auth, back } = await authenticatedUpstream({ prompt: 'login', max_age: '300' }, 0);
+    expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
+    const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
+    expect(claimsOf(tokens.id_token)).toMatchObject({ email: PEOPLE.ada.email });
+  });
+
+  it('gives the relying party the time the person authenticated upstream as auth_time, not the time they came back', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { browser, auth } = await authenticatedUpstream({ max_age: '300' }, 200);
+    const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
+    const authTime = Number(claimsOf(tokens.id_token).auth_time);
+    // 200 s before the sign-in came back, give or take the second the test itself took.
+    expect(authTime).toBeGreaterThanOrEqual(before - 200);
+    expect(authTime).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) - 200);
+  });
+
+  it('refuses an upstream authentication older than max_age=300 allows (340 s ago), within 30 s of clock tolerance', async () => {
+    const tooOld = await authenticatedUpstream({ max_age: '300' }, 340);
+    expectErrorPage(tooOld.back);
+    expect(await lastFederationAudit(db())).toMatchObject({
+      outcome: 'refused',
+      detail: { step: 'callback', reason: 'authentication_too_old', providerId },
+    });
+    await expectNotSignedIn(tooOld.browser, tooOld.auth.returnUrl);
+
+    const withinTolerance = await authenticatedUpstream({ max_age: '300' }, 320);
+    expect(withinTolerance.back.headers.location).toBe(
+      `http://localhost:3000${withinTolerance.auth.returnUrl}`,
+    );
+    // And the relying party gets its code: the authentication counts as just within the 300 s it
+    // asked for, so neither Keycard's max_age check nor the relying party's sends the person round.
+    const tokens = await redeemCode(
+      app(),
+      await resumeToCode(withinTolerance.browser, withinTolerance.auth.returnUrl),
+      withinTolerance.auth.verifier,
+    );
+    expect(Number(claimsOf(tokens.id_token).auth_time)).toBeGreaterThanOrEqual(
+      Math.floor(Date.now() / 1000) - 301,
+    );
+    // Without max_age, how long ago the person authenticated upstream is the provider's business.
+    const unasked = await authenticatedUpstream({}, 86_400);
+    expect(unasked.back.headers.location).toBe(`http://localhost:3000${unasked.auth.returnUrl}`);
+  });
+});
+
+describe('reading and checking re-authentication', () => {
+  it('reads prompt=login among other prompts and max_age in text, as oidc-provider stores them', () => {
+    expect(reauthenticationAsked({ prompt: 'consent login', max_age: '3600' })).toEqual({
+      promptLogin: true,
+      maxAge: 3600,
+    });
+    expect(reauthenticationAsked({ prompt: 'consent' })).toEqual({ promptLogin: false, maxAge: null });
+    expect(upstreamReauthenticationParameters({ promptLogin: false, maxAge: null })).toEqual({});
+  });
+
+  it('refuses an ID token without auth_time when max_age was asked, and checks nothing without max_age', () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    const nowSeconds = now.getTime() / 1000;
+    expect(authenticationAgeRefusal(300, undefined, now)).toBe('auth_time_missing');
+    expect(authenticationAgeRefusal(300, nowSeconds - 330, now)).toBeNull();
+    expect(authenticationAgeRefusal(300, nowSeconds - 331, now)).toBe('authentication_too_old');
+    expect(authenticationAgeRefusal(null, undefined, now)).toBeNull();
+  });
+});
