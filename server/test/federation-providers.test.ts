@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startAdminSocket } from '../src/admin/admin-socket.ts';
 import { executeAdminRequest } from '../src/admin/execute-request.ts';
+import { insertDomainBindings } from '../src/federation/federation-repository.ts';
 import { upstreamProviderIdForDomain } from '../src/federation/home-realm.ts';
 import { LOCK_FILE_NAME } from '../src/lock-file.ts';
 import {
@@ -253,5 +254,66 @@ describe('idp:add while the service holds the embedded database', () => {
       await socket.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * A binding racing another of the same domain. On PostgreSQL the two run on two connections and the
+ * loser's insert meets the winner's row on the primary key; PGlite runs one transaction at a time, so
+ * there the loser sees the winner's row first. Either way the answer is the one a binding already in
+ * place gets: a conflict for another provider, a no-op for the same one, never a failure.
+ */
+describe('a domain bound twice at the same moment', () => {
+  /** Runs `contender` while a transaction that bound `domain` to `winner` is held open for 300 ms. */
+  async function againstOpenBinding<T>(domain: string, winner: string, contender: () => Promise<T>) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = testDb().db.transaction(async (tx) => {
+      await insertDomainBindings(tx, [{ domain, providerId: winner }]);
+      await released;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const outcome = contender();
+    outcome.catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await held;
+    return outcome;
+  }
+
+  it('answers the second binding of a domain to another provider as a conflict naming the domain', async () => {
+    const first = await addUpstreamProvider(
+      deps(),
+      provider({ name: 'First', domains: ['first-race.example'] }),
+    );
+    const second = await addUpstreamProvider(
+      deps(),
+      provider({ name: 'Second', domains: ['second-race.example'] }),
+    );
+    const bind = againstOpenBinding('contested.example', first.id, () =>
+      bindUpstreamDomain(deps(), { providerId: second.id, domain: 'contested.example' }),
+    );
+    await expect(bind).rejects.toMatchObject({ code: 'conflict', field: 'domain' });
+    const added = againstOpenBinding('claimed.example', first.id, () =>
+      addUpstreamProvider(deps(), provider({ name: 'Third', domains: ['claimed.example'] })),
+    );
+    await expect(added).rejects.toMatchObject({ code: 'conflict', field: 'domains' });
+    expect((await listUpstreamProviders(deps())).providers.map((listed) => listed.name)).not.toContain(
+      'Third',
+    );
+    expect(await upstreamProviderIdForDomain(testDb().db, 'contested.example')).toBe(first.id);
+  });
+
+  it('answers the second binding of a domain to the same provider as the no-op a repeat is', async () => {
+    const only = await addUpstreamProvider(
+      deps(),
+      provider({ name: 'Only', domains: ['only-race.example'] }),
+    );
+    const view = await againstOpenBinding('twice.example', only.id, () =>
+      bindUpstreamDomain(deps(), { providerId: only.id, domain: 'twice.example' }),
+    );
+    expect(view.domains).toEqual(['only-race.example', 'twice.example']);
   });
 });

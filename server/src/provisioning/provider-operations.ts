@@ -13,6 +13,7 @@ import {
 } from '../federation/federation-repository.ts';
 import { unlinkAccountsOfDomain } from '../federation/unlink-domain.ts';
 import type { Db } from '../store/database.ts';
+import { isUniqueViolation } from '../store/sql-state.ts';
 import {
   type AddUpstreamProviderInput,
   addUpstreamProviderInput,
@@ -42,18 +43,25 @@ export async function addUpstreamProvider(
   const { name, issuer, clientId, clientSecret } = parsed;
   const scopes = [...new Set(parsed.scopes ?? DEFAULT_UPSTREAM_SCOPES)];
   const domains = [...new Set(parsed.domains)];
-  return deps.db.transaction(async (tx) => {
-    const taken = await findDomainBindings(tx, domains);
-    if (taken.length > 0) throw domainTaken(taken[0]?.domain ?? '', 'domains');
-    const id = await insertProvider(tx, { name, issuer, clientId, clientSecret, scopes });
-    // A concurrent binding of the same domain fails here on the primary key and rolls everything back.
-    await insertDomainBindings(
-      tx,
-      domains.map((domain) => ({ domain, providerId: id })),
-    );
-    await auditProvider(tx, deps, 'idp:add', id, { domains: domains.length });
-    return { id, name, issuer, clientId, scopes, domains: domains.toSorted() };
-  });
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const taken = await findDomainBindings(tx, domains);
+      if (taken.length > 0) throw domainTaken(taken[0]?.domain ?? '', 'domains');
+      const id = await insertProvider(tx, { name, issuer, clientId, clientSecret, scopes });
+      // A concurrent binding of the same domain fails here on the primary key and rolls everything back.
+      await insertDomainBindings(
+        tx,
+        domains.map((domain) => ({ domain, providerId: id })),
+      );
+      await auditProvider(tx, deps, 'idp:add', id, { domains: domains.length });
+      return { id, name, issuer, clientId, scopes, domains: domains.toSorted() };
+    });
+  } catch (error) {
+    // The other registration or binding committed first: the same answer as had it been seen above.
+    if (!isUniqueViolation(error)) throw error;
+    const [taken] = await findDomainBindings(deps.db, domains);
+    throw domainTaken(taken?.domain ?? domains.join(', '), 'domains');
+  }
 }
 
 /** Binds one more domain; binding a domain the provider already has is a no-op, another's is a conflict. */
@@ -62,16 +70,25 @@ export async function bindUpstreamDomain(
   input: DomainBindingInput,
 ): Promise<UpstreamProviderView> {
   const { providerId, domain } = parseInput(domainBindingInput, input);
-  return deps.db.transaction(async (tx) => {
-    if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
-    const [bound] = await findDomainBindings(tx, [domain]);
-    if (bound && bound.providerId !== providerId) throw domainTaken(domain, 'domain');
-    if (!bound) {
-      await insertDomainBindings(tx, [{ domain, providerId }]);
-      await auditProvider(tx, deps, 'idp:bind-domain', providerId, { domain });
-    }
-    return viewOf(tx, providerId);
-  });
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
+      const [bound] = await findDomainBindings(tx, [domain]);
+      if (bound && bound.providerId !== providerId) throw domainTaken(domain, 'domain');
+      if (!bound) {
+        await insertDomainBindings(tx, [{ domain, providerId }]);
+        await auditProvider(tx, deps, 'idp:bind-domain', providerId, { domain });
+      }
+      return viewOf(tx, providerId);
+    });
+  } catch (error) {
+    // A binding of the same domain committed meanwhile: to this provider it is the no-op a repeat is,
+    // to another the conflict it would have been had it been seen above.
+    if (!isUniqueViolation(error)) throw error;
+    const [bound] = await findDomainBindings(deps.db, [domain]);
+    if (bound?.providerId !== providerId) throw domainTaken(domain, 'domain');
+    return viewOf(deps.db, providerId);
+  }
 }
 
 /**
