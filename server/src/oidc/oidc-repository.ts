@@ -337,6 +337,41 @@ export async function upsertPayload(
   await upsertStatement(db).execute(upsertPlaceholders(clock, key, payload, expiresIn));
 }
 
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const updateStatement = preparedPerDb('oidc_payload_update', (db) =>
+  db
+    .update(oidcPayloads)
+    .set({
+      grantId: sql`${sql.placeholder('grantId')}`,
+      userCode: sql`${sql.placeholder('userCode')}`,
+      uid: sql`${sql.placeholder('uid')}`,
+      // As text, cast here: a raw placeholder has no column to encode the object as the insert's has.
+      payload: sql`${sql.placeholder('payloadText')}::jsonb`,
+      expiresAt: PAYLOAD_VALUES.expiresAt,
+      consumedAt: null,
+    })
+    .where(payloadKey)
+    .returning({ id: oidcPayloads.id }),
+);
+
+/**
+ * Writes a payload that is stored already, as upsertPayload would; a row removed meanwhile stays
+ * removed. Answers whether it wrote.
+ */
+export async function updatePayload(
+  db: Db,
+  clock: Clock,
+  key: { model: string; id: string },
+  payload: AdapterPayload,
+  expiresIn: number,
+): Promise<boolean> {
+  const updated = await updateStatement(db).execute({
+    ...upsertPlaceholders(clock, key, payload, expiresIn),
+    payloadText: JSON.stringify(payload),
+  });
+  return updated.length > 0;
+}
+
 /**
  * upsertPayload with a sign-in put on record in the same statement (an interaction's result, DESIGN
  * §2 Login): its count cleared as failuresCleared allows and its audit row written, all or nothing.

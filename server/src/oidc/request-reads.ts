@@ -7,16 +7,22 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * statement fewer (BENCHMARKS.md, Statements per flow). It lasts as long as the request; a write of
  * the same model within it forgets what was read.
  */
-const reads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+interface RequestReads {
+  readonly answers: Map<string, Promise<unknown>>;
+  /** The payloads (`model:id`) this request found stored: a save of one is a change, not a creation. */
+  readonly found: Set<string>;
+}
+
+const reads = new AsyncLocalStorage<RequestReads>();
 
 /** Runs `work` (a protocol request) with reads of its own. */
 export function withRequestReads<T>(work: () => T): T {
-  return reads.run(new Map(), work);
+  return reads.run({ answers: new Map(), found: new Set() }, work);
 }
 
 /** `read()`'s answer, asked once per request and key; outside a request, asked every time. */
 export function readOncePerRequest<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const known = reads.getStore();
+  const known = reads.getStore()?.answers;
   if (!known) return read();
   let answer = known.get(key) as Promise<T> | undefined;
   if (answer === undefined) {
@@ -28,7 +34,22 @@ export function readOncePerRequest<T>(key: string, read: () => Promise<T>): Prom
 
 /** Forgets what this request read under keys starting with `prefix` (after a write there). */
 export function forgetRequestReads(prefix: string): void {
-  const known = reads.getStore();
+  const known = reads.getStore()?.answers;
   if (!known) return;
   for (const key of known.keys()) if (key.startsWith(prefix)) known.delete(key);
+}
+
+/** Notes that this request found `model` `id` stored. */
+export function noteFound(model: string, id: string): void {
+  reads.getStore()?.found.add(`${model}:${id}`);
+}
+
+/** Notes that `model` `id` is gone or replaced by this request's own doing (a destroy). */
+export function forgetFound(model: string, id: string): void {
+  reads.getStore()?.found.delete(`${model}:${id}`);
+}
+
+/** Whether this request found `model` `id` stored (and did not remove it itself since). */
+export function wasFound(model: string, id: string): boolean {
+  return reads.getStore()?.found.has(`${model}:${id}`) ?? false;
 }

@@ -8,10 +8,11 @@ import {
   deleteGrantPayloads,
   destroyPayload,
   findLivePayload,
+  updatePayload,
   upsertPayload,
   upsertPayloadRecording,
 } from './oidc-repository.ts';
-import { forgetRequestReads, readOncePerRequest } from './request-reads.ts';
+import { forgetFound, forgetRequestReads, noteFound, readOncePerRequest, wasFound } from './request-reads.ts';
 import { takeSignInRecord } from './sign-in-result.ts';
 
 /**
@@ -27,6 +28,15 @@ const GRANT_TOKEN_MODELS = [
   'BackchannelAuthenticationRequest',
   'PreAuthorizedCode',
 ];
+
+/**
+ * The models a request may find, change and save again: the browser's session and a grant. Ending
+ * an account's sign-ins (a reset, a disable, a deletion: DESIGN §2) deletes their rows; a request that
+ * read one before that and saves it after must not write it back, or the session (and the grant its
+ * new code names) would outlive the reset. So a save of one this request found is an update of the
+ * row, which writes nothing once the row is gone.
+ */
+const NOT_REVIVED = new Set(['Session', 'Grant']);
 
 /**
  * What oidc-provider answers a second use of each model it consumes (helpers/grant_source.js,
@@ -66,6 +76,10 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       forgetRequestReads(`${this.model}:`);
       const key = { model: this.model, id };
+      if (wasFound(this.model, id)) {
+        await updatePayload(db, clock, key, payload, expiresIn);
+        return;
+      }
       const record = takeSignInRecord(this.model, id);
       if (record) await upsertPayloadRecording(db, clock, key, payload, expiresIn, record);
       else await upsertPayload(db, clock, key, payload, expiresIn);
@@ -75,6 +89,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       const row = await findLivePayload(db, clock, this.model, by, value);
       if (!row) return undefined;
       const payload = row.payload as AdapterPayload;
+      if (NOT_REVIVED.has(this.model)) noteFound(this.model, by === 'id' ? value : String(payload.jti));
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
 
@@ -118,6 +133,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
 
     destroy(id: string): Promise<void> {
       forgetRequestReads(`${this.model}:`);
+      forgetFound(this.model, id);
       return destroyPayload(db, this.model, id);
     }
 

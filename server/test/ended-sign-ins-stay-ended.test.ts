@@ -1,0 +1,114 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AdapterPayload } from 'oidc-provider';
+import { describe, expect, it } from 'vitest';
+import { endAccountSessionsWithLogout } from '../src/oidc/logout.ts';
+import { withRequestReads } from '../src/oidc/request-reads.ts';
+import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
+import { manualClock } from '../src/store/clock.ts';
+import { oidcPayloads } from '../src/store/tables/index.ts';
+import {
+  createAccount,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
+import { useTestService } from './support/test-service.ts';
+
+// DESIGN §2: a reset (and a disable or a deletion) ends all sessions of the account. A protocol
+// request that read the browser's session or a grant before that and saves it after it (oidc-provider
+// saves the session at the end of every authorization request, and the first-party grant with it)
+// must not write the rows back: the session would sign the browser in again, and the code it issues
+// would name a live grant. Here the request's reads and saves go through the provider's storage
+// adapter, as oidc-provider makes them, with the ending committed in between.
+
+const service = useTestService({
+  setUp: async ({ db }) => {
+    await registerTestClient(db);
+  },
+});
+const db = () => service().db;
+const clock = manualClock(new Date());
+/** The provider's storage on the service's database, as a protocol request uses it. */
+const adapter = (model: string) => new (databaseAdapter(db(), clock))(model);
+
+let serial = 0;
+
+/** A person signed in through the relying party: a session and a grant of their account are stored. */
+async function signedIn() {
+  serial += 1;
+  const email = `kept-out-${serial}@example.com`;
+  const account = await createAccount(db(), email, 'Correct-Horse-42', 'Ada Lovelace');
+  const browser = new TestBrowser(service().app);
+  const auth = await startAuthorization(browser);
+  await browser.loadSpa();
+  await browser.post('/api/login', {
+    Username: email,
+    Password: 'Correct-Horse-42',
+    ReturnUrl: auth.returnUrl,
+  });
+  await redeemCode(service().app, await resumeToCode(browser, auth.returnUrl), auth.verifier);
+  const idOf = async (model: string) => {
+    const [row] = await db()
+      .select({ id: oidcPayloads.id })
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.type, model), sql`${oidcPayloads.payload}->>'accountId' = ${account.id}`));
+    if (!row) throw new Error(`no ${model} of the account`);
+    return row.id;
+  };
+  return { account, browser, sessionId: await idOf('Session'), grantId: await idOf('Grant') };
+}
+
+async function stored(model: string, id: string) {
+  const rows = await db()
+    .select({ payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, model), eq(oidcPayloads.id, id)));
+  return rows[0]?.payload as AdapterPayload | undefined;
+}
+
+describe('a session or grant read before an account’s sign-ins ended', () => {
+  it('is not written back by the request that read it, and the browser must sign in again', async () => {
+    const { account, browser, sessionId, grantId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const grants = adapter('Grant');
+      const session = await sessions.find(sessionId);
+      const grant = await grants.find(grantId);
+      if (!session || !grant) throw new Error('the sign-in stored no session or grant');
+      // The reset commits while the request is between its read and its save.
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await sessions.upsert(sessionId, { ...session, loginTs: session.loginTs }, 3600);
+      await grants.upsert(grantId, grant, 3600);
+    });
+    expect(await stored('Session', sessionId)).toBeUndefined();
+    expect(await stored('Grant', grantId)).toBeUndefined();
+    const silent = await startAuthorization(browser, { prompt: 'none' }).catch(
+      (error: Error) => error.message,
+    );
+    expect(String(silent)).toMatch(/error=login_required/);
+  });
+
+  it('is written as changed by the request that read it while the sign-in lasts', async () => {
+    const { sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.find(sessionId);
+      if (!session) throw new Error('no session');
+      await sessions.upsert(sessionId, { ...session, acr: 'changed' }, 3600);
+    });
+    expect(await stored('Session', sessionId)).toMatchObject({ acr: 'changed' });
+  });
+
+  it('a session no request read is stored when saved: a new sign-in starts one', async () => {
+    await withRequestReads(() =>
+      adapter('Session').upsert(
+        'a-new-session',
+        { kind: 'Session', jti: 'a-new-session', uid: 'u-new' },
+        3600,
+      ),
+    );
+    expect(await stored('Session', 'a-new-session')).toMatchObject({ uid: 'u-new' });
+  });
+});
