@@ -7,7 +7,6 @@ import {
   insertResourceServer,
 } from '../src/oidc/oidc-repository.ts';
 import { updateResourceServer } from '../src/provisioning/resource-operations.ts';
-import type { Db } from '../src/store/database.ts';
 import {
   backchannelLogouts,
   logoutRequests,
@@ -27,6 +26,7 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { againstOpenTransaction } from './support/open-transaction.ts';
 
 /**
  * client:remove and DELETE /admin/api/clients/{id}: a removed client is gone with everything issued
@@ -293,30 +293,6 @@ describe('DELETE /admin/api/clients/{id}', () => {
  * tests show the outcome and only PostgreSQL (`DATABASE_URL`, as CI runs them too) tells a missing lock.
  */
 describe('a removal racing a resource server naming the client', () => {
-  /**
-   * Runs `contender` while a transaction that did `before` is held open, and lets that transaction
-   * commit 300 ms later: long enough for a contender that does not wait for it to have finished.
-   * Answers the contender's outcome.
-   */
-  async function againstOpenTransaction<T>(before: (tx: Db) => Promise<void>, contender: () => Promise<T>) {
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const held = db().transaction(async (tx) => {
-      await before(tx);
-      await released;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    const outcome = contender();
-    // Observed now, so a refusal before the release is not reported as unhandled; awaited below.
-    outcome.catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await held;
-    return outcome;
-  }
-
   it('a resource server naming a client that is being removed waits, then refuses the name', async () => {
     expect((await addPublicClient('racer')).statusCode).toBe(201);
     const identifier = 'https://race.example/api';
@@ -325,6 +301,7 @@ describe('a removal racing a resource server naming the client', () => {
     );
     // A removal that has deleted the row and not committed yet.
     const naming = againstOpenTransaction(
+      db(),
       async (tx) => {
         expect(await deleteClient(tx, 'racer')).toBeDefined();
       },
@@ -342,6 +319,7 @@ describe('a removal racing a resource server naming the client', () => {
     expect((await addPublicClient('racer-2')).statusCode).toBe(201);
     // What resource:add does, held before its commit: the client's row held, the server inserted.
     const removal = await againstOpenTransaction(
+      db(),
       async (tx) => {
         expect(await findClientKeyShared(tx, 'racer-2')).toBeDefined();
         await insertResourceServer(tx, {

@@ -17,10 +17,12 @@ import {
   unbindUpstreamDomain,
 } from '../src/provisioning/provider-operations.ts';
 import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
+import type { Db } from '../src/store/database.ts';
 import { auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
+import { againstOpenTransaction } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 const deps = () => ({ db: testDb().db });
@@ -264,23 +266,10 @@ describe('idp:add while the service holds the embedded database', () => {
  * place gets: a conflict for another provider, a no-op for the same one, never a failure.
  */
 describe('a domain bound twice at the same moment', () => {
-  /** Runs `contender` while a transaction that bound `domain` to `winner` is held open for 300 ms. */
-  async function againstOpenBinding<T>(domain: string, winner: string, contender: () => Promise<T>) {
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const held = testDb().db.transaction(async (tx) => {
-      await insertDomainBindings(tx, [{ domain, providerId: winner }]);
-      await released;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    const outcome = contender();
-    outcome.catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await held;
-    return outcome;
+  /** `contender`'s outcome while a transaction that bound `domain` to `winner` is held open. */
+  function againstOpenBinding<T>(domain: string, winner: string, contender: () => Promise<T>) {
+    const bind = (tx: Db) => insertDomainBindings(tx, [{ domain, providerId: winner }]);
+    return againstOpenTransaction(testDb().db, bind, contender);
   }
 
   it('answers the second binding of a domain to another provider as a conflict naming the domain', async () => {
