@@ -37,6 +37,16 @@ const SECURITY_MODULES = [
   // Which local account an upstream identity signs in to.
   'server/src/federation/link-account.ts',
   'server/src/federation/upstream-address.ts',
+  // Whom the organisation's provider vouches for (UserInfo), how recently, and what unbinding unlinks.
+  'server/src/federation/upstream-person.ts',
+  'server/src/federation/reauthentication.ts',
+  'server/src/federation/unlink-domain.ts',
+  // Where logout tokens may be posted (public addresses, configured networks).
+  'server/src/backchannel/reachable-networks.ts',
+  'server/src/backchannel/backchannel-delivery.ts',
+  // Which sessions and grants a request may write back (not those an account's ending removed).
+  'server/src/oidc/storage-adapter.ts',
+  'server/src/oidc/request-reads.ts',
   // The SQLSTATE checks that settle races (a unique index) and rerun conflicts.
   'server/src/store/sql-state.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,

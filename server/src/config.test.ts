@@ -102,13 +102,15 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     );
     const configured = loadConfig({
       ...PRODUCTION,
-      BACKCHANNEL_PRIVATE_NETWORKS: ' 10.20.0.0/16 , fd00::/8,192.168.1.7 ,::1',
+      BACKCHANNEL_PRIVATE_NETWORKS: ' 10.20.0.0/16 , fd00::/8,192.168.1.7 ,::1,10.9.9.9/32,fd00::7/128',
     });
     expect(written(configured.backchannelPrivateNetworks)).toEqual([
       '10.20.0.0/16',
       'fd00::/8',
       '192.168.1.7/32',
       '::1/128',
+      '10.9.9.9/32',
+      'fd00::7/128',
     ]);
   });
 });
@@ -317,6 +319,8 @@ describe('loadConfig refusals', () => {
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8,internal.example'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '0x0a.0.0.1'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8/8'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8x'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/x8'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '0'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '1001'],
     ['FORGOT_PASSWORD_PER_IP', '0'],
