@@ -1,9 +1,9 @@
 import { checkUsernameResponse, loginResponse } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
 import { bindUpstreamDomain, unbindUpstreamDomain } from '../src/provisioning/provider-operations.ts';
-import { auditEvents } from '../src/store/tables/index.ts';
+import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,
   lastFederationAudit,
@@ -13,12 +13,21 @@ import {
   UpstreamBrowser,
 } from './federation-kit.ts';
 import { codeOf, linkIn } from './recovery-kit.ts';
-import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import {
+  createAccount,
+  redeemCode,
+  registerTestClient,
+  resumeToCode,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
 
 /** Another domain of the same provider, which stays bound while BOUND_DOMAIN goes. */
 const KEPT_DOMAIN = 'contoso-labs.example';
+/** A third domain of the provider, unbound while its people are signed in. */
+const SECOND_BOUND_DOMAIN = 'contoso-sales.example';
 const OLD_PASSWORD = 'Local-Password-42';
 const NEW_PASSWORD = 'Brand-New-Secret-77';
 
@@ -36,6 +45,9 @@ function upstreamPerson(name: string, domain: string): UpstreamPerson {
 const IVY = upstreamPerson('ivy', BOUND_DOMAIN);
 const JON = upstreamPerson('jon', BOUND_DOMAIN);
 const KIM = upstreamPerson('kim', KEPT_DOMAIN);
+/** Signed in (a session, a grant) when the domain is unbound: on the unbound domain, on the kept one. */
+const LEA = upstreamPerson('lea', SECOND_BOUND_DOMAIN);
+const MAX = upstreamPerson('max', KEPT_DOMAIN);
 
 let idp: UpstreamIdp;
 let providerId: string;
@@ -45,7 +57,8 @@ const service = useTestService({
     await registerTestClient(db);
     ({ idp, providerId } = await startRegisteredUpstream(db));
     await bindUpstreamDomain({ db }, { providerId, domain: KEPT_DOMAIN });
-    for (const who of [IVY, JON, KIM]) idp.setPerson(who);
+    await bindUpstreamDomain({ db }, { providerId, domain: SECOND_BOUND_DOMAIN });
+    for (const who of [IVY, JON, KIM, LEA, MAX]) idp.setPerson(who);
   },
   tearDown: () => idp.close(),
 });
@@ -61,6 +74,15 @@ async function federatedSignIn(who: UpstreamPerson) {
   const back = await browser.get(localPart(callback));
   expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
   return lastFederationAudit(db());
+}
+
+/** The kinds of the provider's stored payloads (sessions, grants, tokens) that name the account. */
+async function payloadsOf(accountId: string): Promise<string[]> {
+  const rows = await db()
+    .select({ type: oidcPayloads.type })
+    .from(oidcPayloads)
+    .where(sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`);
+  return rows.map((row) => row.type);
 }
 
 async function accountOf(who: UpstreamPerson) {
@@ -139,6 +161,33 @@ describe('unbinding a domain hands its linked accounts back to passwords', () =>
     });
     expect(reset.json()).toMatchObject({ success: true });
     expect(await passwordSignIn(JON.email, NEW_PASSWORD)).toMatchObject({ isAuthenticated: true });
+  });
+
+  it('ends the sessions and grants of the accounts it unlinks, not of those that stay linked', async () => {
+    const signedIn = async (who: UpstreamPerson) => {
+      const browser = new TestBrowser(app());
+      const auth = await startAuthorization(browser);
+      const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
+      const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
+      await browser.get(localPart(callback));
+      await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
+      return browser;
+    };
+    // Where a silent authorization sends the browser back: a code, or login_required.
+    const silently = (browser: TestBrowser) =>
+      startAuthorization(browser, { prompt: 'none' }).then(
+        () => 'the sign-in page',
+        (error: Error) => error.message,
+      );
+    const [lea, max] = [await signedIn(LEA), await signedIn(MAX)];
+    expect(await silently(lea)).toMatch(/[?&]code=/);
+
+    await unbindUpstreamDomain({ db: db() }, { providerId, domain: SECOND_BOUND_DOMAIN });
+
+    expect(await silently(lea)).toMatch(/error=login_required/);
+    expect(await payloadsOf((await accountOf(LEA)).id)).toEqual([]);
+    expect(await silently(max)).toMatch(/[?&]code=/);
+    expect(await payloadsOf((await accountOf(MAX)).id)).toEqual(expect.arrayContaining(['Session', 'Grant']));
   });
 
   it('links them again by their verified address once the domain is bound again', async () => {

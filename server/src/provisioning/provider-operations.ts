@@ -12,6 +12,8 @@ import {
   listProviders,
 } from '../federation/federation-repository.ts';
 import { unlinkAccountsOfDomain } from '../federation/unlink-domain.ts';
+import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
+import { fixedClock } from '../recovery/fixed-clock.ts';
 import type { Db } from '../store/database.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
 import {
@@ -26,7 +28,7 @@ import {
   type UpstreamProviderView,
 } from './provider-schemas.ts';
 import { actorDetail, originColumns } from './provisioning-audit.ts';
-import type { ProvisioningDeps } from './provisioning-deps.ts';
+import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 
 /**
  * Upstream OpenID Connect providers and the e-mail domains bound to them (DESIGN §1 Federation), for
@@ -94,19 +96,24 @@ export async function bindUpstreamDomain(
 /**
  * Removes a binding of this provider; e-mails of that domain sign in with a password again. Its
  * accounts linked to the provider are unlinked with it, in the same transaction (unlink-domain.ts),
- * each with an audit event of its own, so the account's trail says why its link went.
+ * their sessions and grants end, and each has an audit event of its own, so the account's trail says
+ * why its link went.
  */
 export async function unbindUpstreamDomain(
   deps: ProvisioningDeps,
   input: DomainBindingInput,
 ): Promise<UpstreamProviderView> {
   const { providerId, domain } = parseInput(domainBindingInput, input);
+  const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
     if (!(await findProviderView(tx, providerId))) throw noProvider(providerId);
     if (!(await deleteDomainBinding(tx, { domain, providerId })))
       throw new NotFoundError(`${domain} is not bound to this provider`, 'domain');
     const unlinked = await unlinkAccountsOfDomain(tx, { domain, providerId });
     for (const accountId of unlinked) {
+      // Their sign-ins were the organisation's to vouch for, and it no longer does: they end, as a
+      // disable ends them, and each relying party hears of it by back-channel logout.
+      await endAccountSessionsWithLogout(tx, fixedClock(now), accountId);
       await auditProvider(
         tx,
         deps,
