@@ -90,6 +90,35 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     expect(String(silent)).toMatch(/error=login_required/);
   });
 
+  it('is not written back under the new id a resume gives it, nor by a later save of the request', async () => {
+    const { account, sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.find(sessionId);
+      if (!session) throw new Error('no session');
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      // What oidc-provider's resetIdentifier and save do: the old id destroyed, the session saved anew.
+      await sessions.destroy(sessionId);
+      await sessions.upsert('renewed-session', { ...session, jti: 'renewed-session' }, 3600);
+      await sessions.upsert('renewed-session', { ...session, jti: 'renewed-session', acr: 'again' }, 3600);
+    });
+    expect(await stored('Session', 'renewed-session')).toBeUndefined();
+    expect(await stored('Session', sessionId)).toBeUndefined();
+  });
+
+  it('is renewed under a new id by a resume while the sign-in lasts', async () => {
+    const { sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.find(sessionId);
+      if (!session) throw new Error('no session');
+      await sessions.destroy(sessionId);
+      await sessions.upsert(`${sessionId}-renewed`, { ...session, jti: `${sessionId}-renewed` }, 3600);
+    });
+    expect(await stored('Session', sessionId)).toBeUndefined();
+    expect(await stored('Session', `${sessionId}-renewed`)).toBeDefined();
+  });
+
   it('is written as changed by the request that read it while the sign-in lasts', async () => {
     const { sessionId } = await signedIn();
     await withRequestReads(async () => {

@@ -472,11 +472,13 @@ export async function consumePayload(
 }
 
 const destroyStatement = preparedPerDb('oidc_payload_destroy', (db) =>
-  db.delete(oidcPayloads).where(payloadKey),
+  db.delete(oidcPayloads).where(payloadKey).returning({ id: oidcPayloads.id }),
 );
 
-export async function destroyPayload(db: Db, model: string, id: string): Promise<void> {
-  await destroyStatement(db).execute({ model, id });
+/** Deletes a payload; answers whether it was there to delete. */
+export async function destroyPayload(db: Db, model: string, id: string): Promise<boolean> {
+  const deleted = await destroyStatement(db).execute({ model, id });
+  return deleted.length > 0;
 }
 
 /** Deletes the payloads of `models` issued under a grant. */

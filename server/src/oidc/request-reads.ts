@@ -11,13 +11,15 @@ interface RequestReads {
   readonly answers: Map<string, Promise<unknown>>;
   /** The payloads (`model:id`) this request found stored: a save of one is a change, not a creation. */
   readonly found: Set<string>;
+  /** The session this request found was ended by someone else meanwhile (signedInStateEnded). */
+  sessionEnded: boolean;
 }
 
 const reads = new AsyncLocalStorage<RequestReads>();
 
 /** Runs `work` (a protocol request) with reads of its own. */
 export function withRequestReads<T>(work: () => T): T {
-  return reads.run({ answers: new Map(), found: new Set() }, work);
+  return reads.run({ answers: new Map(), found: new Set(), sessionEnded: false }, work);
 }
 
 /** `read()`'s answer, asked once per request and key; outside a request, asked every time. */
@@ -52,4 +54,15 @@ export function forgetFound(model: string, id: string): void {
 /** Whether this request found `model` `id` stored (and did not remove it itself since). */
 export function wasFound(model: string, id: string): boolean {
   return reads.getStore()?.found.has(`${model}:${id}`) ?? false;
+}
+
+/** Notes that the session this request found is gone, removed by someone else meanwhile. */
+export function noteSessionEnded(): void {
+  const known = reads.getStore();
+  if (known) known.sessionEnded = true;
+}
+
+/** Whether this request found that the session it read was removed meanwhile (noteSessionEnded). */
+export function sessionEndedMeanwhile(): boolean {
+  return reads.getStore()?.sessionEnded ?? false;
 }

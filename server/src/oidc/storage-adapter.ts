@@ -12,7 +12,15 @@ import {
   upsertPayload,
   upsertPayloadRecording,
 } from './oidc-repository.ts';
-import { forgetFound, forgetRequestReads, noteFound, readOncePerRequest, wasFound } from './request-reads.ts';
+import {
+  forgetFound,
+  forgetRequestReads,
+  noteFound,
+  noteSessionEnded,
+  readOncePerRequest,
+  sessionEndedMeanwhile,
+  wasFound,
+} from './request-reads.ts';
 import { takeSignInRecord } from './sign-in-result.ts';
 
 /**
@@ -76,8 +84,12 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       forgetRequestReads(`${this.model}:`);
       const key = { model: this.model, id };
+      // The browser's session was ended under this request (a reset, a disable): nothing more of
+      // its sign-in is written, not even under the new id a resume gives the session.
+      if (this.model === 'Session' && sessionEndedMeanwhile()) return;
       if (wasFound(this.model, id)) {
-        await updatePayload(db, clock, key, payload, expiresIn);
+        const written = await updatePayload(db, clock, key, payload, expiresIn);
+        if (!written && this.model === 'Session') noteSessionEnded();
         return;
       }
       const record = takeSignInRecord(this.model, id);
@@ -131,10 +143,14 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       throw secondUse.refusal();
     }
 
-    destroy(id: string): Promise<void> {
+    async destroy(id: string): Promise<void> {
       forgetRequestReads(`${this.model}:`);
+      const found = wasFound(this.model, id);
       forgetFound(this.model, id);
-      return destroyPayload(db, this.model, id);
+      const destroyed = await destroyPayload(db, this.model, id);
+      // A resume replaces the session's id: it destroys the one it found, then saves the new one. Found
+      // and already gone, it was ended meanwhile, and the new one must not take its place.
+      if (found && !destroyed && this.model === 'Session') noteSessionEnded();
     }
 
     revokeByGrantId(grantId: string): Promise<void> {
