@@ -136,9 +136,15 @@ function networkOf(written: string): readonly [ipaddr.IPv4 | ipaddr.IPv6, number
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return undefined;
   const most = family === 4 ? 32 : 128;
-  if (prefix === undefined) return [ipaddr.parse(address), most];
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > most) return undefined;
-  return [ipaddr.parse(address), Number(prefix)];
+  if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > most)) return undefined;
+  const parsed = ipaddr.parse(address);
+  const bits = prefix === undefined ? most : Number(prefix);
+  // An IPv4 network written as IPv6 (::ffff:10.0.0.0/104) is that IPv4 network, as addresses are
+  // compared (backchannel/reachable-networks.ts); one wider than the mapped range is no network of it.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return bits < 96 ? undefined : [(parsed as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  }
+  return [parsed, bits];
 }
 
 /** Comma-separated networks (`10.0.0.0/8`, `fd00::/8`) or single addresses; `none` for none. */

@@ -102,7 +102,8 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     );
     const configured = loadConfig({
       ...PRODUCTION,
-      BACKCHANNEL_PRIVATE_NETWORKS: ' 10.20.0.0/16 , fd00::/8,192.168.1.7 ,::1,10.9.9.9/32,fd00::7/128',
+      BACKCHANNEL_PRIVATE_NETWORKS:
+        ' 10.20.0.0/16 , fd00::/8,192.168.1.7 ,::1,10.9.9.9/32,fd00::7/128,::ffff:172.16.0.0/108,::ffff:10.1.1.1',
     });
     expect(written(configured.backchannelPrivateNetworks)).toEqual([
       '10.20.0.0/16',
@@ -111,6 +112,9 @@ describe('loadConfig defaults (DESIGN §5)', () => {
       '::1/128',
       '10.9.9.9/32',
       'fd00::7/128',
+      // Written as IPv6, an IPv4 network is that IPv4 network, as the addresses are compared.
+      '172.16.0.0/12',
+      '10.1.1.1/32',
     ]);
   });
 });
@@ -320,6 +324,7 @@ describe('loadConfig refusals', () => {
     ['BACKCHANNEL_PRIVATE_NETWORKS', '0x0a.0.0.1'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8/8'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/8x'],
+    ['BACKCHANNEL_PRIVATE_NETWORKS', '::ffff:0:0/95'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/x8'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '0'],
     ['FORGOT_PASSWORD_PER_ADDRESS', '1001'],

@@ -56,7 +56,7 @@ function describe(error: unknown): string {
 /**
  * No later attempt can succeed: the client no longer listens, or its URI leads to an address the
  * configuration does not let the service reach (until an operator changes one or the other and
- * retries it with `backchannel:retry`).
+ * retries it with `backchannel:failed --retry`).
  */
 function isForGood(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {

@@ -10,6 +10,8 @@ describe('mayReach', () => {
     ['93.184.216.34', 'public IPv4'],
     ['2606:4700:4700::1111', 'public IPv6'],
     ['::ffff:93.184.216.34', 'public IPv4 written as IPv6'],
+    ['64:ff9b::5db8:d822', '93.184.216.34 through NAT64'],
+    ['2002:5db8:d822::1', '93.184.216.34 through 6to4'],
   ])('reaches %s (%s) with no network configured', (address) => {
     expect(mayReach(address, none)).toBe(true);
   });
@@ -46,6 +48,10 @@ describe('mayReach', () => {
     expect(mayReach('192.168.1.1', internal)).toBe(false);
     expect(mayReach('127.0.0.1', internal)).toBe(false);
     expect(mayReach('fe80::1', internal)).toBe(false);
+    // The IPv4 address NAT64 and 6to4 lead to is what counts.
+    expect(mayReach('64:ff9b::a01:203', internal)).toBe(true);
+    expect(mayReach('2002:a01:203::1', internal)).toBe(true);
+    expect(mayReach('64:ff9b::c0a8:101', internal)).toBe(false);
     // A network is a boundary: the first address past 10.255.255.255 is public anyway, the last
     // private one before 10.0.0.0 is not in it.
     expect(mayReach('9.255.255.255', internal)).toBe(true);

@@ -6,17 +6,34 @@ import type { ReachableNetworks } from '../config-fields.ts';
 /**
  * Whether a logout token may be posted to `address`: any public unicast address, and an address in a
  * special-use range (loopback, private, link-local such as a cloud's metadata service at
- * 169.254.169.254, unique-local, carrier-grade NAT, the unspecified address, an IPv6 form embedding
- * an IPv4 address …) only when one of `networks` names it. An IPv4 address written as IPv6
- * (`::ffff:10.0.0.1`) counts as the IPv4 address it is.
+ * 169.254.169.254, unique-local, carrier-grade NAT, the unspecified address …) only when one of
+ * `networks` names it. An IPv4 address written as IPv6 (`::ffff:10.0.0.1`) counts as the IPv4
+ * address it is, and one carried inside an IPv6 address by NAT64 (`64:ff9b::/96`) or 6to4
+ * (`2002::/16`) counts as the IPv4 address it leads to, so a host that reaches IPv4 only through
+ * them reaches public relying parties and still no private one.
  */
 export function mayReach(address: string, networks: ReachableNetworks): boolean {
   if (isIP(address) === 0) return false;
   const parsed = ipaddr.process(address);
+  if (
+    networks.some((network) => network[0].kind() === parsed.kind() && parsed.match(network[0], network[1]))
+  ) {
+    return true;
+  }
   if (parsed.range() === 'unicast') return true;
-  return networks.some(
-    (network) => network[0].kind() === parsed.kind() && parsed.match(network[0], network[1]),
-  );
+  const carried = parsed.kind() === 'ipv6' ? carriedIPv4(parsed as ipaddr.IPv6) : undefined;
+  return carried !== undefined && mayReach(carried, networks);
+}
+
+/** The IPv4 address a NAT64 (RFC 6052 well-known prefix) or 6to4 (RFC 3056) address carries. */
+function carriedIPv4(address: ipaddr.IPv6): string | undefined {
+  const { parts } = address;
+  const ipv4 = (high: number | undefined, low: number | undefined) =>
+    [(high ?? 0) >> 8, (high ?? 0) & 0xff, (low ?? 0) >> 8, (low ?? 0) & 0xff].join('.');
+  const range = address.range();
+  if (range === 'rfc6052') return ipv4(parts[6], parts[7]);
+  if (range === '6to4') return ipv4(parts[1], parts[2]);
+  return undefined;
 }
 
 /** The address a logout token was not posted to, and why (a configuration matter, not worth retrying). */
