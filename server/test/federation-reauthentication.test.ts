@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   authenticationAgeRefusal,
   reauthenticationAsked,
+  upstreamLoginTime,
   upstreamReauthenticationParameters,
 } from '../src/federation/reauthentication.ts';
 import {
@@ -95,6 +96,16 @@ describe('re-authentication the relying party asks for is asked upstream (OpenID
     expect(authTime).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) - 200);
   });
 
+  it('refuses, for prompt=login, an authentication the provider kept from before (an hour ago)', async () => {
+    const kept = await authenticatedUpstream({ prompt: 'login' }, 3_600);
+    expectErrorPage(kept.back);
+    expect(await lastFederationAudit(db())).toMatchObject({
+      outcome: 'refused',
+      detail: { step: 'callback', reason: 'authentication_too_old', providerId },
+    });
+    await expectNotSignedIn(kept.browser, kept.auth.returnUrl);
+  });
+
   it('refuses an upstream authentication older than max_age=300 allows (340 s ago), within 30 s of clock tolerance', async () => {
     const tooOld = await authenticatedUpstream({ max_age: '300' }, 340);
     expectErrorPage(tooOld.back);
@@ -108,16 +119,16 @@ describe('re-authentication the relying party asks for is asked upstream (OpenID
     expect(withinTolerance.back.headers.location).toBe(
       `http://localhost:3000${withinTolerance.auth.returnUrl}`,
     );
-    // And the relying party gets its code: the authentication counts as just within the 300 s it
-    // asked for, so neither Keycard's max_age check nor the relying party's sends the person round.
+    // The relying party is told when the person authenticated, as it was: its own check of auth_time
+    // decides what to make of the seconds the clocks were granted.
     const tokens = await redeemCode(
       app(),
       await resumeToCode(withinTolerance.browser, withinTolerance.auth.returnUrl),
       withinTolerance.auth.verifier,
     );
-    expect(Number(claimsOf(tokens.id_token).auth_time)).toBeGreaterThanOrEqual(
-      Math.floor(Date.now() / 1000) - 301,
-    );
+    const age = Math.floor(Date.now() / 1000) - Number(claimsOf(tokens.id_token).auth_time);
+    expect(age).toBeGreaterThanOrEqual(320);
+    expect(age).toBeLessThanOrEqual(322);
     // Without max_age, how long ago the person authenticated upstream is the provider's business.
     const unasked = await authenticatedUpstream({}, 86_400);
     expect(unasked.back.headers.location).toBe(`http://localhost:3000${unasked.auth.returnUrl}`);
@@ -136,10 +147,32 @@ describe('reading and checking re-authentication', () => {
 
   it('refuses an ID token without auth_time when max_age was asked, and checks nothing without max_age', () => {
     const now = new Date('2025-06-01T12:00:00Z');
+    const sentAt = new Date(now.getTime() - 60_000);
     const nowSeconds = now.getTime() / 1000;
-    expect(authenticationAgeRefusal(300, undefined, now)).toBe('auth_time_missing');
-    expect(authenticationAgeRefusal(300, nowSeconds - 330, now)).toBeNull();
-    expect(authenticationAgeRefusal(300, nowSeconds - 331, now)).toBe('authentication_too_old');
-    expect(authenticationAgeRefusal(null, undefined, now)).toBeNull();
+    const maxAge = { promptLogin: false, maxAge: 300 };
+    const nothing = { promptLogin: false, maxAge: null };
+    expect(authenticationAgeRefusal(maxAge, undefined, now, sentAt)).toBe('auth_time_missing');
+    expect(authenticationAgeRefusal(maxAge, nowSeconds - 330, now, sentAt)).toBeNull();
+    expect(authenticationAgeRefusal(maxAge, nowSeconds - 331, now, sentAt)).toBe('authentication_too_old');
+    expect(authenticationAgeRefusal(nothing, undefined, now, sentAt)).toBeNull();
+    expect(authenticationAgeRefusal(nothing, nowSeconds - 86_400, now, sentAt)).toBeNull();
+  });
+
+  it('with prompt=login refuses an auth_time from before the sign-in was sent upstream, 30 s of clocks granted', () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    const sentAt = new Date(now.getTime() - 60_000);
+    const sentSeconds = sentAt.getTime() / 1000;
+    const login = { promptLogin: true, maxAge: null };
+    expect(authenticationAgeRefusal(login, sentSeconds - 30, now, sentAt)).toBeNull();
+    expect(authenticationAgeRefusal(login, sentSeconds - 31, now, sentAt)).toBe('authentication_too_old');
+    expect(authenticationAgeRefusal(login, sentSeconds + 10, now, sentAt)).toBeNull();
+    // Without auth_time nothing tells how recent it is: prompt=login alone does not require the claim.
+    expect(authenticationAgeRefusal(login, undefined, now, sentAt)).toBeNull();
+  });
+
+  it('records the upstream auth_time as the login time, never later than now, and now when it is not stated', () => {
+    expect(upstreamLoginTime(1_000, 2_000)).toBe(1_000);
+    expect(upstreamLoginTime(2_500, 2_000)).toBe(2_000);
+    expect(upstreamLoginTime(null, 2_000)).toBeUndefined();
   });
 });

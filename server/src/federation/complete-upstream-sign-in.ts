@@ -5,10 +5,10 @@ import { traced } from '../tracing/spans.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
-import { authenticationAgeRefusal } from './reauthentication.ts';
+import { authenticationAgeRefusal, type Reauthentication } from './reauthentication.ts';
 import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
 import { upstreamConfiguration, upstreamSpan } from './upstream-client.ts';
-import type { UpstreamFlow } from './upstream-flow.ts';
+import { UPSTREAM_FLOW_TTL_SECONDS, type UpstreamFlow } from './upstream-flow.ts';
 import { type PersonClaims, personClaims } from './upstream-person.ts';
 
 export type CompleteResult =
@@ -26,15 +26,15 @@ export type CompleteResult =
 /**
  * The callback's work (DESIGN §1): the authorization response is checked against the flow this browser
  * started (state), the code is exchanged with the PKCE verifier, and openid-client validates the ID
- * token (issuer, audience, expiry, nonce). The authentication must be as recent as the relying party's
- * `maxAge` (seconds, null when it set none) asks. Only then is the local account linked or provisioned.
+ * token (issuer, audience, expiry, nonce). The authentication must be as recent as the relying party
+ * `asked` (prompt=login, max_age). Only then is the local account linked or provisioned.
  * `callbackUrl` is the URL the provider redirected to, query included.
  */
 export async function completeUpstreamSignIn(
   deps: FederationDeps,
   flow: UpstreamFlow,
   callbackUrl: URL,
-  maxAge: number | null,
+  asked: Reauthentication,
 ): Promise<CompleteResult> {
   const { providerId } = flow;
   const refuse = (reason: FederationRefusal) => ({ ok: false as const, reason, providerId });
@@ -67,7 +67,8 @@ export async function completeUpstreamSignIn(
     return refuse('token_invalid');
   }
   if (!idToken) return refuse('token_invalid');
-  const tooOld = authenticationAgeRefusal(maxAge, idToken.auth_time, await deps.clock.now());
+  const sentAt = new Date(flow.expiresAt - UPSTREAM_FLOW_TTL_SECONDS * 1000);
+  const tooOld = authenticationAgeRefusal(asked, idToken.auth_time, await deps.clock.now(), sentAt);
   if (tooOld !== null) return refuse(tooOld);
 
   const claims = await personClaims(provider, config, accessToken, idToken);

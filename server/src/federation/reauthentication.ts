@@ -35,17 +35,40 @@ export function upstreamReauthenticationParameters(asked: Reauthentication): Rec
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 /**
- * Whether the upstream authentication satisfies max_age: a provider may ignore the max_age it was
- * passed, and the relying party would then get an older authentication than it asked for. With
- * max_age the ID token must state auth_time (OpenID Connect Core §2); epoch seconds, as `now` is read.
+ * Whether the upstream authentication is as recent as the relying party asked: a provider may ignore
+ * the prompt=login and max_age it was passed, and the relying party would then get an older
+ * authentication than it asked for. With max_age the ID token must state auth_time (OpenID Connect
+ * Core §2) and it may be at most max_age old; with prompt=login an auth_time the token states must be
+ * no earlier than the moment this sign-in was sent upstream (`sentAt`). Epoch seconds; `now` and
+ * `sentAt` by the service's clock, allowing 30 s for the provider's.
  */
 export function authenticationAgeRefusal(
-  maxAge: number | null,
+  asked: Reauthentication,
   authTime: unknown,
   now: Date,
+  sentAt: Date,
 ): 'auth_time_missing' | 'authentication_too_old' | null {
-  if (maxAge === null) return null;
-  if (typeof authTime !== 'number' || !Number.isFinite(authTime)) return 'auth_time_missing';
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  return authTime + maxAge < nowSeconds - CLOCK_TOLERANCE_SECONDS ? 'authentication_too_old' : null;
+  const stated = typeof authTime === 'number' && Number.isFinite(authTime) ? authTime : null;
+  if (asked.maxAge !== null) {
+    if (stated === null) return 'auth_time_missing';
+    if (stated + asked.maxAge < secondsOf(now) - CLOCK_TOLERANCE_SECONDS) return 'authentication_too_old';
+  }
+  if (asked.promptLogin && stated !== null && stated < secondsOf(sentAt) - CLOCK_TOLERANCE_SECONDS) {
+    return 'authentication_too_old';
+  }
+  return null;
+}
+
+/**
+ * The session's login time: the upstream auth_time, so the ID token's auth_time and every later
+ * max_age check count from when the person authenticated, not from when they came back. Never later
+ * than `nowSeconds` (the provider's clock may be ahead); unset (undefined: now) when the provider did
+ * not say.
+ */
+export function upstreamLoginTime(authTime: number | null, nowSeconds: number): number | undefined {
+  return authTime === null ? undefined : Math.min(authTime, nowSeconds);
+}
+
+function secondsOf(time: Date): number {
+  return Math.floor(time.getTime() / 1000);
 }

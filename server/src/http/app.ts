@@ -92,7 +92,6 @@ function withSafeSerializers(logger: FastifyServerOptions['logger']): FastifySer
 const MAX_PATH_PARAMETER_LENGTH = 3 * 2048;
 
 /** Builds the service (fastify/demo style: built here, started by main.ts, injected by tests). */
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { auditRow, recordAudit } from '../../audit/audit-log.ts';
 import { cookiePolicy } from '../../cookie-policy.ts';
 import { completeUpstreamSignIn } from '../../federation/complete-upstream-sign-in.ts';
-import { reauthenticationAsked } from '../../federation/reauthentication.ts';
+import { reauthenticationAsked, upstreamLoginTime } from '../../federation/reauthentication.ts';
 import {
   type FederationDeps,
   type FederationRefusal,
@@ -32,19 +32,6 @@ const callbackQuery = z.object({
  * browser navigations, so a refusal is a redirect to the error page (with an audit event), never a
  * JSON answer, and never a session.
  */
-/**
- * When the person authenticated, for the session: when the organisation's provider says, not when
- * they came back, so auth_time and every max_age check count from then. Never later than now (its
- * clock may be ahead), and, when the relying party asked for max_age, no earlier than that allows:
- * the callback accepted up to 30 s more for the two clocks (reauthentication.ts), which the relying
- * party's own check of auth_time would not.
- */
-function loginTime(authTime: number | null, maxAge: number | null, nowSeconds: number): number | undefined {
-  if (authTime === null) return undefined;
-  const earliest = maxAge === null ? authTime : Math.max(authTime, nowSeconds - maxAge);
-  return Math.min(earliest, nowSeconds);
-}
-
 export const federationRoutes: RouteModule = (api, deps) => {
   const { publicUrl } = deps.config;
   if (!CROSS_SITE_EXEMPTIONS.some((entry) => entry.path === UPSTREAM_CALLBACK_PATH)) {
@@ -127,12 +114,13 @@ export const federationRoutes: RouteModule = (api, deps) => {
     // The URL the provider redirected to, on the registered origin (openid-client derives redirect_uri from it).
     const callbackUrl = new URL(federation.callbackUrl);
     callbackUrl.search = new URL(request.url, publicUrl).search;
-    const { maxAge } = reauthenticationAsked(interaction.params);
-    const result = await completeUpstreamSignIn(federation, flow, callbackUrl, maxAge);
+    const asked = reauthenticationAsked(interaction.params);
+    const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
     if (!result.ok) return refused(request, reply, 'callback', result.reason, result.providerId);
 
     // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
-    const authTime = loginTime(result.authTime, maxAge, Math.floor(Date.now() / 1000));
+    // By the provider's clock, which stamps the session's other times.
+    const authTime = upstreamLoginTime(result.authTime, Math.floor(Date.now() / 1000));
     await finishLogin(
       interaction,
       result.account,
