@@ -79,6 +79,12 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     expect(loadConfig({ SHUTDOWN_DRAIN_MS: '60000' }).shutdownDrainMs).toBe(60_000);
   });
 
+  it('keeps a replaced signing key published a day (1440 minutes) unless configured longer', () => {
+    expect(loadConfig({}).keyRetainMs).toBe(1440 * 60_000);
+    expect(loadConfig({ OIDC_KEY_RETAIN_MINUTES: '1440' }).keyRetainMs).toBe(1440 * 60_000);
+    expect(loadConfig({ OIDC_KEY_RETAIN_MINUTES: '43200' }).keyRetainMs).toBe(43_200 * 60_000);
+  });
+
   it('logs at the configured level', () => {
     expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
     expect(loadConfig({ ...PRODUCTION, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
@@ -317,6 +323,8 @@ describe('loadConfig refusals', () => {
     ['PUBLIC_HOST_ALIASES', 'user@host'],
     ['RESOURCE_SERVERS', '[{"identifier":"https://api.example/","scopes":["keycard:admin","x:read"]}]'],
     ['RESOURCE_SERVERS', '[{"identifier":"https://api.example/","scopes":["openid"]}]'],
+    ['OIDC_KEY_RETAIN_MINUTES', '1439'],
+    ['OIDC_KEY_RETAIN_MINUTES', '43201'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10/8'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', '10.0.0.0/33'],
     ['BACKCHANNEL_PRIVATE_NETWORKS', 'fd00::/129'],

@@ -157,11 +157,11 @@ function environmentSchema(readText: ReadText) {
        */
       OIDC_KEY_GRACE_MINUTES: wholeNumber(0, 10_080).default(60),
       /**
-       * Minutes a replaced key stays published after it stopped signing. At least the ID token
-       * lifetime (60), so every token it signed verifies until it expires; the default, a day, is a
-       * session's lifetime, so a relying party's id_token_hint at sign-out still verifies too.
+       * Minutes a replaced key stays published after it stopped signing. At least a day, the longest a
+       * token it signed may live: a resource server's JWT access token (RFC 9068) up to 86 400 s, an
+       * ID token 60 minutes, and a session, whose id_token_hint at sign-out must still verify, a day.
        */
-      OIDC_KEY_RETAIN_MINUTES: wholeNumber(60, 43_200).default(1440),
+      OIDC_KEY_RETAIN_MINUTES: wholeNumber(1440, 43_200).default(1440),
       RESOURCE_SERVERS: resourceServersSchema.default([]),
       /**
        * The port of the Prometheus metrics listener (metrics/metrics-listener.ts); unset = no metrics

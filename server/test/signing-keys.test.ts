@@ -181,7 +181,7 @@ describe('key rotation (keys:rotate): grace period, signing, retention', () => {
   const env = {
     OIDC_JWKS: jwksOf(privateJwk('ec', 'old-ec')),
     OIDC_KEY_GRACE_MINUTES: '60',
-    OIDC_KEY_RETAIN_MINUTES: '60',
+    OIDC_KEY_RETAIN_MINUTES: '1440',
     PUBLIC_URL: RP_PUBLIC_URL,
     TRUST_PROXY: 'true',
   };
@@ -241,9 +241,9 @@ describe('key rotation (keys:rotate): grace period, signing, retention', () => {
       ['old-ec', 'retired'],
     ]);
 
-    // The old key signed until the switch; an ID token lives 60 minutes, so it stays published
-    // 60 minutes more (OIDC_KEY_RETAIN_MINUTES), verifying what it signed, and then leaves the set.
-    clock.advance(60 * MINUTE - 2 * SECOND);
+    // The old key signed until the switch; a JWT access token it signed may live a day, so it stays
+    // published 1440 minutes more (OIDC_KEY_RETAIN_MINUTES), verifying what it signed, then leaves.
+    clock.advance(1440 * MINUTE - 2 * SECOND);
     for (const app of [first, second]) expect(verifiedBy(before, await published(app))).toBe(true);
     clock.advance(2 * SECOND);
     for (const app of [first, second]) {
