@@ -276,6 +276,16 @@ export const jwksSchema = z.string().transform((value, ctx) => {
     if (kids.has(kid)) return fail(`${name}: the kid is used by another key too`);
     kids.add(kid);
   }
+  // OpenID Connect Core §15.1 and Discovery §3: every provider signs ID tokens with RS256, and a
+  // relying party that registers no algorithm expects it.
+  const signsRs256 = (keys as Record<string, unknown>[]).some(
+    (key) => key.kty === 'RSA' && (key.alg === undefined || key.alg === 'RS256'),
+  );
+  if (!signsRs256) {
+    return fail(
+      'must hold an RSA key that signs RS256 (without "alg", or "alg": "RS256"): OpenID Connect requires RS256 of every provider, and a client that registers no algorithm gets it',
+    );
+  }
   return { keys: keys as PrivateSigningJwk[] };
 });
 

@@ -9,7 +9,10 @@ const SECRET_A = 'a'.repeat(32);
 const SECRET_B = 'b'.repeat(40);
 const privateJwks = JSON.stringify({
   keys: [
-    { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'k1' },
+    {
+      ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+      kid: 'k1',
+    },
   ],
 });
 const PRODUCTION = {
@@ -271,7 +274,7 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
       redisUrl: 'redis://127.0.0.1:6379',
     });
     expect(config.cookieSecrets).toEqual([SECRET_A, SECRET_B]);
-    expect(config.oidcJwks?.keys[0]).toMatchObject({ kty: 'EC', kid: 'k1' });
+    expect(config.oidcJwks?.keys[0]).toMatchObject({ kty: 'RSA', kid: 'k1' });
   });
 });
 

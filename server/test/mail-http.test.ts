@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { apiClient, outboxMails } from './recovery-kit.ts';
 import { buildTestApp, testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
+import { testSigningJwk } from './support/signing-key.ts';
 
 const testDb = useTestDatabase();
 const cleanup: (() => Promise<void>)[] = [];
@@ -167,7 +167,6 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
   });
 
   it('does not exist in production: 404, not the SPA', async () => {
-    const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
     const app = await appWith({
       env: {
         NODE_ENV: 'production',
@@ -175,7 +174,7 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
         DATABASE_URL: 'postgres://keycard@127.0.0.1:5432/unused',
         SMTP_URL: `smtp://127.0.0.1:${await deadPort()}`,
         COOKIE_SECRETS: 'p'.repeat(32),
-        OIDC_JWKS: JSON.stringify({ keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] }),
+        OIDC_JWKS: JSON.stringify({ keys: [testSigningJwk()] }),
       },
     });
     expect(app.mail.transport).toBe('smtp');

@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { createPublicKey, verify } from 'node:crypto';
 import { loginResponse } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { testSigningJwk } from './support/signing-key.ts';
 import { useTestService } from './support/test-service.ts';
 
 const service = useTestService({ instances: 2, setUp: ({ db }) => registerTestClient(db) });
@@ -138,13 +139,7 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
 
 describe('production keys from configuration', () => {
   it('publishes and signs with the OIDC_JWKS given, not a generated key', async () => {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const jwk = {
-      ...privateKey.export({ format: 'jwk' }),
-      kid: 'configured-key-1',
-      alg: 'ES256',
-      use: 'sig',
-    };
+    const jwk = testSigningJwk('configured-key-1');
     const app = await buildTestApp(service().db, { env: { OIDC_JWKS: JSON.stringify({ keys: [jwk] }) } });
     try {
       const published = await jwksOf(app);

@@ -72,13 +72,6 @@ function verifiedBy(jwt: string, keys: readonly PublishedKey[]): boolean {
 
 describe.each([
   {
-    keySet: 'EC P-256 only',
-    keys: () => [privateJwk('ec', 'ec-1')],
-    alg: 'ES256',
-    kid: 'ec-1',
-    supported: ['ES256'],
-  },
-  {
     keySet: 'RSA only',
     keys: () => [privateJwk('rsa', 'rsa-1')],
     alg: 'RS256',
@@ -91,13 +84,6 @@ describe.each([
     alg: 'RS256',
     kid: 'rsa-1',
     supported: ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'],
-  },
-  {
-    keySet: 'Ed25519 only',
-    keys: () => [privateJwk('ed25519', 'ed-1')],
-    alg: 'EdDSA',
-    kid: 'ed-1',
-    supported: ['EdDSA', 'Ed25519'],
   },
 ])('a production start with an OIDC_JWKS of $keySet', ({ keys, alg, kid, supported }) => {
   const service = useTestService({
@@ -168,6 +154,14 @@ describe('OIDC_JWKS refused at start, naming the bad key', () => {
       'key "ec-1": is not a valid private key',
     ],
     ['an empty set', jwksOf(), 'must hold at least one key'],
+    // OpenID Connect Core §15.1, Discovery §3: RS256 is required of every provider.
+    ['EC P-256 keys only', jwksOf(ec), 'must hold an RSA key that signs RS256'],
+    ['Ed25519 keys only', jwksOf(privateJwk('ed25519', 'ed-1')), 'must hold an RSA key that signs RS256'],
+    [
+      'an RSA key named for PS256 only',
+      jwksOf({ ...privateJwk('rsa', 'ps-1'), alg: 'PS256' }, ec),
+      'must hold an RSA key that signs RS256',
+    ],
     ['no key set', '[1]', 'must be a JSON Web Key Set'],
   ])('%s', (_case, value, message) => {
     const text = refusal(value);
@@ -179,7 +173,7 @@ describe('OIDC_JWKS refused at start, naming the bad key', () => {
 describe('key rotation (keys:rotate): grace period, signing, retention', () => {
   const clock = manualClock();
   const env = {
-    OIDC_JWKS: jwksOf(privateJwk('ec', 'old-ec')),
+    OIDC_JWKS: jwksOf(privateJwk('rsa', 'old-rsa')),
     OIDC_KEY_GRACE_MINUTES: '60',
     OIDC_KEY_RETAIN_MINUTES: '1440',
     PUBLIC_URL: RP_PUBLIC_URL,
@@ -213,32 +207,32 @@ describe('key rotation (keys:rotate): grace period, signing, retention', () => {
   it('publishes the new key first, signs with it after the grace, and keeps the old one until its tokens expire', async () => {
     const [first, second] = [service().instance(0), service().instance(1)];
     const before = await signIn(first);
-    expect(headerOf(before).kid).toBe('old-ec');
+    expect(headerOf(before).kid).toBe('old-rsa');
 
     const rotatedAt = (await clock.now()).getTime();
     const rotation = await rotateKeys(deps(), {});
     const next = rotation.keys.find((key) => key.state === 'next');
-    expect(next).toMatchObject({ kty: 'EC', algorithms: ['ES256'], origin: 'rotation' });
+    expect(next).toMatchObject({ kty: 'RSA', algorithms: ['RS256', 'PS256'], origin: 'rotation' });
     expect(next?.signsFrom).toBe(new Date(rotatedAt + 60 * MINUTE).toISOString());
     const newKid = String(next?.kid);
     await expect(rotateKeys(deps(), {})).rejects.toMatchObject({ code: 'conflict' });
 
     // Every instance reads the stored keys again within KEY_RELOAD_MS (30 s): the new key is published.
     clock.advance(31 * SECOND);
-    for (const app of [first, second]) expect(await kidsOn(app)).toEqual(['old-ec', newKid]);
-    expect(headerOf(await signIn(second)).kid).toBe('old-ec');
+    for (const app of [first, second]) expect(await kidsOn(app)).toEqual(['old-rsa', newKid]);
+    expect(headerOf(await signIn(second)).kid).toBe('old-rsa');
 
     // Grace period: 60 minutes after the rotation the new key signs, on every instance.
     clock.advance(60 * MINUTE - 31 * SECOND - SECOND);
-    expect(headerOf(await signIn(first)).kid).toBe('old-ec');
+    expect(headerOf(await signIn(first)).kid).toBe('old-rsa');
     clock.advance(2 * SECOND);
     const after = await signIn(first);
     expect(headerOf(after).kid).toBe(newKid);
     expect(headerOf(await signIn(second)).kid).toBe(newKid);
-    expect(await kidsOn(first)).toEqual([newKid, 'old-ec']);
+    expect(await kidsOn(first)).toEqual([newKid, 'old-rsa']);
     expect((await listKeys(deps(), {})).keys.map((key) => [key.kid, key.state])).toEqual([
       [newKid, 'current'],
-      ['old-ec', 'retired'],
+      ['old-rsa', 'retired'],
     ]);
 
     // The old key signed until the switch; a JWT access token it signed may live a day, so it stays
@@ -252,5 +246,27 @@ describe('key rotation (keys:rotate): grace period, signing, retention', () => {
       expect(verifiedBy(before, keys)).toBe(false);
       expect(verifiedBy(after, keys)).toBe(true);
     }
+  });
+});
+
+describe('a rotation of keys stored before RS256 was required', () => {
+  const service = useTestService({ clock: manualClock() });
+
+  it('adds an RSA key that signs RS256 beside the replacement of each kind', async () => {
+    // A base set OIDC_JWKS can no longer hold (EC only), as a database of an earlier version signs with.
+    const ecOnly = [privateJwk('ec', 'stored-ec')];
+    const deps = () => ({
+      db: service().db,
+      signingKeys: { configured: ecOnly as never, graceMs: 60 * MINUTE, retainMs: 1440 * MINUTE },
+    });
+    const rotation = await rotateKeys(deps(), {});
+    const next = rotation.keys.filter((key) => key.state === 'next');
+    expect(next.map((key) => [key.kty, key.algorithms])).toEqual(
+      expect.arrayContaining([
+        ['EC', ['ES256']],
+        ['RSA', ['RS256', 'PS256']],
+      ]),
+    );
+    expect(next).toHaveLength(2);
   });
 });

@@ -89,15 +89,23 @@ export async function listKeys(
   return viewOf(scheduleOf(generationsOf(await listSigningKeys(deps.db))));
 }
 
-/** One new key in place of each signing key type (and named algorithm), so clients keep their algorithm. */
+/**
+ * One new key in place of each signing key type (and named algorithm), so clients keep their
+ * algorithm, and an RSA key when none of them signs RS256: a set stored before RS256 was required
+ * (OIDC_JWKS checks it since) gains it at its next rotation, as OpenID Connect asks of a provider.
+ */
 function replacementsOf(schedule: KeySchedule): SigningJwk[] {
   const kinds = new Map<string, SigningJwk>();
   for (const { jwk, state } of schedule.keys) {
     if (state === 'current') kinds.set(`${jwk.kty}:${String(jwk.alg ?? '')}`, jwk);
   }
-  return [...kinds.values()].map((jwk) =>
+  const replacements = [...kinds.values()].map((jwk) =>
     newSigningKey(jwk.kty, typeof jwk.alg === 'string' ? jwk.alg : undefined),
   );
+  const signsRs256 = replacements.some(
+    (jwk) => jwk.kty === 'RSA' && (jwk.alg === undefined || jwk.alg === 'RS256'),
+  );
+  return signsRs256 ? replacements : [...replacements, newSigningKey('RSA')];
 }
 
 /**

@@ -1,8 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type AppOptions, buildApp } from '../../src/http/app.ts';
 import type { Db } from '../../src/store/database.ts';
+import { testSigningJwk } from './signing-key.ts';
 
 /** A development-mode configuration as the service would parse it, with `env` on top. */
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
@@ -14,14 +14,14 @@ export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
  * are never connected to in these tests, cookie secrets and a signing key), `env` on top.
  */
 export function productionEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  const jwk = testSigningJwk();
   return {
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://login.example.test',
     DATABASE_URL: 'postgres://keycard@127.0.0.1:5432/unused',
     SMTP_URL: 'smtp://127.0.0.1:2525',
     COOKIE_SECRETS: 'p'.repeat(32),
-    OIDC_JWKS: JSON.stringify({ keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] }),
+    OIDC_JWKS: JSON.stringify({ keys: [jwk] }),
     ...env,
   };
 }

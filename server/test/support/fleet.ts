@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { type SmtpSink, startSmtpSink } from '../mail-sink.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
 import { buildServerIfStale, freePort, type ServiceProcess, startService } from './service-process.ts';
+import { testSigningJwk } from './signing-key.ts';
 
 const LISTENING = /Keycard listening on/;
 const START_WITHIN_MS = 60_000;
@@ -34,8 +35,7 @@ export interface Fleet {
 
 /** The production configuration every instance shares (README, NODE_ENV=production). */
 function sharedEnvironment(publicUrl: string, databaseUrl: string, smtpUrl: string, dataDir: string) {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'fleet-key-1', alg: 'ES256', use: 'sig' };
+  const jwk = testSigningJwk('fleet-key-1');
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
