@@ -106,6 +106,45 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     expect(await stored('Session', sessionId)).toBeUndefined();
   });
 
+  it('is not written under another id once its own save found it gone', async () => {
+    const { account, sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.find(sessionId);
+      if (!session) throw new Error('no session');
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await sessions.upsert(sessionId, session, 3600);
+      await sessions.upsert('another-session', { ...session, jti: 'another-session' }, 3600);
+    });
+    expect(await stored('Session', sessionId)).toBeUndefined();
+    expect(await stored('Session', 'another-session')).toBeUndefined();
+  });
+
+  it('is not written back when the request found it by its uid, as a token request does', async () => {
+    const { account, sessionId } = await signedIn();
+    const uid = String((await stored('Session', sessionId))?.uid);
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.findByUid(uid);
+      if (!session) throw new Error('no session');
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await sessions.upsert(sessionId, session, 3600);
+    });
+    expect(await stored('Session', sessionId)).toBeUndefined();
+  });
+
+  it('is stored again when the request itself removed it and saves it anew', async () => {
+    const { sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await sessions.find(sessionId);
+      if (!session) throw new Error('no session');
+      await sessions.destroy(sessionId);
+      await sessions.upsert(sessionId, { ...session, acr: 'anew' }, 3600);
+    });
+    expect(await stored('Session', sessionId)).toMatchObject({ acr: 'anew' });
+  });
+
   it('is renewed under a new id by a resume while the sign-in lasts', async () => {
     const { sessionId } = await signedIn();
     await withRequestReads(async () => {
@@ -126,8 +165,23 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
       const session = await sessions.find(sessionId);
       if (!session) throw new Error('no session');
       await sessions.upsert(sessionId, { ...session, acr: 'changed' }, 3600);
+      // A session the request saves besides is stored too: nothing was ended under it.
+      await sessions.upsert(`${sessionId}-beside`, { ...session, jti: `${sessionId}-beside` }, 3600);
     });
     expect(await stored('Session', sessionId)).toMatchObject({ acr: 'changed' });
+    expect(await stored('Session', `${sessionId}-beside`)).toBeDefined();
+  });
+
+  it('outside a protocol request (a job, the admin CLI) is read and written as stored, nothing noted', async () => {
+    const { sessionId } = await signedIn();
+    const sessions = adapter('Session');
+    const session = await sessions.find(sessionId);
+    if (!session) throw new Error('no session');
+    await sessions.upsert(sessionId, { ...session, acr: 'outside' }, 3600);
+    await sessions.destroy('no-such-session');
+    await sessions.upsert('outside-session', { ...session, jti: 'outside-session' }, 3600);
+    expect(await stored('Session', sessionId)).toMatchObject({ acr: 'outside' });
+    expect(await stored('Session', 'outside-session')).toBeDefined();
   });
 
   it('a session no request read is stored when saved: a new sign-in starts one', async () => {

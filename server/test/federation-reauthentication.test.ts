@@ -142,6 +142,10 @@ describe('reading and checking re-authentication', () => {
       maxAge: 3600,
     });
     expect(reauthenticationAsked({ prompt: 'consent' })).toEqual({ promptLogin: false, maxAge: null });
+    // Only whole seconds in text, as the provider stores them; anything else asks nothing.
+    for (const maxAge of ['30s', 'x30', '-30', 30]) {
+      expect(reauthenticationAsked({ max_age: maxAge }).maxAge).toBeNull();
+    }
     expect(upstreamReauthenticationParameters({ promptLogin: false, maxAge: null })).toEqual({});
   });
 
