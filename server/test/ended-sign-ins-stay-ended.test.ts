@@ -60,6 +60,13 @@ async function signedIn() {
   return { account, browser, sessionId: await idOf('Session'), grantId: await idOf('Grant') };
 }
 
+/** The payload `id` as the adapter finds it; there must be one. */
+async function found(models: ReturnType<typeof adapter>, id: string): Promise<AdapterPayload> {
+  const payload = await models.find(id);
+  if (!payload) throw new Error(`${id} is not stored`);
+  return payload;
+}
+
 async function stored(model: string, id: string) {
   const rows = await db()
     .select({ payload: oidcPayloads.payload })
@@ -94,8 +101,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     const { account, sessionId } = await signedIn();
     await withRequestReads(async () => {
       const sessions = adapter('Session');
-      const session = await sessions.find(sessionId);
-      if (!session) throw new Error('no session');
+      const session = await found(sessions, sessionId);
       await endAccountSessionsWithLogout(db(), clock, account.id);
       // What oidc-provider's resetIdentifier and save do: the old id destroyed, the session saved anew.
       await sessions.destroy(sessionId);
@@ -110,8 +116,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     const { account, sessionId } = await signedIn();
     await withRequestReads(async () => {
       const sessions = adapter('Session');
-      const session = await sessions.find(sessionId);
-      if (!session) throw new Error('no session');
+      const session = await found(sessions, sessionId);
       await endAccountSessionsWithLogout(db(), clock, account.id);
       await sessions.upsert(sessionId, session, 3600);
       await sessions.upsert('another-session', { ...session, jti: 'another-session' }, 3600);
@@ -137,8 +142,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     const { sessionId } = await signedIn();
     await withRequestReads(async () => {
       const sessions = adapter('Session');
-      const session = await sessions.find(sessionId);
-      if (!session) throw new Error('no session');
+      const session = await found(sessions, sessionId);
       await sessions.destroy(sessionId);
       await sessions.upsert(sessionId, { ...session, acr: 'anew' }, 3600);
     });
@@ -149,8 +153,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     const { sessionId } = await signedIn();
     await withRequestReads(async () => {
       const sessions = adapter('Session');
-      const session = await sessions.find(sessionId);
-      if (!session) throw new Error('no session');
+      const session = await found(sessions, sessionId);
       await sessions.destroy(sessionId);
       await sessions.upsert(`${sessionId}-renewed`, { ...session, jti: `${sessionId}-renewed` }, 3600);
     });
@@ -162,8 +165,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
     const { sessionId } = await signedIn();
     await withRequestReads(async () => {
       const sessions = adapter('Session');
-      const session = await sessions.find(sessionId);
-      if (!session) throw new Error('no session');
+      const session = await found(sessions, sessionId);
       await sessions.upsert(sessionId, { ...session, acr: 'changed' }, 3600);
       // A session the request saves besides is stored too: nothing was ended under it.
       await sessions.upsert(`${sessionId}-beside`, { ...session, jti: `${sessionId}-beside` }, 3600);
@@ -175,8 +177,7 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
   it('outside a protocol request (a job, the admin CLI) is read and written as stored, nothing noted', async () => {
     const { sessionId } = await signedIn();
     const sessions = adapter('Session');
-    const session = await sessions.find(sessionId);
-    if (!session) throw new Error('no session');
+    const session = await found(sessions, sessionId);
     await sessions.upsert(sessionId, { ...session, acr: 'outside' }, 3600);
     await sessions.destroy('no-such-session');
     await sessions.upsert('outside-session', { ...session, jti: 'outside-session' }, 3600);

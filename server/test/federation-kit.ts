@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { addUpstreamProvider } from '../src/provisioning/provider-operations.ts';
 import type { Db } from '../src/store/database.ts';
 import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
-import type { TestBrowser } from './support/oidc-flow.ts';
+import { startAuthorization, TestBrowser } from './support/oidc-flow.ts';
 import { startUpstreamIdp, type UpstreamIdp, type UpstreamPerson } from './support/upstream-idp.ts';
 
 /** Keycard's PUBLIC_URL in tests (config.ts development default) and its upstream callback. */
@@ -149,6 +149,35 @@ export async function accountAudit(db: Db, accountId: string) {
     .select()
     .from(auditEvents)
     .where(and(eq(auditEvents.event, 'federation'), eq(auditEvents.accountId, accountId)));
+}
+
+/**
+ * A sign-in the relying party started (with `parameters`), sent to the upstream provider `providerId`
+ * with `who`'s address as the hint: the browser, the authorization and the upstream URL.
+ */
+export async function sentUpstream(
+  app: FastifyInstance,
+  providerId: string,
+  who: UpstreamPerson,
+  parameters: Record<string, string> = {},
+) {
+  const browser = new TestBrowser(app);
+  const auth = await startAuthorization(browser, parameters);
+  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
+  expect(redirect.statusCode).toBe(302);
+  return { browser, auth, authorizationUrl: new URL(String(redirect.headers.location)) };
+}
+
+/** As sentUpstream, then `who` signs in there and the browser comes back to Keycard's callback. */
+export async function throughUpstream(
+  app: FastifyInstance,
+  providerId: string,
+  who: UpstreamPerson,
+  parameters: Record<string, string> = {},
+) {
+  const flow = await sentUpstream(app, providerId, who, parameters);
+  const callback = await new UpstreamBrowser().signIn(flow.authorizationUrl.href, who);
+  return { ...flow, back: await flow.browser.get(localPart(callback)) };
 }
 
 export type { FastifyInstance };

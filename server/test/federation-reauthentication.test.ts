@@ -9,20 +9,12 @@ import {
   expectErrorPage,
   expectNotSignedIn,
   lastFederationAudit,
-  localPart,
   PEOPLE,
-  redirectPath,
+  sentUpstream,
   startRegisteredUpstream,
-  UpstreamBrowser,
+  throughUpstream,
 } from './federation-kit.ts';
-import {
-  claimsOf,
-  redeemCode,
-  registerTestClient,
-  resumeToCode,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { claimsOf, redeemCode, registerTestClient, resumeToCode } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp } from './support/upstream-idp.ts';
 
@@ -39,22 +31,11 @@ const service = useTestService({
 const app = () => service().app;
 const db = () => service().db;
 
-/** A sign-in the relying party started with `parameters`, sent upstream; answers the upstream URL. */
-async function sentUpstream(parameters: Record<string, string>) {
-  const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser, parameters);
-  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, PEOPLE.ada.email));
-  expect(redirect.statusCode).toBe(302);
-  return { browser, auth, authorizationUrl: new URL(String(redirect.headers.location)) };
-}
-
 /** Through the upstream provider, having authenticated there `secondsAgo` seconds ago. */
 async function authenticatedUpstream(parameters: Record<string, string>, secondsAgo: number) {
-  const flow = await sentUpstream(parameters);
   idp.authenticateSecondsAgo(secondsAgo);
   try {
-    const callback = await new UpstreamBrowser().signIn(flow.authorizationUrl.href, PEOPLE.ada);
-    return { ...flow, back: await flow.browser.get(localPart(callback)) };
+    return await throughUpstream(app(), providerId, PEOPLE.ada, parameters);
   } finally {
     idp.authenticateSecondsAgo(0);
   }
@@ -72,7 +53,7 @@ describe('re-authentication the relying party asks for is asked upstream (OpenID
     // max_age=0 is prompt=login (oidc-provider turns one into the other).
     [{ max_age: '0' }, { prompt: 'login', max_age: null }],
   ])('sends a request with %j upstream with %j', async (asked, upstream) => {
-    const { authorizationUrl } = await sentUpstream(asked);
+    const { authorizationUrl } = await sentUpstream(app(), providerId, PEOPLE.ada, asked);
     expect({
       prompt: authorizationUrl.searchParams.get('prompt'),
       max_age: authorizationUrl.searchParams.get('max_age'),

@@ -7,10 +7,8 @@ import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,
   lastFederationAudit,
-  localPart,
-  redirectPath,
   startRegisteredUpstream,
-  UpstreamBrowser,
+  throughUpstream,
 } from './federation-kit.ts';
 import { codeOf, linkIn } from './recovery-kit.ts';
 import {
@@ -67,11 +65,7 @@ const db = () => service().db;
 
 /** A federated sign-in from the relying party through the provider, back to the resume path. */
 async function federatedSignIn(who: UpstreamPerson) {
-  const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser);
-  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
-  const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
-  const back = await browser.get(localPart(callback));
+  const { auth, back } = await throughUpstream(app(), providerId, who);
   expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
   return lastFederationAudit(db());
 }
@@ -165,11 +159,7 @@ describe('unbinding a domain hands its linked accounts back to passwords', () =>
 
   it('ends the sessions and grants of the accounts it unlinks, not of those that stay linked', async () => {
     const signedIn = async (who: UpstreamPerson) => {
-      const browser = new TestBrowser(app());
-      const auth = await startAuthorization(browser);
-      const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
-      const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
-      await browser.get(localPart(callback));
+      const { browser, auth } = await throughUpstream(app(), providerId, who);
       await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
       return browser;
     };

@@ -7,20 +7,11 @@ import {
   expectErrorPage,
   expectNotSignedIn,
   lastFederationAudit,
-  localPart,
-  redirectPath,
+  throughUpstream,
   UPSTREAM_CLIENT_ID,
   UPSTREAM_SECRET,
-  UpstreamBrowser,
 } from './federation-kit.ts';
-import {
-  claimsOf,
-  redeemCode,
-  registerTestClient,
-  resumeToCode,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { claimsOf, redeemCode, registerTestClient, resumeToCode } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 import { startUpstreamIdp, type UpstreamIdp, type UpstreamPerson } from './support/upstream-idp.ts';
 
@@ -73,17 +64,8 @@ const service = useTestService({
 const app = () => service().app;
 const db = () => service().db;
 
-/** From the relying party through the upstream provider back to Keycard's callback. */
-async function throughUpstream(who: UpstreamPerson) {
-  const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser);
-  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
-  const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
-  return { browser, auth, back: await browser.get(localPart(callback)) };
-}
-
 async function expectRefusedAt(who: UpstreamPerson, reason: string) {
-  const { browser, auth, back } = await throughUpstream(who);
+  const { browser, auth, back } = await throughUpstream(app(), providerId, who);
   expectErrorPage(back);
   expect(await lastFederationAudit(db())).toMatchObject({
     outcome: 'refused',
@@ -95,7 +77,7 @@ async function expectRefusedAt(who: UpstreamPerson, reason: string) {
 
 describe('claims a provider returns from UserInfo only (OpenID Connect Core §5.4)', () => {
   it('signs in a verified person of a bound domain with the address and name UserInfo answers', async () => {
-    const { browser, auth, back } = await throughUpstream(VERIFIED);
+    const { browser, auth, back } = await throughUpstream(app(), providerId, VERIFIED);
     expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
     const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
     const account = await findAccountByEmail(db(), VERIFIED.email);
