@@ -33,8 +33,11 @@ const service = useTestService({
 const app = () => service().app;
 const db = () => service().db;
 
-async function expectRefused(step: 'redirect' | 'callback', reason: string) {
-  expect(await lastFederationAudit(db())).toMatchObject({ outcome: 'refused', detail: { step, reason } });
+async function expectRefused(step: 'redirect' | 'callback', reason: string, cause?: string) {
+  expect(await lastFederationAudit(db())).toMatchObject({
+    outcome: 'refused',
+    detail: { step, reason, ...(cause === undefined ? {} : { cause }) },
+  });
 }
 
 /** A browser in a live sign-in at the relying party, sent upstream by the redirect call. */
@@ -161,7 +164,8 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       `/api/ExternalIdentityProviderCallback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`,
     );
     expectErrorPage(response);
-    await expectRefused('callback', 'upstream_error');
+    // The provider's own code, so the operator can tell a person who declined from a fault.
+    await expectRefused('callback', 'upstream_error', 'access_denied');
     await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
   });
 
@@ -186,8 +190,32 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     const code = new URL(secondCallback, 'http://x').searchParams.get('code') ?? '';
     const swapped = firstCallback.replace(/code=[^&]+/, `code=${code}`);
     expectErrorPage(await first.browser.get(swapped));
-    await expectRefused('callback', 'token_invalid');
+    // The provider refused the exchange (the verifier is not the code's): its OAuth error on record.
+    await expectRefused('callback', 'token_invalid', 'invalid_grant');
     await expectNotSignedIn(first.browser, first.auth.returnUrl);
+  });
+
+  it('puts a wrong client secret on record as the provider answered it (invalid_client)', async () => {
+    const [provider] = await db()
+      .select()
+      .from(upstreamProviders)
+      .where(eq(upstreamProviders.id, providerId));
+    const secret = String(provider?.clientSecret);
+    await db()
+      .update(upstreamProviders)
+      .set({ clientSecret: 'not-the-secret-0123456789' })
+      .where(eq(upstreamProviders.id, providerId));
+    try {
+      const flow = await startedFlow();
+      expectErrorPage(await flow.browser.get(await upstreamCallback(PEOPLE.ada, flow)));
+      await expectRefused('callback', 'token_invalid', 'invalid_client');
+      await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+    } finally {
+      await db()
+        .update(upstreamProviders)
+        .set({ clientSecret: secret })
+        .where(eq(upstreamProviders.id, providerId));
+    }
   });
 
   it('refuses an address the provider has not verified, and one of a domain not bound to it', async () => {

@@ -21,7 +21,36 @@ export type CompleteResult =
       /** When the provider authenticated the person (the ID token's auth_time, epoch seconds), if it says. */
       readonly authTime: number | null;
     }
-  | { readonly ok: false; readonly reason: FederationRefusal; readonly providerId: string };
+  | {
+      readonly ok: false;
+      readonly reason: FederationRefusal;
+      readonly providerId: string;
+      /** What the provider or the check said, for the operator: an OAuth error code or a check's name. */
+      readonly cause?: string;
+    };
+
+/**
+ * Why the provider's answer was refused, in a word an operator can look up: the OAuth error code the
+ * provider answered in its body or its challenge (RFC 6749 §5.2: `invalid_client` for a wrong secret,
+ * `invalid_grant` …), the
+ * code of the check openid-client made (`OAUTH_JWT_CLAIM_COMPARISON_FAILED` …), else the error's name.
+ */
+function refusalCause(error: unknown): string {
+  if (error instanceof oidc.ResponseBodyError) return printableWord(error.error);
+  // A 401 with a challenge (RFC 6750 §3, as a wrong client secret is often answered): its error.
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    const challenged = error.cause.find((challenge) => typeof challenge.parameters.error === 'string');
+    if (challenged?.parameters.error) return printableWord(challenged.parameters.error);
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return printableWord(code);
+  return printableWord(error instanceof Error ? error.name : '');
+}
+
+/** Printable ASCII only, at most 64 characters: it goes into the audit log as it is. */
+function printableWord(text: string): string {
+  return text.replace(/[^\x21-\x7e]/g, '').slice(0, 64) || 'unknown';
+}
 
 /**
  * The callback's work (DESIGN §1): the authorization response is checked against the flow this browser
@@ -37,9 +66,15 @@ export async function completeUpstreamSignIn(
   asked: Reauthentication,
 ): Promise<CompleteResult> {
   const { providerId } = flow;
-  const refuse = (reason: FederationRefusal) => ({ ok: false as const, reason, providerId });
+  const refuse = (reason: FederationRefusal, cause?: string) => ({
+    ok: false as const,
+    reason,
+    providerId,
+    ...(cause === undefined ? {} : { cause }),
+  });
   const response = callbackUrl.searchParams;
-  if (response.has('error')) return refuse('upstream_error');
+  // The provider's own error code (access_denied when the person declined), for the operator.
+  if (response.has('error')) return refuse('upstream_error', printableWord(response.get('error') ?? ''));
   if (response.get('state') !== flow.state) return refuse('state_mismatch');
   const provider = await findProviderRecord(deps.db, providerId);
   if (!provider) return refuse('unknown_provider');
@@ -63,8 +98,8 @@ export async function completeUpstreamSignIn(
     );
     accessToken = tokens.access_token;
     idToken = tokens.claims();
-  } catch {
-    return refuse('token_invalid');
+  } catch (error) {
+    return refuse('token_invalid', refusalCause(error));
   }
   if (!idToken) return refuse('token_invalid');
   const sentAt = new Date(flow.expiresAt - UPSTREAM_FLOW_TTL_SECONDS * 1000);

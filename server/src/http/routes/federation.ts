@@ -53,12 +53,13 @@ export const federationRoutes: RouteModule = (api, deps) => {
     step: 'redirect' | 'callback',
     reason: FederationRefusal,
     providerId: string | null,
+    cause?: string,
   ) => {
     await recordAudit(deps.db, {
       event: 'federation',
       outcome: 'refused',
       ip: request.ip,
-      detail: { step, reason, providerId },
+      detail: { step, reason, providerId, ...(cause === undefined ? {} : { cause }) },
     });
     return reply.redirect(`${publicUrl}/error`, 302);
   };
@@ -116,7 +117,8 @@ export const federationRoutes: RouteModule = (api, deps) => {
     callbackUrl.search = new URL(request.url, publicUrl).search;
     const asked = reauthenticationAsked(interaction.params);
     const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
-    if (!result.ok) return refused(request, reply, 'callback', result.reason, result.providerId);
+    if (!result.ok)
+      return refused(request, reply, 'callback', result.reason, result.providerId, result.cause);
 
     // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
     // By the provider's clock, which stamps the session's other times.
