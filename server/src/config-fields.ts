@@ -207,6 +207,12 @@ const KEY_ALGORITHMS: Readonly<Record<string, readonly string[]>> = {
   OKP: ['EdDSA', 'Ed25519'],
 };
 
+/** The JWS algorithms a signing key signs with: the one its `alg` names, else every one of its type. */
+export function keyAlgorithms(key: Readonly<Record<string, unknown>>): readonly string[] {
+  if (typeof key.alg === 'string') return [key.alg];
+  return typeof key.kty === 'string' ? (KEY_ALGORITHMS[key.kty] ?? []) : [];
+}
+
 /** One key's first problem, without echoing its material; undefined when it can sign. */
 function keyProblem(key: Record<string, unknown>): string | undefined {
   const kty = key.kty;
@@ -278,10 +284,7 @@ export const jwksSchema = z.string().transform((value, ctx) => {
   }
   // OpenID Connect Core §15.1 and Discovery §3: every provider signs ID tokens with RS256, and a
   // relying party that registers no algorithm expects it.
-  const signsRs256 = (keys as Record<string, unknown>[]).some(
-    (key) => key.kty === 'RSA' && (key.alg === undefined || key.alg === 'RS256'),
-  );
-  if (!signsRs256) {
+  if (!(keys as Record<string, unknown>[]).some((key) => keyAlgorithms(key).includes('RS256'))) {
     return fail(
       'must hold an RSA key that signs RS256 (without "alg", or "alg": "RS256"): OpenID Connect requires RS256 of every provider, and a client that registers no algorithm gets it',
     );

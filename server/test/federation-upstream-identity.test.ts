@@ -17,10 +17,8 @@ import {
   expectErrorPage,
   expectNotSignedIn,
   lastFederationAudit,
-  localPart,
-  redirectPath,
   startRegisteredUpstream,
-  UpstreamBrowser,
+  throughUpstream,
 } from './federation-kit.ts';
 import { testConfig } from './support/app.ts';
 import {
@@ -29,8 +27,6 @@ import {
   redeemCode,
   registerTestClient,
   resumeToCode,
-  startAuthorization,
-  TestBrowser,
 } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
@@ -71,21 +67,31 @@ function renamed(who: UpstreamPerson, email: string): UpstreamPerson {
   return person;
 }
 
-/** From the relying party through the upstream provider back to Keycard's callback. */
-async function throughUpstream(who: UpstreamPerson) {
-  const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser);
-  const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, who.email));
-  const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), who);
-  return { browser, auth, back: await browser.get(localPart(callback)) };
-}
-
 /** A federated sign-in that reaches the relying party; answers the ID token's claims. */
 async function signIn(who: UpstreamPerson) {
-  const { browser, auth, back } = await throughUpstream(who);
+  const { browser, auth, back } = await throughUpstream(app(), providerId, who);
   expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
   const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
   return claimsOf(tokens.id_token);
+}
+
+/**
+ * Links mailed to the account (a new address's confirmation, an unlock), issued now; answers whether
+ * each still works.
+ */
+async function mailedLinks(accountId: string, name: string) {
+  const clock = databaseClock(db());
+  const mailed = [VerificationType.EmailChanged, VerificationType.LockedAfterTooManyFailedAttempts];
+  const codes = await Promise.all(
+    mailed.map((type) =>
+      issueCode(db(), clock, testConfig().codeLifetimes, {
+        accountId,
+        type,
+        payload: { newEmail: `${name}.elsewhere-${serial}@example.com` },
+      }),
+    ),
+  );
+  return () => Promise.all(codes.map((code) => findLiveCode(db(), clock, code, mailed).then(Boolean)));
 }
 
 function accountsOf(who: UpstreamPerson) {
@@ -132,19 +138,7 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
   it('stops the links mailed to the old address when the account takes the new one', async () => {
     const erin = newcomer('erin');
     const accountId = String((await signIn(erin)).sub);
-    const clock = databaseClock(db());
-    const mailed = [VerificationType.EmailChanged, VerificationType.LockedAfterTooManyFailedAttempts];
-    const codes = await Promise.all(
-      mailed.map((type) =>
-        issueCode(db(), clock, testConfig().codeLifetimes, {
-          accountId,
-          type,
-          payload: { newEmail: `erin.elsewhere-${serial}@example.com` },
-        }),
-      ),
-    );
-    const live = () =>
-      Promise.all(codes.map((code) => findLiveCode(db(), clock, code, mailed).then(Boolean)));
+    const live = await mailedLinks(accountId, 'erin');
     expect(await live()).toEqual([true, true]);
     await signIn(renamed(erin, `erin.m-${serial}@${BOUND_DOMAIN}`));
     expect(await live()).toEqual([false, false]);
@@ -153,17 +147,7 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
   it('takes an address differing only in letter case as no change: nothing recorded, the mailed links still work', async () => {
     const cas = newcomer('cas');
     const accountId = String((await signIn(cas)).sub);
-    const clock = databaseClock(db());
-    const mailed = [VerificationType.EmailChanged, VerificationType.LockedAfterTooManyFailedAttempts];
-    const codes = await Promise.all(
-      mailed.map((type) =>
-        issueCode(db(), clock, testConfig().codeLifetimes, {
-          accountId,
-          type,
-          payload: { newEmail: `cas.elsewhere-${serial}@example.com` },
-        }),
-      ),
-    );
+    const live = await mailedLinks(accountId, 'cas');
     // cas-N@contoso.example sent as Cas-N@Contoso.Example: the same identifier (DESIGN §2).
     const shouted = renamed(cas, `C${cas.email.slice(1, cas.email.indexOf('@'))}@Contoso.Example`);
     expect(shouted.email).not.toBe(cas.email);
@@ -171,10 +155,7 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     expect(await signIn(shouted)).toMatchObject({ sub: accountId, email: cas.email });
     expect(await accountsOf(cas)).toEqual([expect.objectContaining({ id: accountId, email: cas.email })]);
     expect(await emailChanges(accountId)).toEqual([]);
-    const live = await Promise.all(
-      codes.map((code) => findLiveCode(db(), clock, code, mailed).then(Boolean)),
-    );
-    expect(live).toEqual([true, true]);
+    expect(await live()).toEqual([true, true]);
   });
 
   it('keeps refusing a disabled account whose address changed upstream, and provisions no other', async () => {
@@ -183,7 +164,7 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
     await setDisabled(db(), String(accountId), true);
     const later = renamed(dora, `dora.k-${serial}@${BOUND_DOMAIN}`);
 
-    const { browser, auth, back } = await throughUpstream(later);
+    const { browser, auth, back } = await throughUpstream(app(), providerId, later);
     expectErrorPage(back);
     expect(await lastFederationAudit(db())).toMatchObject({
       outcome: 'refused',
@@ -272,7 +253,7 @@ describe('the upstream identity, not the address, finds the account (OpenID Conn
         for each row execute function keycard_test_bind_first()`),
     );
     try {
-      const { browser, auth, back } = await throughUpstream(erik);
+      const { browser, auth, back } = await throughUpstream(app(), providerId, erik);
       expectErrorPage(back);
       expect(await lastFederationAudit(db())).toMatchObject({
         outcome: 'refused',

@@ -3,6 +3,7 @@ import type { ReachableNetworks } from '../config-fields.ts';
 import { loggableMessage } from '../errors/loggable-error.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import { errorsWithin } from '../store/sql-state.ts';
 import { createLogoutSender, NoLogoutListener } from './backchannel-delivery.ts';
 import {
   type ClaimedLogout,
@@ -59,8 +60,8 @@ function describe(error: unknown): string {
  * retries it with `backchannel:failed --retry`).
  */
 function isForGood(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
-    if (cause instanceof NoLogoutListener || cause instanceof UnreachableAddress) return true;
+  for (const within of errorsWithin(error)) {
+    if (within instanceof NoLogoutListener || within instanceof UnreachableAddress) return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
-import type { PrivateSigningJwk } from '../config-fields.ts';
+import { keyAlgorithms, type PrivateSigningJwk } from '../config-fields.ts';
 import type { Db } from '../store/database.ts';
 import { getOrCreateSecret, randomSecret } from '../store/secrets.ts';
 
@@ -27,26 +27,13 @@ const PREFERENCE = ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
 /** A JWS algorithm Keycard's keys sign with. */
 export type JwsAlgorithm = (typeof PREFERENCE)[number];
 
-/** The JWS algorithms a key signs ID tokens with, the one preferred first (its own `alg` if it names one). */
-function algorithmsOfKey(key: SigningJwk): readonly string[] {
-  if (typeof key.alg === 'string') return [key.alg];
-  switch (key.kty) {
-    case 'RSA':
-      return ['RS256', 'PS256'];
-    case 'EC':
-      return ['ES256'];
-    case 'OKP':
-      return ['EdDSA', 'Ed25519'];
-  }
-}
-
 /**
  * The algorithms `keys` can sign ID tokens (and userinfo answers) with, the default first: RS256
  * when an RSA key exists, else ES256, else EdDSA. A client's id_token_signed_response_alg must be
  * one of these; with none registered it gets the first.
  */
 export function signingAlgorithmsOf(keys: readonly SigningJwk[]): JwsAlgorithm[] {
-  const algorithms = new Set<string>(keys.flatMap(algorithmsOfKey));
+  const algorithms = new Set<string>(keys.flatMap(keyAlgorithms));
   return PREFERENCE.filter((alg) => algorithms.has(alg));
 }
 

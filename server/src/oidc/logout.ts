@@ -18,6 +18,7 @@ import {
   insertLogoutRequest,
   type NewLogoutRequest,
 } from './oidc-repository.ts';
+import { protocolRoute } from './protocol-routes.ts';
 
 const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
 
@@ -47,8 +48,6 @@ async function isValidHint(provider: Provider, hint: string, client: Client): Pr
   }
 }
 
-const END_SESSION_PATH = /^\/session\/end\/?$/i;
-
 /**
  * Provider middleware for the end-session endpoint (GET, as relying parties redirect there), before the
  * provider sees the request:
@@ -62,8 +61,8 @@ const END_SESSION_PATH = /^\/session\/end\/?$/i;
  */
 export function screenEndSessionRequest(provider: Provider) {
   return async (ctx: { method: string; path: string; querystring: string }, next: () => Promise<void>) => {
-    // As the provider routes it: any letter case, one trailing slash (protocol-routes.ts).
-    if (ctx.method === 'GET' && END_SESSION_PATH.test(ctx.path)) {
+    // As the provider routes it: any letter case, one trailing slash.
+    if (ctx.method === 'GET' && protocolRoute(ctx.path) === '/session/end') {
       const asked = new URLSearchParams(ctx.querystring);
       const query = new URLSearchParams(asked);
       const hint = query.get('id_token_hint');

@@ -2,6 +2,7 @@ import { ERROR_REASON_PARAM, UNAVAILABLE_REASON } from '@keycard/contract';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
+import { protocolRoute } from './protocol-routes.ts';
 import { noteRefusal } from './refusals.ts';
 
 type Middleware = Parameters<Provider['use']>[0];
@@ -17,12 +18,21 @@ export const OUTAGE_BODY = {
   error_description: 'the service is temporarily unavailable, try again shortly',
 } as const;
 
+/** The provider's endpoints (protocol-routes.ts) a person's browser is sent to. */
+const PERSON_FACING = new Set([
+  '/auth',
+  '/auth/:uid',
+  '/session/end',
+  '/session/end/confirm',
+  '/session/end/success',
+]);
+
 /**
  * The endpoints a person's browser is sent to (authorization and its resume, end-session): an outage
  * there is shown as a page; every other endpoint is called by a relying party and answers JSON.
  */
 export function isPersonFacing(path: string): boolean {
-  return /^\/(auth|session\/end)(\/|$)/i.test(path);
+  return PERSON_FACING.has(protocolRoute(path) ?? '');
 }
 
 /** The SPA's error page for an outage, with the reference of the request's log line when it has one. */

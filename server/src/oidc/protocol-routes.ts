@@ -41,3 +41,8 @@ export const PROTOCOL_ROUTES: readonly { readonly path: string; readonly methods
 export function protocolMethods(path: string): readonly string[] | undefined {
   return PATTERNS.find(({ pattern }) => pattern.test(path))?.methods;
 }
+
+/** The endpoint `path` (below the mount) reaches, as listed above (`/auth/:uid`), or undefined. */
+export function protocolRoute(path: string): string | undefined {
+  return PATTERNS.find(({ pattern }) => pattern.test(path))?.path;
+}

@@ -102,10 +102,9 @@ function replacementsOf(schedule: KeySchedule): SigningJwk[] {
   const replacements = [...kinds.values()].map((jwk) =>
     newSigningKey(jwk.kty, typeof jwk.alg === 'string' ? jwk.alg : undefined),
   );
-  const signsRs256 = replacements.some(
-    (jwk) => jwk.kty === 'RSA' && (jwk.alg === undefined || jwk.alg === 'RS256'),
-  );
-  return signsRs256 ? replacements : [...replacements, newSigningKey('RSA')];
+  return signingAlgorithmsOf(replacements).includes('RS256')
+    ? replacements
+    : [...replacements, newSigningKey('RSA')];
 }
 
 /**
