@@ -115,8 +115,9 @@ export class UpstreamBrowser {
 export function expectErrorPage(response: LightMyRequestResponse): void {
   expect(response.statusCode).toBe(302);
   expect(response.headers.location).toBe(`${PUBLIC_URL}/error`);
-  const flowCookie = response.cookies.find((cookie) => cookie.name === 'federation');
-  if (flowCookie) expect(flowCookie.value).toBe('');
+  for (const flowCookie of response.cookies.filter((cookie) => cookie.name.startsWith('federation'))) {
+    expect(flowCookie.value, flowCookie.name).toBe('');
+  }
 }
 
 /** The newest federation audit event; refusals name their reason, none holds a token or code. */

@@ -9,6 +9,7 @@ import {
   lastFederationAudit,
   localPart,
   PEOPLE,
+  PUBLIC_URL,
   redirectPath,
   sessionCount,
   startRegisteredUpstream,
@@ -137,15 +138,25 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     const interactionOnly = flow.browser.jar
       .header()
       .split('; ')
-      .filter((cookie) => !cookie.startsWith('federation='));
+      .filter((cookie) => !cookie.startsWith('federation-'));
     const genuine = flow.browser.jar
       .header()
       .split('; ')
-      .find((cookie) => cookie.startsWith('federation='));
+      .find((cookie) => cookie.startsWith('federation-'));
     if (genuine === undefined) throw new Error('the redirect set no flow cookie');
+    const name = genuine.slice(0, genuine.indexOf('='));
+    const value = genuine.slice(name.length + 1);
     // A well-formed flow whose signature is missing or wrong: only the signature check refuses it.
     const payload = genuine.slice(0, genuine.lastIndexOf('.'));
-    for (const extra of [[], ['federation=eyJ9.forged'], [payload], [`${payload}.${'A'.repeat(43)}`]]) {
+    const forgeries = [
+      [],
+      [`${name}=eyJ9.forged`],
+      [payload],
+      [`${payload}.${'A'.repeat(43)}`],
+      // The genuine flow under the name of another state: a flow serves only the answer to it.
+      [`federation-${'B'.repeat(43)}=${value}`],
+    ];
+    for (const extra of forgeries) {
       const response = await app().inject({
         method: 'GET',
         url: callback,
@@ -157,28 +168,75 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
   });
 
+  const errorAnswer = (flow: Awaited<ReturnType<typeof startedFlow>>, error: string) => {
+    const state = new URL(flow.authorizationUrl).searchParams.get('state') ?? '';
+    return `/api/ExternalIdentityProviderCallback?error=${error}&state=${state}&iss=${encodeURIComponent(idp.issuer)}`;
+  };
+
   it('refuses an error answer of the provider', async () => {
     const flow = await startedFlow();
-    const state = new URL(flow.authorizationUrl).searchParams.get('state') ?? '';
-    const response = await flow.browser.get(
-      `/api/ExternalIdentityProviderCallback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`,
-    );
-    expectErrorPage(response);
+    expectErrorPage(await flow.browser.get(errorAnswer(flow, 'temporarily_unavailable')));
     // The provider's own code, so the operator can tell a person who declined from a fault.
-    await expectRefused('callback', 'upstream_error', 'access_denied');
+    await expectRefused('callback', 'upstream_error', 'temporarily_unavailable');
     await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
   });
 
-  it('refuses a state that is not the one this browser started with, and a replayed callback', async () => {
+  it('sends a person who declined upstream (access_denied) back to sign-in, where they were', async () => {
+    const flow = await startedFlow();
+    const response = await flow.browser.get(errorAnswer(flow, 'access_denied'));
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe(
+      `${PUBLIC_URL}/?ReturnUrl=${encodeURIComponent(flow.auth.returnUrl)}`,
+    );
+    const state = new URL(flow.authorizationUrl).searchParams.get('state');
+    expect(response.cookies).toContainEqual(
+      expect.objectContaining({ name: `federation-${state}`, value: '' }),
+    );
+    await expectRefused('callback', 'upstream_error', 'access_denied');
+    // Not signed in, and the sign-in goes on: the person may go upstream again, or use another address.
+    const again = await flow.browser.get(redirectPath(flow.auth.returnUrl, providerId, PEOPLE.ada.email));
+    expect(again.statusCode).toBe(302);
+    expect(String(again.headers.location)).toMatch(new RegExp(`^${idp.issuer}`));
+    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+  });
+
+  it('spends no flow on an answer that names a state this browser did not start; replays are refused', async () => {
     const flow = await startedFlow();
     const callback = await upstreamCallback(PEOPLE.ada, flow);
-    const wrongState = callback.replace(/state=[^&]+/, 'state=another-state-value');
-    expectErrorPage(await flow.browser.get(wrongState));
-    await expectRefused('callback', 'state_mismatch');
-    // The cookie was spent by the refused attempt: the genuine answer cannot be used afterwards either.
+    for (const state of ['another-state-value', '..%2Fx', 'x'.repeat(129)]) {
+      expectErrorPage(await flow.browser.get(callback.replace(/state=[^&]+/, `state=${state}`)));
+      await expectRefused('callback', 'no_flow');
+    }
+    // A forged answer cannot cut a sign-in short: the genuine one still signs in, once.
+    const back = await flow.browser.get(callback);
+    expect(back.statusCode).toBe(302);
+    expect(back.headers.location).toBe(`${PUBLIC_URL}${flow.auth.returnUrl}`);
     expectErrorPage(await flow.browser.get(callback));
     await expectRefused('callback', 'no_flow');
-    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+  });
+
+  it('keeps a flow for each of the 3 newest trips upstream of one browser; a 4th retires the oldest', async () => {
+    const first = await startedFlow();
+    const trips = [first];
+    for (let trip = 2; trip <= 4; trip++) {
+      const redirect = await first.browser.get(
+        redirectPath(first.auth.returnUrl, providerId, PEOPLE.ada.email),
+      );
+      trips.push({ ...first, redirect, authorizationUrl: String(redirect.headers.location) });
+    }
+    const flowCookies = first.browser.jar
+      .header()
+      .split('; ')
+      .filter((cookie) => cookie.startsWith('federation-'));
+    expect(flowCookies).toHaveLength(3);
+    const [oldest, second] = await Promise.all(
+      trips.slice(0, 2).map((trip) => upstreamCallback(PEOPLE.ada, trip)),
+    );
+    expectErrorPage(await first.browser.get(String(oldest)));
+    await expectRefused('callback', 'no_flow');
+    const back = await first.browser.get(String(second));
+    expect(back.statusCode).toBe(302);
+    expect(back.headers.location).toBe(`${PUBLIC_URL}${first.auth.returnUrl}`);
   });
 
   it('refuses a code that does not redeem with this flow (token exchange or ID token validation fails)', async () => {
@@ -240,7 +298,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     const flowOnly = flow.browser.jar
       .header()
       .split('; ')
-      .filter((cookie) => cookie.startsWith('federation='));
+      .filter((cookie) => cookie.startsWith('federation-'));
     const sessions = await sessionCount(db());
     const response = await app().inject({
       method: 'GET',
@@ -302,6 +360,6 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     );
     expect(trail).not.toMatch(/"(code|state|nonce|codeVerifier)"/);
     expect(trail).not.toContain(UPSTREAM_SECRET);
-    expect(trail).toContain('"reason":"state_mismatch"');
+    expect(trail).toContain('"reason":"token_invalid"');
   });
 });

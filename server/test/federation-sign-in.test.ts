@@ -118,11 +118,14 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
     }
     expect(idp.lastLoginHint()).toBe(PEOPLE.ada.email);
 
-    // The flow cookie: signed, HttpOnly, Lax, ten minutes; cleared by the callback.
-    const [flowCookie] = redirect.cookies.filter((cookie) => cookie.name === 'federation');
+    // The flow cookie, named after the flow's state: signed, HttpOnly, Lax, ten minutes; cleared by
+    // the callback.
+    const flowCookieName = `federation-${upstream.searchParams.get('state')}`;
+    expect(redirect.cookies.map((cookie) => cookie.name)).toContain(flowCookieName);
+    const [flowCookie] = redirect.cookies.filter((cookie) => cookie.name === flowCookieName);
     expect(flowCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 600 });
     expect(flowCookie?.value).toMatch(/\./);
-    expect(back.cookies.find((cookie) => cookie.name === 'federation')?.value).toBe('');
+    expect(back.cookies.find((cookie) => cookie.name === flowCookieName)?.value).toBe('');
 
     const [account] = await db().select().from(accounts).where(eq(accounts.email, PEOPLE.ada.email));
     expect(account).toMatchObject({

@@ -74,8 +74,9 @@ export async function completeUpstreamSignIn(
   });
   const response = callbackUrl.searchParams;
   // The provider's own error code (access_denied when the person declined), for the operator.
+  // The flow was found by the answer's state (http/routes/federation.ts), and openid-client compares
+  // the two again (expectedState).
   if (response.has('error')) return refuse('upstream_error', printableWord(response.get('error') ?? ''));
-  if (response.get('state') !== flow.state) return refuse('state_mismatch');
   const provider = await findProviderRecord(deps.db, providerId);
   if (!provider) return refuse('unknown_provider');
 

@@ -27,7 +27,6 @@ export type FederationRefusal =
   | 'upstream_unreachable'
   | 'no_flow'
   | 'upstream_error'
-  | 'state_mismatch'
   | 'token_invalid'
   | 'userinfo_failed'
   | 'auth_time_missing'

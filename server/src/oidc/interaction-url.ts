@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { findAccountById } from '../accounts/account-repository.ts';
 import type { Config } from '../config.ts';
+import { signInPagePath } from '../redirects/redirect-rules.ts';
 import type { Db } from '../store/database.ts';
 
 type Interaction = InstanceType<Provider['Interaction']>;
@@ -41,8 +42,7 @@ async function loginHintOf(interaction: Interaction, db: Db): Promise<string | n
  * The interaction URL is the SPA's sign-in page; its ReturnUrl is the provider's local resume path
  * carrying the client's product name (DESIGN §1), and the request's hints for the page: `login_hint`
  * (the e-mail to start with) and `ui_locales` (as the first language the texts are written in). The
- * path is percent-encoded whole, so the page's query string holds no '&' (SPEC §3); the resume
- * endpoint ignores the parameters.
+ * resume endpoint ignores the parameters.
  */
 export function interactionUrl(config: Config, db: Db) {
   return async (ctx: KoaContextWithOIDC, interaction: Interaction): Promise<string> => {
@@ -53,6 +53,6 @@ export function interactionUrl(config: Config, db: Db) {
     const language = firstSupportedLanguage(stringParam(interaction, 'ui_locales'));
     if (language !== null) query.set('ui_locales', language);
     resume.search = query.toString();
-    return `/?ReturnUrl=${encodeURIComponent(resume.pathname + resume.search)}`;
+    return signInPagePath(resume.pathname + resume.search);
   };
 }

@@ -1,6 +1,6 @@
 import { isLocalReturnPath } from '@keycard/contract';
 import { registeredOrigins } from '../oidc/clients.ts';
-import { allowedRedirectOrNull } from '../redirects/redirect-rules.ts';
+import { allowedRedirectOrNull, signInPagePath } from '../redirects/redirect-rules.ts';
 import type { RecoveryDeps } from './recovery-deps.ts';
 
 type RedirectDeps = Pick<RecoveryDeps, 'db' | 'publicUrl' | 'defaultRedirectUrl'>;
@@ -27,7 +27,7 @@ export async function redirectOrDefault(
  */
 export function signInPageOrDefault(deps: RedirectDeps, returnUrl: string | null | undefined): string {
   if (!isLocalReturnPath(returnUrl)) return deps.defaultRedirectUrl;
-  return `${deps.publicUrl}/?ReturnUrl=${encodeURIComponent(returnUrl)}`;
+  return `${deps.publicUrl}${signInPagePath(returnUrl)}`;
 }
 
 function firstOf(params: URLSearchParams, names: readonly string[]): string | null {

@@ -14,6 +14,14 @@ export function localReturnPathOrNull(value: string | null | undefined): string 
 }
 
 /**
+ * The sign-in page (SPEC §3 `/` with a ReturnUrl) continuing the local path `returnPath`. The path is
+ * percent-encoded whole, so the page's query string holds no '&' (SPEC §3).
+ */
+export function signInPagePath(returnPath: string): string {
+  return `/?ReturnUrl=${encodeURIComponent(returnPath)}`;
+}
+
+/**
  * The normalised absolute URL when `value` is http(s), carries no credentials and its origin is allowed;
  * otherwise null. Callers fall back to DEFAULT_REDIRECT_URL.
  */

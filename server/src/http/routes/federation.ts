@@ -11,7 +11,7 @@ import {
   startUpstreamSignIn,
 } from '../../federation/start-upstream-sign-in.ts';
 import { decodeFlow, encodeFlow, UPSTREAM_FLOW_TTL_SECONDS } from '../../federation/upstream-flow.ts';
-import { localReturnPathOrNull } from '../../redirects/redirect-rules.ts';
+import { localReturnPathOrNull, signInPagePath } from '../../redirects/redirect-rules.ts';
 import { CROSS_SITE_EXEMPTIONS } from '../csrf.ts';
 import { finishLogin, liveInteraction } from '../live-interaction.ts';
 import type { RouteModule } from '../route-module.ts';
@@ -26,6 +26,16 @@ const callbackQuery = z.object({
   iss: plainText().max(2048).optional(),
   error: plainText().max(256).optional(),
 });
+
+/**
+ * Each upstream sign-in has a flow cookie of its own, named after its `state`, so two at once in one
+ * browser (two tabs) do not spoil each other and a callback finds its flow by the state it carries.
+ * At most this many live in one browser: a new one retires the oldest, so the cookies cannot grow the
+ * request headers without bound.
+ */
+const MAX_FLOWS_PER_BROWSER = 3;
+/** The states this service makes (openid-client's randomState: base64url); anything else names no flow. */
+const FLOW_STATE = /^[\w-]{1,128}$/;
 
 /**
  * SPEC §7 /api/RedirectToExternalIdentityProvider and its callback (DESIGN §1 Federation). Both are
@@ -45,7 +55,30 @@ export const federationRoutes: RouteModule = (api, deps) => {
   };
   // Lax (cookie-policy.ts): the provider's redirect back is a top-level GET navigation, which
   // carries Lax cookies.
-  const { name: cookieName, options: cookieOptions } = cookiePolicy(publicUrl).federation;
+  const { name: cookieBase, options: cookieOptions } = cookiePolicy(publicUrl).federation;
+  const flowCookiePrefix = `${cookieBase}-`;
+
+  /** The flow a signed cookie holds, if it is one this service set and it has not expired. */
+  const flowOf = async (request: FastifyRequest, stored: string | undefined) => {
+    const unsigned = stored === undefined ? undefined : request.unsignCookie(stored);
+    if (!unsigned?.valid || unsigned.value === null) return null;
+    return decodeFlow(unsigned.value, await federation.clock.now());
+  };
+
+  /** Clears the flow cookies a new flow must not sit beside: unreadable, expired, or beyond the newest few. */
+  const retireOldFlows = async (request: FastifyRequest, reply: FastifyReply) => {
+    const live: { name: string; expiresAt: number; order: number }[] = [];
+    for (const [name, stored] of Object.entries(request.cookies)) {
+      if (!name.startsWith(flowCookiePrefix)) continue;
+      const flow = await flowOf(request, stored);
+      if (flow === null) reply.clearCookie(name, cookieOptions);
+      else live.push({ name, expiresAt: flow.expiresAt, order: live.length });
+    }
+    // Newest first; of two started in the same millisecond, the later one sent (RFC 6265 §5.4: a
+    // browser sends the older cookie of one path first).
+    live.sort((a, b) => b.expiresAt - a.expiresAt || b.order - a.order);
+    for (const { name } of live.slice(MAX_FLOWS_PER_BROWSER - 1)) reply.clearCookie(name, cookieOptions);
+  };
 
   const refused = async (
     request: FastifyRequest,
@@ -54,6 +87,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     reason: FederationRefusal,
     providerId: string | null,
     cause?: string,
+    target = `${publicUrl}/error`,
   ) => {
     await recordAudit(deps.db, {
       event: 'federation',
@@ -61,7 +95,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
       ip: request.ip,
       detail: { step, reason, providerId, ...(cause === undefined ? {} : { cause }) },
     });
-    return reply.redirect(`${publicUrl}/error`, 302);
+    return reply.redirect(target, 302);
   };
 
   api.get(getCalls.redirectToExternalIdentityProvider.path, async (request, reply) => {
@@ -83,7 +117,8 @@ export const federationRoutes: RouteModule = (api, deps) => {
       reauthentication: reauthenticationAsked(interaction.params),
     });
     if (!started.ok) return refused(request, reply, 'redirect', started.reason, providerId);
-    reply.setCookie(cookieName, encodeFlow(started.flow), {
+    await retireOldFlows(request, reply);
+    reply.setCookie(`${flowCookiePrefix}${started.flow.state}`, encodeFlow(started.flow), {
       ...cookieOptions,
       maxAge: UPSTREAM_FLOW_TTL_SECONDS,
     });
@@ -97,14 +132,13 @@ export const federationRoutes: RouteModule = (api, deps) => {
   });
 
   api.get(UPSTREAM_CALLBACK_PATH, async (request, reply) => {
-    // Single use: whatever happens next, this flow cannot be replayed from this browser.
-    const stored = request.cookies[cookieName];
-    reply.clearCookie(cookieName, cookieOptions);
-    const unsigned = stored === undefined ? undefined : request.unsignCookie(stored);
-    const flow =
-      unsigned?.valid && unsigned.value !== null
-        ? decodeFlow(unsigned.value, await federation.clock.now())
-        : null;
+    // The flow this answer's state names. Single use: whatever happens next, it cannot be replayed
+    // from this browser. An answer naming no flow of this browser's spends none of them.
+    const { state } = request.query as { state?: unknown };
+    const name = typeof state === 'string' && FLOW_STATE.test(state) ? `${flowCookiePrefix}${state}` : null;
+    const stored = name === null ? undefined : request.cookies[name];
+    if (name !== null && stored !== undefined) reply.clearCookie(name, cookieOptions);
+    const flow = await flowOf(request, stored);
     if (flow === null) return refused(request, reply, 'callback', 'no_flow', null);
     if (!callbackQuery.safeParse(request.query).success) {
       return refused(request, reply, 'callback', 'upstream_error', flow.providerId);
@@ -117,8 +151,13 @@ export const federationRoutes: RouteModule = (api, deps) => {
     callbackUrl.search = new URL(request.url, publicUrl).search;
     const asked = reauthenticationAsked(interaction.params);
     const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
-    if (!result.ok)
-      return refused(request, reply, 'callback', result.reason, result.providerId, result.cause);
+    if (!result.ok) {
+      // A person who declined at their organisation's provider is back at sign-in, where they were,
+      // to use another address or leave; any other refusal ends on the error page.
+      const declined = result.reason === 'upstream_error' && result.cause === 'access_denied';
+      const target = declined ? `${publicUrl}${signInPagePath(flow.returnUrl)}` : undefined;
+      return refused(request, reply, 'callback', result.reason, result.providerId, result.cause, target);
+    }
 
     // Its audit row goes with the interaction's result, in one statement; upstream, no count to clear.
     // By the provider's clock, which stamps the session's other times.
