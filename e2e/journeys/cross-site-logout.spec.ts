@@ -32,16 +32,16 @@ async function openFromOtherSite(page: Page, baseURL: string, params: Record<str
   await page.getByRole('link', { name: 'Win a prize' }).click();
 }
 
-/** The same as a form the other site's page posts, submitted by a click: a cross-site POST. */
-async function postFromOtherSite(page: Page, baseURL: string, params: Record<string, string>) {
-  const endSession = new URL('/oidc/session/end', baseURL);
+/** A form the other site's page posts to `path`, submitted by a click: a cross-site POST. */
+async function postFromOtherSite(page: Page, baseURL: string, path: string, params: Record<string, string>) {
+  const endpoint = new URL(path, baseURL);
   const fields = Object.entries(params)
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
     .join('');
   await page.route(`${OTHER_SITE}/**`, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><title>Elsewhere</title><form method="post" action="${endSession.href}">${fields}<button>Win a prize</button></form>`,
+      body: `<!doctype html><title>Elsewhere</title><form method="post" action="${endpoint.href}">${fields}<button>Win a prize</button></form>`,
     }),
   );
   await page.goto(`${OTHER_SITE}/prize`);
@@ -107,7 +107,7 @@ test.describe('a sign-out started by another site asks first (issue 15, RP-Initi
     await expectProviderSession(page, false);
   });
 
-  test('a form another site posts to end-session signs nobody out', async ({
+  test('a form another site posts to end-session asks first, as its link does', async ({
     page,
     baseURL,
     texts,
@@ -118,13 +118,40 @@ test.describe('a sign-out started by another site asks first (issue 15, RP-Initi
       (response) =>
         response.request().method() === 'POST' && new URL(response.url()).pathname === '/oidc/session/end',
     );
-    await postFromOtherSite(page, baseURL ?? '', { client_id: DEMO_CLIENT_ID });
-    // End-session is served by GET only (the provider's enableHttpPostMethods stays off): a SameSite=Lax
-    // session cookie does not travel on a cross-site POST, so it could not tell whose session to end.
-    // The POST is answered 405 with the methods the endpoint takes.
+    await postFromOtherSite(page, baseURL ?? '', '/oidc/session/end', { client_id: DEMO_CLIENT_ID });
+    // A SameSite=Lax session cookie does not travel on a cross-site POST: the service answers it with
+    // the same request as a GET, a top-level navigation the cookie goes with (OpenID Connect takes POST).
     const response = await answered;
-    expect(response.status()).toBe(405);
-    expect(response.headers().allow).toBe('GET, HEAD');
+    expect(response.status()).toBe(303);
+    const logout = new LogoutPage(page);
+    await expect(logout.heading).toHaveText(texts.logoutConfirmTitle);
+    await logout.declineButton(texts).click();
+    await expect(logout.heading).toHaveText(texts.logoutDeclined);
     await expectProviderSession(page, true);
+  });
+
+  test('a sign-in request another site posts finds the session: prompt=none comes back with a code', async ({
+    page,
+    baseURL,
+    texts,
+    demoAccount,
+  }) => {
+    const origin = baseURL ?? '';
+    await expectSignedIn(page, texts, demoAccount, demoAccount.password);
+    const callback = page.waitForRequest((request) => new URL(request.url()).pathname === '/demo/callback');
+    await postFromOtherSite(page, origin, '/oidc/auth', {
+      client_id: DEMO_CLIENT_ID,
+      response_type: 'code',
+      redirect_uri: new URL('/demo/callback', origin).href,
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 'posted-state',
+      prompt: 'none',
+    });
+    const answer = new URL((await callback).url()).searchParams;
+    expect(answer.get('error')).toBeNull();
+    expect(answer.get('state')).toBe('posted-state');
+    expect(answer.get('code')).toMatch(/\S{20,}/);
   });
 });

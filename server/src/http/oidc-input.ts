@@ -13,7 +13,7 @@ function charsetOf(request: FastifyRequest): string | undefined {
 }
 
 /** The form's parameters as the provider will read them, or undefined when it will refuse the body itself. */
-function formOf(request: FastifyRequest): querystring.ParsedUrlQuery | undefined {
+export function formOf(request: FastifyRequest): querystring.ParsedUrlQuery | undefined {
   if (!Buffer.isBuffer(request.body)) return undefined;
   const charset = charsetOf(request);
   try {

@@ -5,6 +5,7 @@ import { isPersonFacing, OUTAGE_BODY, unavailablePage } from '../oidc/outage.ts'
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import type { ProviderSource } from '../oidc/provider-source.ts';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
+import { answerFormNavigations } from './oidc-form-navigation.ts';
 import { forProvider, guardProtocolInput } from './oidc-input.ts';
 
 /** A protocol request the database could not serve: the outage page for a person, else a 503. */
@@ -40,6 +41,7 @@ export async function mountProvider(app: FastifyInstance, source: ProviderSource
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     guardProtocolInput(scope);
+    answerFormNavigations(scope);
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       let provider: Provider;
       try {

@@ -1,14 +1,15 @@
 /**
  * The provider's endpoints below OIDC_MOUNT and the methods it answers on each, for the features
  * provider.ts enables (authorization and resume, userinfo, token, JWKS, discovery, revocation,
- * introspection, pushed authorization requests, RP-initiated logout; no dynamic registration, device flow or POST to /auth). The
+ * introspection, pushed authorization requests, RP-initiated logout; no dynamic registration or device
+ * flow). A form POST to /auth or /session/end is turned into a GET (http/oidc-form-navigation.ts). The
  * provider routes case-insensitively and ignores one trailing slash; so do these. OPTIONS is the
  * provider's own CORS preflight on the endpoints a browser client may call.
  * `server/test/allowed-methods.test.ts` checks the table against the provider's discovery document
  * and every listed method against the provider itself.
  */
 const ROUTES: readonly (readonly [path: string, methods: readonly string[]])[] = [
-  ['/auth', ['GET', 'HEAD']],
+  ['/auth', ['GET', 'HEAD', 'POST']],
   ['/auth/:uid', ['GET', 'HEAD']],
   ['/me', ['GET', 'HEAD', 'POST', 'OPTIONS']],
   ['/token', ['POST', 'OPTIONS']],
@@ -19,7 +20,7 @@ const ROUTES: readonly (readonly [path: string, methods: readonly string[]])[] =
   ['/token/introspection', ['POST', 'OPTIONS']],
   // RFC 9126 pushed authorization requests: on by default in the provider.
   ['/request', ['POST', 'OPTIONS']],
-  ['/session/end', ['GET', 'HEAD']],
+  ['/session/end', ['GET', 'HEAD', 'POST']],
   ['/session/end/confirm', ['POST']],
   ['/session/end/success', ['GET', 'HEAD']],
 ];
