@@ -35,13 +35,21 @@ describe('single-use payloads of the storage adapter', () => {
     expect(await model('Grant').find('grant-race-1')).toBeUndefined();
   });
 
-  it('refuses the second rotation of one refresh token the same way', async () => {
+  it('refuses the second rotation of one refresh token the same way, and takes the grant away', async () => {
     const model = adapters();
+    await model('Grant').upsert('grant-race-2', { accountId: 'a1', clientId: 'planner' }, MINUTE);
     await model('RefreshToken').upsert('refresh-race-1', { grantId: 'grant-race-2' }, MINUTE);
+    await model('AccessToken').upsert('token-race-2', { grantId: 'grant-race-2' }, MINUTE);
     await model('RefreshToken').consume('refresh-race-1');
+    // The winner's rotation: its new refresh token, of the same grant.
+    await model('RefreshToken').upsert('refresh-race-2', { grantId: 'grant-race-2' }, MINUTE);
     await expect(model('RefreshToken').consume('refresh-race-1')).rejects.toMatchObject({
       error: 'invalid_grant',
     });
+    // A replayed refresh token is a stolen one (RFC 9700 §4.14.2): nothing of its grant lives on.
+    expect(await model('Grant').find('grant-race-2')).toBeUndefined();
+    expect(await model('AccessToken').find('token-race-2')).toBeUndefined();
+    expect(await model('RefreshToken').find('refresh-race-2')).toBeUndefined();
   });
 
   it('answers a pushed request used twice as an invalid request_uri, and lets other models be consumed again', async () => {
