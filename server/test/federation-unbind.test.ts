@@ -2,7 +2,10 @@ import { checkUsernameResponse, loginResponse } from '@keycard/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
+import { deleteDomainBinding } from '../src/federation/federation-repository.ts';
+import { linkOrProvisionAccount } from '../src/federation/link-account.ts';
 import { bindUpstreamDomain, unbindUpstreamDomain } from '../src/provisioning/provider-operations.ts';
+import { manualClock } from '../src/store/clock.ts';
 import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   BOUND_DOMAIN,
@@ -19,6 +22,7 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { againstOpenTransaction } from './support/open-transaction.ts';
 import { useTestService } from './support/test-service.ts';
 import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
 
@@ -187,5 +191,49 @@ describe('unbinding a domain hands its linked accounts back to passwords', () =>
       expect(await federatedSignIn(who)).toMatchObject({ accountId: id, detail: { account: 'linked' } });
       expect(await accountOf(who)).toMatchObject({ id, externalIdpId: providerId, externalSubject: who.sub });
     }
+  });
+});
+
+describe('an unbind racing an upstream sign-in leaves no account linked without a binding', () => {
+  const RACE_DOMAIN = 'contoso-race.example';
+  const identityOf = (name: string) => ({
+    providerId,
+    subject: `sub-${name}`,
+    email: `${name}@${RACE_DOMAIN}`,
+    displayName: `${name} Upstream`,
+  });
+  const link = (name: string, on = db()) =>
+    linkOrProvisionAccount({ db: on, clock: manualClock() }, identityOf(name));
+
+  it('refuses the link when the unbind committed first, though the callback found the domain bound', async () => {
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: RACE_DOMAIN });
+    // The unbind's transaction has removed the binding and is still open as the link starts.
+    const outcome = await againstOpenTransaction(
+      db(),
+      async (tx) => {
+        await deleteDomainBinding(tx, { domain: RACE_DOMAIN, providerId });
+      },
+      () => link('nia'),
+    );
+    expect(outcome).toEqual({ ok: false, reason: 'domain_not_bound' });
+    expect(await findAccountByEmail(db(), identityOf('nia').email)).toBeNull();
+  });
+
+  it('unlinks what the link committed when the unbind had to wait for it', async () => {
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: RACE_DOMAIN });
+    // The link's transaction is open (account provisioned and linked) as the unbind starts.
+    let linked: Awaited<ReturnType<typeof link>> | undefined;
+    await againstOpenTransaction(
+      db(),
+      async (tx) => {
+        linked = await link('oli', tx);
+      },
+      () => unbindUpstreamDomain({ db: db() }, { providerId, domain: RACE_DOMAIN }),
+    );
+    expect(linked, JSON.stringify(linked)).toMatchObject({ ok: true, how: 'provisioned' });
+    expect(await findAccountByEmail(db(), identityOf('oli').email)).toMatchObject({
+      externalIdpId: null,
+      externalSubject: null,
+    });
   });
 });

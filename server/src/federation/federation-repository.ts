@@ -44,6 +44,19 @@ export async function providerIdBoundTo(db: Db, domain: string): Promise<string 
   return row?.providerId ?? null;
 }
 
+/**
+ * As providerIdBoundTo, in a transaction that holds the binding (FOR SHARE) until it ends: an unbind
+ * of the domain waits for that transaction, and one that committed first has left no row to find.
+ */
+export async function providerIdBoundToHeld(tx: Db, domain: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ providerId: upstreamDomains.providerId })
+    .from(upstreamDomains)
+    .where(eq(upstreamDomains.domain, domain))
+    .for('share');
+  return row?.providerId ?? null;
+}
+
 /** What admins see of a provider: never its secret. */
 const viewColumns = {
   id: upstreamProviders.id,

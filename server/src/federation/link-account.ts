@@ -6,9 +6,12 @@ import {
   insertAccount,
   linkExternalIdentity,
 } from '../accounts/account-repository.ts';
+import { bindingLookupKey } from '../accounts/domain-key.ts';
+import { emailDomain } from '../accounts/identifiers.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
+import { providerIdBoundToHeld } from './federation-repository.ts';
 import { followUpstreamAddress } from './upstream-address.ts';
 
 export interface VerifiedIdentity {
@@ -22,7 +25,7 @@ export interface VerifiedIdentity {
 
 export type LinkResult =
   | { readonly ok: true; readonly account: Account; readonly how: 'provisioned' | 'linked' | 'returning' }
-  | { readonly ok: false; readonly reason: 'account_disabled' | 'linked_elsewhere' };
+  | { readonly ok: false; readonly reason: 'account_disabled' | 'linked_elsewhere' | 'domain_not_bound' };
 
 /**
  * Finds, links or provisions the local account of an upstream identity (DESIGN §1 Federation).
@@ -51,6 +54,11 @@ export async function linkOrProvisionAccount(
   if (bound) return signInBound(db, clock, bound, identity);
   try {
     return await db.transaction(async (tx) => {
+      // Still bound, and held so until this link commits: an unbind of the domain that races this
+      // callback either went first (refused here) or waits and then unlinks what this links
+      // (unlink-domain.ts), so no account is left linked to a provider that no domain leads to.
+      const held = await providerIdBoundToHeld(tx, bindingLookupKey(emailDomain(identity.email)) ?? '');
+      if (held !== identity.providerId) return { ok: false, reason: 'domain_not_bound' };
       const existing = await findAccountByEmail(tx, identity.email);
       if (!existing) {
         const created = await insertAccount(tx, { email: identity.email, displayName: identity.displayName });

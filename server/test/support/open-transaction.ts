@@ -15,11 +15,17 @@ export async function againstOpenTransaction<T>(
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let done = () => {};
+  const beforeDone = new Promise<void>((resolve) => {
+    done = resolve;
+  });
   const held = db.transaction(async (tx) => {
     await before(tx);
+    done();
     await released;
   });
-  await new Promise((resolve) => setImmediate(resolve));
+  // The contender starts once `before` has run (and not at all when it failed).
+  await Promise.race([beforeDone, held]);
   const outcome = contender();
   // Observed now, so a refusal before the release is not reported as unhandled; awaited below.
   outcome.catch(() => {});
