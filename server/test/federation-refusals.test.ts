@@ -24,7 +24,11 @@ import type { UpstreamIdp, UpstreamPerson } from './support/upstream-idp.ts';
 let idp: UpstreamIdp;
 let providerId: string;
 
+/** Every line the app logs, as pino writes it (one JSON object a line). */
+const logged: string[] = [];
+
 const service = useTestService({
+  logger: { level: 'info', stream: { write: (line: string) => void logged.push(line) } },
   setUp: async ({ db }) => {
     await registerTestClient(db);
     ({ idp, providerId } = await startRegisteredUpstream(db));
@@ -265,8 +269,28 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .where(eq(upstreamProviders.id, providerId));
     try {
       const flow = await startedFlow();
-      expectErrorPage(await flow.browser.get(await upstreamCallback(PEOPLE.ada, flow)));
+      const callback = await upstreamCallback(PEOPLE.ada, flow);
+      logged.length = 0;
+      const refused = await flow.browser.get(callback);
+      expectErrorPage(refused);
       await expectRefused('callback', 'token_invalid', 'invalid_client');
+      // The log says the same under the request's reference, and holds nothing of the answer's secrets.
+      const lines = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: 'upstream sign-in refused',
+          reference: refused.headers['x-request-id'],
+          step: 'callback',
+          reason: 'token_invalid',
+          cause: 'invalid_client',
+          providerId,
+        }),
+      );
+      const params = new URL(callback, PUBLIC_URL).searchParams;
+      for (const secret of [params.get('code'), params.get('state'), 'not-the-secret-0123456789']) {
+        expect(secret).toBeTruthy();
+        expect(logged.join('\n')).not.toContain(String(secret));
+      }
       await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
     } finally {
       await db()

@@ -89,6 +89,11 @@ export const federationRoutes: RouteModule = (api, deps) => {
     cause?: string,
     target = `${publicUrl}/error`,
   ) => {
+    // For the operator in the log too, under the request's reference: never a code, state or secret.
+    request.log.info(
+      { reference: request.id, step, reason, providerId, ...(cause === undefined ? {} : { cause }) },
+      'upstream sign-in refused',
+    );
     await recordAudit(deps.db, {
       event: 'federation',
       outcome: 'refused',
