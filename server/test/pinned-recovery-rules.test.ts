@@ -237,6 +237,19 @@ describe('forgot-password limits: whose requests count together', () => {
     expect(mail.of('password_reset', second.email)).toHaveLength(1);
   });
 
+  it("does not count a request its client may not make against the address: the 3 mails stay the owner's", async () => {
+    const { deps, mail } = recovery();
+    const victim = await account();
+    const attacker = freshIp();
+    for (let n = 0; n < 20; n++) await forgot(deps, `pinned-budget-${serial}-${n}@example.com`, attacker);
+    for (let n = 0; n < 3; n++) await forgot(deps, victim.email, attacker);
+    expect(mail.of('password_reset', victim.email)).toHaveLength(0);
+    for (let n = 0; n < 3; n++) await forgot(deps, victim.email, freshIp());
+    expect(mail.of('password_reset', victim.email)).toHaveLength(3);
+    await forgot(deps, victim.email, freshIp());
+    expect(mail.of('password_reset', victim.email)).toHaveLength(3);
+  });
+
   it('counts requests without a client address as one client, apart from every real one', async () => {
     const { deps, mail } = recovery();
     const unknownClient = (email: string) => requestPasswordReset(deps, { email, ip: null, language: 'en' });
