@@ -123,6 +123,14 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
     expect(await adminEvents(db(), 'user:expire-password')).toHaveLength(1);
     expect((await api('POST', `/users/${UNKNOWN}/expire-password`)).statusCode).toBe(404);
   });
+
+  it('ends the sessions the account has: a browser signed in before must sign in again and change it', async () => {
+    const account = await createAccount(db(), 'sso-expired@example.com', STRONG);
+    const browser = await signedInBrowser(app(), account.email, STRONG);
+    expect(await signsInSilently(browser)).toBe(true);
+    expect((await api('POST', `/users/${account.id}/expire-password`)).statusCode).toBe(200);
+    expect(await signsInSilently(browser)).toBe(false);
+  });
 });
 
 describe('POST /admin/api/users/{id}/unlock', () => {

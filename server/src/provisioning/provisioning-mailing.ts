@@ -3,6 +3,7 @@ import { createOutbox } from '../mail/outbox.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
 import type { MailingDeps } from '../recovery/recovery-deps.ts';
 import type { Db } from '../store/database.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { clockOf, type ProvisioningDeps, type ProvisioningMailing } from './provisioning-deps.ts';
 
 const noNudge = () => undefined;
@@ -42,7 +43,8 @@ export async function inMailingTransaction<T>(
 ): Promise<T> {
   const { publicUrl, mail, codeLifetimes } = mailingOf(deps);
   const now = await clockOf(deps).now();
-  const result = await deps.db.transaction((tx) =>
+  // Run again after a conflict with a transaction on the same rows (an account's sessions, grants).
+  const result = await retriedTransaction(deps.db, (tx) =>
     work(tx, {
       db: tx,
       clock: fixedClock(now),

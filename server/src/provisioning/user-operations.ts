@@ -62,7 +62,12 @@ export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Prom
   });
 }
 
-/** DESIGN §2 Login: the next correct sign-in must change the password (verificationType 2). */
+/**
+ * DESIGN §2 Login: the next correct sign-in must change the password (verificationType 2). An admin
+ * expires a password on evidence it is known to someone else, so the sign-ins it already opened end
+ * too, as a disable ends them: a stolen session or refresh token must not outlive the order to change
+ * it. Each relying party hears of it by back-channel logout.
+ */
 export async function expirePassword(
   deps: ProvisioningDeps,
   input: AccountInput,
@@ -73,6 +78,7 @@ export async function expirePassword(
   await inMailingTransaction(deps, async (tx, mailing) => {
     // Deleted since it was read: nothing to expire, nobody to tell.
     if (!(await setMustChangePassword(tx, account.id))) throw noTarget(ref);
+    await endAccountSessionsWithLogout(tx, mailing.clock, account.id);
     await auditAdmin(tx, deps, 'user:expire-password', account.id);
     // Tell the owner why the next sign-in asks for a new password; an account without one yet
     // (invited) or an address the outbox refuses gets no notice.
