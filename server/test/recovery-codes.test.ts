@@ -12,6 +12,7 @@ import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import { freshIp, issueResetCode, NEW_PASSWORD, recoveryDeps, STRONG } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
+import { againstOpenTransaction } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 let serial = 0;
@@ -243,6 +244,27 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
       userName: null,
     });
     expect(await reset(deps, code)).toEqual({ outcome: 'invalid' });
+    expect(await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, STRONG)).toBe(
+      true,
+    );
+    expect(deps.mail.queued).toHaveLength(0);
+    await setDisabled(testDb().db, id, false);
+    expect((await reset(deps, code)).outcome).toBe('reset');
+  });
+
+  it('changes nothing when the account is disabled while the reset checks and hashes the new password', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const code = await issueResetCode(deps, id);
+    // The disable's transaction holds the account row as the reset reads, hashes and writes.
+    const outcome = await againstOpenTransaction(
+      testDb().db,
+      async (tx) => {
+        await setDisabled(tx, id, true);
+      },
+      () => reset(deps, code),
+    );
+    expect(outcome).toEqual({ outcome: 'invalid' });
     expect(await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, STRONG)).toBe(
       true,
     );

@@ -83,18 +83,26 @@ export async function insertAccount(db: Db, input: NewAccount): Promise<Account 
   return row ?? null;
 }
 
-/** Sets a new password hash, records it in the history and clears a forced change. */
+/**
+ * Sets a new password hash, records it in the history and clears a forced change; false (and nothing
+ * written) when the account is disabled or gone.
+ */
 export async function storePassword(
   db: Db,
   accountId: string,
   passwordHash: string,
   at: Date,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  // An account disabled since the caller read it keeps its password: a disable must not be raced by
+  // a link in use (the row lock orders the two; the later one sees the other's write).
+  const stored = await db
     .update(accounts)
     .set({ passwordHash, passwordChangedAt: at, mustChangePassword: false, updatedAt: at })
-    .where(eq(accounts.id, accountId));
+    .where(and(eq(accounts.id, accountId), isNull(accounts.disabledAt)))
+    .returning({ id: accounts.id });
+  if (stored.length === 0) return false;
   await db.insert(passwordHistory).values({ accountId, passwordHash, createdAt: at });
+  return true;
 }
 
 /**

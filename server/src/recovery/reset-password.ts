@@ -63,7 +63,9 @@ async function applyReset(
   return retriedTransaction(deps.db, async (tx) => {
     const spent = await consumeCode(tx, fixedClock(now), input.code, [input.type]);
     if (!spent || spent.accountId !== account.id) return false;
-    await storePassword(tx, account.id, passwordHash, now);
+    // Disabled (or deleted) while the new password was checked and hashed: the link changes nothing
+    // and stays unspent, as for an account disabled before (it waits for an enable).
+    if (!(await storePassword(tx, account.id, passwordHash, now))) throw new AccountGone();
     // A reset or invitation link came by mail: whoever used it holds the address. The expired-password
     // code came with a sign-in, which proves nothing about the mailbox.
     if (input.type !== VerificationType.PasswordExpired) await markEmailVerified(tx, account.id);
@@ -87,8 +89,14 @@ async function applyReset(
       detail: { verificationType: input.type },
     });
     return true;
+  }).catch((error: unknown) => {
+    if (error instanceof AccountGone) return false;
+    throw error;
   });
 }
+
+/** Rolls a reset back whole: its account was disabled or deleted after it was read. */
+class AccountGone extends Error {}
 
 /** Where the browser goes after a successful reset: always an absolute http(s) URL (DESIGN §2). */
 function redirectAfterReset(deps: RecoveryDeps, input: ResetPasswordInput): Promise<string> | string {
