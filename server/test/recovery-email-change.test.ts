@@ -2,12 +2,14 @@ import { VerificationType } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail, findAccountById } from '../src/accounts/account-repository.ts';
+import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { findLiveCode } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { inviteUser } from '../src/recovery/invite-user.ts';
 import { requestEmailChange } from '../src/recovery/request-email-change.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
+import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { auditEvents } from '../src/store/tables/index.ts';
 import {
   codeOf,
@@ -151,6 +153,29 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
     expect(await live(othersReset)).toBe(true);
     // The change's own link still answers as before (idempotent within its lifetime).
     expect((await confirm(deps, change)).outcome).toBe('confirmed');
+
+    // Opened now, each says it has expired or failed; none claims a success it did not have.
+    const [reset, expired, unlock, invitation, otherChange] = mailedBefore.map(String);
+    for (const [code = '', type] of [
+      [reset, VerificationType.PasswordReset],
+      [expired, VerificationType.PasswordExpired],
+      [invitation, VerificationType.VerifyUser],
+    ] as const) {
+      expect(await checkVerification(deps, { code, type, ip: freshIp() })).toEqual({
+        isValid: false,
+        userName: null,
+      });
+      expect(
+        await resetPassword(deps, { code, type, newPassword: NEW_PASSWORD, ip: freshIp(), language: 'en' }),
+      ).toEqual({ outcome: 'invalid' });
+    }
+    expect(await unlockAccount(deps, { code: String(unlock), ip: freshIp() })).toEqual({
+      outcome: 'expired',
+    });
+    expect((await confirm(deps, String(otherChange))).outcome).toBe('failed');
+    expect(
+      await verifyPassword((await findAccountById(testDb().db, account.id))?.passwordHash ?? null, STRONG),
+    ).toBe(true);
   });
 
   it('leaves the links mailed before in force when the new address was taken', async () => {

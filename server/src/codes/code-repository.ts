@@ -38,15 +38,23 @@ function isLive(codeHash: string, types: readonly VerificationType[], now: Date)
   );
 }
 
-/** Older unspent codes of the account and type stop working. */
-export async function supersedeCodes(db: Db, accountId: string, type: number, now: Date): Promise<void> {
+/**
+ * Unspent codes of the account of one of `types` stop working: replaced by a newer one, or mailed to an
+ * address the account no longer has. A link of theirs then says it has expired, not that it was used.
+ */
+export async function supersedeCodes(
+  db: Db,
+  accountId: string,
+  types: readonly VerificationType[],
+  now: Date,
+): Promise<void> {
   await db
     .update(verificationCodes)
     .set({ supersededAt: now })
     .where(
       and(
         eq(verificationCodes.accountId, accountId),
-        eq(verificationCodes.verificationType, type),
+        inArray(verificationCodes.verificationType, [...types]),
         isNull(verificationCodes.consumedAt),
         isNull(verificationCodes.supersededAt),
       ),

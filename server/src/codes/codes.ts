@@ -67,7 +67,7 @@ export async function issueCodeUntil(
 ): Promise<IssuedCode> {
   const lifetime = lifetimes[input.type];
   const now = await clock.now();
-  await supersedeCodes(db, input.accountId, input.type, now);
+  await supersedeCodes(db, input.accountId, [input.type], now);
   const code = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + lifetime);
   await insertCode(db, {

@@ -1,7 +1,7 @@
 import { type Account, replaceEmail } from '../accounts/account-repository.ts';
 import { normalizeEmail, storedEmailForm } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { spendCodes } from '../codes/code-repository.ts';
+import { supersedeCodes } from '../codes/code-repository.ts';
 import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
@@ -42,7 +42,7 @@ export async function followUpstreamAddress(
     moved = await db.transaction(async (tx) => {
       if (!(await replaceEmail(tx, account.id, email))) return false;
       // No link mailed to the old address works any more, as after a confirmed change of address.
-      await spendCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
+      await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, detail });
       return true;
     });

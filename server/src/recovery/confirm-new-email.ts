@@ -2,7 +2,7 @@ import { VerificationType } from '@keycard/contract';
 import { type Account, findAccountById, replaceEmail } from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
-import { claimFirstUse, type StoredCode, spendCodes } from '../codes/code-repository.ts';
+import { claimFirstUse, type StoredCode, supersedeCodes } from '../codes/code-repository.ts';
 import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
@@ -40,7 +40,7 @@ async function applyChange(
     if (!(await replaceEmail(tx, account.id, newEmail))) return false;
     // A parallel open of the same link claimed it first and tells the old address itself.
     if (!(await claimFirstUse(tx, stored.id, now))) return true;
-    await spendCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
+    await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
     await deps.mail.queue(tx, {
       kind: 'email_change_notice',
       to: account.email,
