@@ -154,6 +154,7 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
       newEmail: 'ann@new.test',
     },
     email_change_notice: { userName: 'Ann', newEmail: 'ann@new.test' },
+    email_changed: { userName: 'Ann', newEmail: 'ann@new.test' },
     password_expired: { userName: 'Ann' },
     password_changed: { userName: 'Ann' },
     federated_account: { userName: 'Ann', providerName: 'Example Corp SSO' },

@@ -101,7 +101,9 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
     });
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
     expect(await findAccountByEmail(testDb().db, old)).toBeNull();
-    expect(deps.mail.of('email_change_notice', old)).toHaveLength(2);
+    expect(deps.mail.of('email_change_notice', old)).toHaveLength(1);
+    // The old address is told the change is done, not again that it is under way.
+    expect(deps.mail.of('email_changed', old)).toEqual([{ userName: 'Ada Lovelace', newEmail: wanted }]);
   });
 
   it('is idempotent within the lifetime: a second open succeeds and records the change once', async () => {
@@ -124,7 +126,7 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
         ),
       );
     expect(changes).toHaveLength(1);
-    expect(deps.mail.of('email_change_notice')).toHaveLength(1);
+    expect(deps.mail.of('email_changed')).toHaveLength(1);
   });
 
   it('stops every link mailed before the change: reset, expired password, unlock, invitation and another change', async () => {
@@ -273,7 +275,7 @@ describe('confirming the new address: what is recorded and when it is refused', 
     const confirmed = await confirmNewEmail(deps, { code, ip, language: 'de' });
     expect(confirmed.outcome).toBe('confirmed');
     expect(deps.mail.nudges).toBe(2);
-    const notices = deps.mail.queued.filter((mail) => mail.kind === 'email_change_notice');
+    const notices = deps.mail.queued.filter((mail) => mail.kind === 'email_changed');
     expect(notices.at(-1)).toMatchObject({
       to: old,
       language: 'de',
@@ -346,7 +348,7 @@ describe('confirming the new address: what is recorded and when it is refused', 
     const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
     const both = await Promise.all([confirm(deps, code), confirm(deps, code)]);
     expect(both.map((result) => result.outcome)).toEqual(['confirmed', 'confirmed']);
-    expect(deps.mail.of('email_change_notice')).toHaveLength(1);
+    expect(deps.mail.of('email_changed')).toHaveLength(1);
     expect(await emailChangeEvents(account.id)).toHaveLength(1);
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
   });

@@ -150,7 +150,10 @@ describe('POST /api/VerifyNewEmail', () => {
     expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
     expect((await verifyNewEmail(codeOf(link), `${RP}/profile`)).json()).toEqual(success);
     expect((await findAccountById(db(), target.id))?.email).toBe(wanted);
-    expect(await service().mails('email_change_notice', target.email)).toHaveLength(2);
+    expect(await service().mails('email_change_notice', target.email)).toHaveLength(1);
+    const [changed] = await service().mails('email_changed', target.email);
+    expect(changed?.subject).toBe('The e-mail address of your Keycard account was changed');
+    expect(changed?.textBody).toContain(wanted);
     expect((await signIn(wanted, STRONG)).isAuthenticated).toBe(true);
     expect((await signIn(target.email, STRONG)).isAuthenticated).toBe(false);
   });

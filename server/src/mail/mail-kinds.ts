@@ -13,8 +13,10 @@ export interface MailValues {
   invitation: { userName: string; link: string };
   /** Sent to the NEW address of an e-mail change: PUBLIC_URL/verifyNewEmail/<code>. */
   email_change_confirm: { userName: string; link: string; newEmail: string };
-  /** Sent to the OLD address when an e-mail change was requested and when it was confirmed. */
+  /** Sent to the OLD address when an e-mail change was requested. */
   email_change_notice: { userName: string; newEmail: string };
+  /** Sent to the OLD address once the change was confirmed: sign-in and mail now go to the new one. */
+  email_changed: { userName: string; newEmail: string };
   /**
    * An administrator made the password expire: the next sign-in asks for a new one. No link: the
    * expired-password code is issued only after the right password (DESIGN §2 Login).

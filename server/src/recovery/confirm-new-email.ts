@@ -42,7 +42,7 @@ async function applyChange(
     if (!(await claimFirstUse(tx, stored.id, now))) return true;
     await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
     await deps.mail.queue(tx, {
-      kind: 'email_change_notice',
+      kind: 'email_changed',
       to: account.email,
       language: mailLanguage(account, input.language),
       values: { userName: account.displayName, newEmail },

@@ -65,6 +65,15 @@ export const de: MailTexts = {
         'Falls Sie diese Änderung nicht angefordert haben, schreiben Sie bitte umgehend an {supportEmail}, damit wir Ihr Konto schützen können.',
       ],
     },
+    email_changed: {
+      subject: 'Die E-Mail-Adresse Ihres {product}-Kontos wurde geändert',
+      intro: [
+        'Die E-Mail-Adresse Ihres {product}-Kontos wurde in {newEmail} geändert. Ab jetzt melden Sie sich mit der neuen Adresse an, und Nachrichten zu Ihrem Konto gehen dorthin; Links, die zuvor an diese Adresse geschickt wurden, funktionieren nicht mehr.',
+      ],
+      outro: [
+        'Falls Sie diese Änderung nicht angefordert haben, schreiben Sie bitte umgehend an {supportEmail}, damit wir Ihr Konto schützen können.',
+      ],
+    },
     password_expired: {
       subject: 'Bitte wählen Sie ein neues {product}-Passwort',
       intro: [

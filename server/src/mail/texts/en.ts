@@ -65,6 +65,15 @@ export const en: MailTexts = {
         'If you did not ask for this change, please write to {supportEmail} right away so that we can protect your account.',
       ],
     },
+    email_changed: {
+      subject: 'The e-mail address of your {product} account was changed',
+      intro: [
+        'The e-mail address of your {product} account was changed to {newEmail}. From now on you sign in with the new address, and messages about your account go there; links sent to this address before no longer work.',
+      ],
+      outro: [
+        'If you did not ask for this change, please write to {supportEmail} right away so that we can protect your account.',
+      ],
+    },
     password_expired: {
       subject: 'Please choose a new {product} password',
       intro: [

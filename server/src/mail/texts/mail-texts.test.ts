@@ -11,6 +11,7 @@ const VALUES: { readonly [K in MailKind]: readonly (keyof MailValues[K])[] } = {
   invitation: ['userName', 'link'],
   email_change_confirm: ['userName', 'link', 'newEmail'],
   email_change_notice: ['userName', 'newEmail'],
+  email_changed: ['userName', 'newEmail'],
   password_expired: ['userName'],
   password_changed: ['userName'],
   federated_account: ['userName', 'providerName'],
