@@ -41,6 +41,10 @@ const SECURITY_MODULES = [
   'server/src/federation/upstream-person.ts',
   'server/src/federation/reauthentication.ts',
   'server/src/federation/unlink-domain.ts',
+  // Which upstream flow a callback finishes (its state-named cookie), and where a refusal sends the person.
+  'server/src/http/routes/federation.ts',
+  // Which form POSTs to the provider's pages are passed on as a GET.
+  'server/src/http/oidc-form-navigation.ts',
   // Where logout tokens may be posted (public addresses, configured networks).
   'server/src/backchannel/reachable-networks.ts',
   'server/src/backchannel/backchannel-delivery.ts',

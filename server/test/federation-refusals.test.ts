@@ -152,18 +152,20 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     const value = genuine.slice(name.length + 1);
     // A well-formed flow whose signature is missing or wrong: only the signature check refuses it.
     const payload = genuine.slice(0, genuine.lastIndexOf('.'));
-    const forgeries = [
-      [],
-      [`${name}=eyJ9.forged`],
-      [payload],
-      [`${payload}.${'A'.repeat(43)}`],
-      // The genuine flow under the name of another state: a flow serves only the answer to it.
-      [`federation-${'B'.repeat(43)}=${value}`],
+    const forgeries = [[], [`${name}=eyJ9.forged`], [payload], [`${payload}.${'A'.repeat(43)}`]];
+    // The genuine flow under the name of another state, and the answer carrying that state: a flow
+    // serves only the answer to its own state, whatever name it travels under.
+    const otherState = 'B'.repeat(43);
+    const renamed = [`federation-${otherState}=${value}`];
+    const toOtherState = callback.replace(/state=[^&]+/, `state=${otherState}`);
+    const attempts = [
+      ...forgeries.map((extra) => [extra, callback] as const),
+      [renamed, toOtherState] as const,
     ];
-    for (const extra of forgeries) {
+    for (const [extra, url] of attempts) {
       const response = await app().inject({
         method: 'GET',
-        url: callback,
+        url,
         headers: { cookie: [...interactionOnly, ...extra].join('; '), 'sec-fetch-site': 'cross-site' },
       });
       expectErrorPage(response);
@@ -219,7 +221,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     await expectRefused('callback', 'no_flow');
   });
 
-  it('keeps a flow for each of the 3 newest trips upstream of one browser; a 4th retires the oldest', async () => {
+  it('keeps a flow for each of the 3 newest trips upstream of one browser; each further one retires the oldest', async () => {
     const first = await startedFlow();
     const trips = [first];
     for (let trip = 2; trip <= 4; trip++) {
@@ -233,12 +235,21 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .split('; ')
       .filter((cookie) => cookie.startsWith('federation-'));
     expect(flowCookies).toHaveLength(3);
-    const [oldest, second] = await Promise.all(
-      trips.slice(0, 2).map((trip) => upstreamCallback(PEOPLE.ada, trip)),
+    // A flow cookie that does not read (forged, or signed with a key no longer in use) goes at the next trip.
+    first.browser.jar.set('federation-forged', 'eyJ9.forged');
+    const fifth = await first.browser.get(redirectPath(first.auth.returnUrl, providerId, PEOPLE.ada.email));
+    expect(fifth.cookies).toContainEqual(expect.objectContaining({ name: 'federation-forged', value: '' }));
+    expect(first.browser.jar.get('federation-forged')).toBeUndefined();
+    trips.push({ ...first, redirect: fifth, authorizationUrl: String(fifth.headers.location) });
+    // The 5th retired the 2nd: of the five, the 3 newest are left.
+    const [oldest, second, third] = await Promise.all(
+      trips.slice(0, 3).map((trip) => upstreamCallback(PEOPLE.ada, trip)),
     );
-    expectErrorPage(await first.browser.get(String(oldest)));
-    await expectRefused('callback', 'no_flow');
-    const back = await first.browser.get(String(second));
+    for (const retired of [oldest, second]) {
+      expectErrorPage(await first.browser.get(String(retired)));
+      await expectRefused('callback', 'no_flow');
+    }
+    const back = await first.browser.get(String(third));
     expect(back.statusCode).toBe(302);
     expect(back.headers.location).toBe(`${PUBLIC_URL}${first.auth.returnUrl}`);
   });

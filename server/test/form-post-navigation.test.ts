@@ -23,7 +23,11 @@ import { useTestService } from './support/test-service.ts';
 const EMAIL = 'grace@example.com';
 const PASSWORD = 'Correct-Horse-42';
 
+/** Every line the app logs, as pino writes it (one JSON object a line). */
+const logged: string[] = [];
+
 const service = useTestService({
+  logger: { level: 'info', stream: { write: (line: string) => void logged.push(line) } },
   setUp: async ({ db }) => {
     await registerTestClient(db);
     await createAccount(db, EMAIL, PASSWORD, 'Grace Hopper');
@@ -39,6 +43,13 @@ function crossSiteForm(path: string, fields: Record<string, string>): Promise<Li
     payload: new URLSearchParams(fields).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
   });
+}
+
+/** The log line that says why the POST `response` answered ended on the error page. */
+function refusalLine(response: LightMyRequestResponse): Record<string, unknown> | undefined {
+  return logged
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.reference === response.headers['x-request-id'] && 'endpoint' in line);
 }
 
 /** The test client's authorization parameters, PKCE included (no space in any value). */
@@ -113,6 +124,8 @@ describe('a form POST to the authorization endpoint', () => {
     const tooLong = await crossSiteForm('/oidc/auth', padded(8193));
     expect(tooLong.statusCode).toBe(303);
     expect(tooLong.headers.location).toBe(`/error/${tooLong.headers['x-request-id']}`);
+    expect(refusalLine(tooLong)).toMatchObject({ endpoint: '/auth', reason: 'too_long' });
+    expect(refusalLine(tooLong)?.msg).toMatch(/8192 characters.*pushed/);
   });
 
   it('sends a POST that is no form to the error page, at either endpoint', async () => {
@@ -125,6 +138,11 @@ describe('a form POST to the authorization endpoint', () => {
       });
       expect(posted.statusCode, url).toBe(303);
       expect(posted.headers.location, url).toBe(`/error/${posted.headers['x-request-id']}`);
+      expect(refusalLine(posted), url).toMatchObject({
+        endpoint: url === '/oidc/session/end' ? '/session/end' : '/auth',
+        reason: 'not_a_form',
+        msg: 'a POST to a protocol page must be an application/x-www-form-urlencoded form',
+      });
     }
   });
 

@@ -144,7 +144,8 @@ export const federationRoutes: RouteModule = (api, deps) => {
     const stored = name === null ? undefined : request.cookies[name];
     if (name !== null && stored !== undefined) reply.clearCookie(name, cookieOptions);
     const flow = await flowOf(request, stored);
-    if (flow === null) return refused(request, reply, 'callback', 'no_flow', null);
+    // The signature covers the value, not the cookie's name: the flow must be the one of this state.
+    if (flow === null || flow.state !== state) return refused(request, reply, 'callback', 'no_flow', null);
     if (!callbackQuery.safeParse(request.query).success) {
       return refused(request, reply, 'callback', 'upstream_error', flow.providerId);
     }
