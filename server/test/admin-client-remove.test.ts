@@ -243,25 +243,31 @@ describe('DELETE /admin/api/clients/{id}', () => {
           deliveredAt: now,
         },
       ]);
-    await insertLogoutRequest(db(), {
-      idHash: 'leaving-logout',
-      sessionId: 'session-1',
-      clientId: 'leaving-rp',
-      postLogoutRedirectUri: 'https://leaving.example/bye',
-      state: 'st-1',
-      expiresAt: new Date(now.getTime() + 10 * 60_000),
-    });
+    await insertLogoutRequest(
+      db(),
+      {
+        idHash: 'leaving-logout',
+        sessionId: 'session-1',
+        clientId: 'leaving-rp',
+        postLogoutRedirectUri: 'https://leaving.example/bye',
+        state: 'st-1',
+      },
+      10 * 60_000,
+    );
 
     // One the person has gone through already: its page may be loaded again.
-    await insertLogoutRequest(db(), {
-      idHash: 'leaving-logout-done',
-      sessionId: 'session-2',
-      clientId: 'leaving-rp',
-      postLogoutRedirectUri: 'https://leaving.example/bye',
-      state: 'st-2',
-      expiresAt: new Date(now.getTime() + 10 * 60_000),
-      consumedAt: now,
-    });
+    await insertLogoutRequest(
+      db(),
+      {
+        idHash: 'leaving-logout-done',
+        sessionId: 'session-2',
+        clientId: 'leaving-rp',
+        postLogoutRedirectUri: 'https://leaving.example/bye',
+        state: 'st-2',
+        consumedAt: now,
+      },
+      10 * 60_000,
+    );
 
     expect((await api('DELETE', '/clients/leaving-rp')).statusCode).toBe(200);
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { errorBodySchema, logoutResponse } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { oidcPayloads } from '../src/store/tables/index.ts';
+import { logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
 import {
   CLIENT_ID,
   createAccount,
@@ -170,5 +171,30 @@ describe('a sign-out no valid id_token_hint vouches for asks the person first', 
       postLogoutRedirectUri: null,
     });
     expect(await stillSignedIn(browser)).toBe(false);
+  });
+});
+
+describe('a sign-out request lives 10 minutes by the database clock', () => {
+  it('is answered until its 10 minutes are up, and not a moment after', async () => {
+    const { browser } = await signedInBrowser();
+    const logoutId = await openEndSession(browser, { client_id: CLIENT_ID });
+    const { db } = service();
+    const stored = eq(logoutRequests.idHash, createHash('sha256').update(logoutId).digest('hex'));
+    const [row] = await db
+      .select({ left: sql<number>`extract(epoch from ${logoutRequests.expiresAt} - now())::float8` })
+      .from(logoutRequests)
+      .where(stored);
+    // Stored as 600 s from the database's now (the statement that read it ran a moment later).
+    expect(row?.left).toBeGreaterThan(599);
+    expect(row?.left).toBeLessThanOrEqual(600);
+
+    const expireIn = (when: string) =>
+      db.update(logoutRequests).set({ expiresAt: sql`now() + ${sql.raw(when)}` });
+    await expireIn("interval '1 second'");
+    await expectAsked(browser, logoutId);
+    await expireIn("interval '0 seconds'");
+    const late = await browser.post('/api/Logout', { logoutId, confirmed: true });
+    expect(late.statusCode).toBe(404);
+    expect(await stillSignedIn(browser)).toBe(true);
   });
 });

@@ -146,11 +146,7 @@ type LogoutRequestFields = Omit<NewLogoutRequest, 'idHash' | 'expiresAt'>;
 /** Stores the request under a random logoutId and sends the browser to the SPA's /logout page with it. */
 async function showLogoutPage(db: Db, ctx: KoaContextWithOIDC, request: LogoutRequestFields): Promise<void> {
   const logoutId = randomBytes(32).toString('base64url');
-  await insertLogoutRequest(db, {
-    ...request,
-    idHash: hashOf(logoutId),
-    expiresAt: new Date(Date.now() + LOGOUT_REQUEST_TTL_MS),
-  });
+  await insertLogoutRequest(db, { ...request, idHash: hashOf(logoutId) }, LOGOUT_REQUEST_TTL_MS);
   ctx.status = 303;
   ctx.redirect(`/logout?logoutId=${encodeURIComponent(logoutId)}`);
 }

@@ -553,8 +553,18 @@ export async function endAccountSessions(db: Db, accountId: string): Promise<voi
 export type LogoutRequestRow = typeof logoutRequests.$inferSelect;
 export type NewLogoutRequest = typeof logoutRequests.$inferInsert;
 
-export async function insertLogoutRequest(db: Db, row: NewLogoutRequest): Promise<void> {
-  await db.insert(logoutRequests).values(row);
+/**
+ * Stores a logout request that lives `lifetimeMs` by the database's clock, the one findLiveLogoutRequest
+ * judges it by: an instance whose own clock is off does not shorten or stretch it.
+ */
+export async function insertLogoutRequest(
+  db: Db,
+  row: Omit<NewLogoutRequest, 'expiresAt'>,
+  lifetimeMs: number,
+): Promise<void> {
+  await db
+    .insert(logoutRequests)
+    .values({ ...row, expiresAt: sql`now() + ${lifetimeMs} * interval '1 millisecond'` });
 }
 
 /** The stored request of that id hash, unless it has expired. */
