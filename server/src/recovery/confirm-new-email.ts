@@ -4,6 +4,7 @@ import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { claimFirstUse, type StoredCode, supersedeCodes } from '../codes/code-repository.ts';
 import { CODES_OF_AN_ADDRESS } from '../codes/codes.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { isUniqueViolation } from '../store/sql-state.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { findStoredCode } from './code-states.ts';
@@ -36,7 +37,9 @@ async function applyChange(
   newEmail: string,
   now: Date,
 ): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
+  // Run again after a deadlock: it takes the account's row, then its codes', which a reset takes the
+  // other way round.
+  return retriedTransaction(deps.db, async (tx) => {
     if (!(await replaceEmail(tx, account.id, newEmail))) return false;
     // A parallel open of the same link claimed it first and tells the old address itself.
     if (!(await claimFirstUse(tx, stored.id, now))) return true;
