@@ -17,8 +17,7 @@ export const LOCALIZED_TEXT_KEYS = [
   'confirmPasswordPlaceholder',
   'confirmPasswordLabel',
   'newPasswordLabel',
-  'showPassword', // accessible name of the show/hide toggle, hidden state
-  'hidePassword', // accessible name of the toggle, shown state
+  'showPassword', // accessible name of the show/hide toggle, in either state (it is pressed while shown)
   'nextLabel',
   'loginLabel',
   'backLabel', // the back button on step 2, which returns to the e-mail to change it
@@ -76,6 +75,39 @@ export const LOCALIZED_TEXT_KEYS = [
   'passwordStrengthFair',
   'passwordStrengthStrong',
   'passwordStrengthVeryStrong',
+  // The strength estimator's advice (zxcvbn-ts feedback), one key for each of its messages: a warning
+  // says what makes the password easy to guess, suggestions what to do instead. Each comment names
+  // what the estimator found.
+  'passwordStrengthWarningStraightRow', // a straight row of keys
+  'passwordStrengthWarningKeyPattern', // a short keyboard pattern
+  'passwordStrengthWarningSimpleRepeat', // one character repeated
+  'passwordStrengthWarningExtendedRepeat', // a group of characters repeated
+  'passwordStrengthWarningSequences', // a sequence such as abc or 123
+  'passwordStrengthWarningRecentYears', // a recent year
+  'passwordStrengthWarningDates', // a date
+  'passwordStrengthWarningTopTen', // one of the ten most used passwords
+  'passwordStrengthWarningTopHundred', // one of the hundred most used passwords
+  'passwordStrengthWarningCommon', // a common password
+  'passwordStrengthWarningSimilarToCommon', // a common password, slightly changed
+  'passwordStrengthWarningWordByItself', // a single word
+  'passwordStrengthWarningNamesByThemselves', // a single first name or surname
+  'passwordStrengthWarningCommonNames', // common first names and surnames
+  'passwordStrengthWarningUserInputs', // the person's name or address, or the product's name
+  'passwordStrengthWarningPwned', // a password from a breach list, which Keycard does not check: never shown
+  'passwordStrengthSuggestionL33t', // letters replaced by look-alikes
+  'passwordStrengthSuggestionReverseWords', // words spelt backwards
+  'passwordStrengthSuggestionAllUppercase', // all letters uppercase
+  'passwordStrengthSuggestionCapitalization', // only the first letter uppercase
+  'passwordStrengthSuggestionDates', // a date
+  'passwordStrengthSuggestionRecentYears', // a recent year
+  'passwordStrengthSuggestionAssociatedYears', // a year as in a date
+  'passwordStrengthSuggestionSequences', // a sequence
+  'passwordStrengthSuggestionRepeated', // repeats
+  'passwordStrengthSuggestionLongerKeyboardPattern', // a keyboard pattern
+  'passwordStrengthSuggestionAnotherWord', // any weak password: add words
+  'passwordStrengthSuggestionUseWords', // a sequence of words
+  'passwordStrengthSuggestionNoNeed', // an empty password, which the form never estimates
+  'passwordStrengthSuggestionPwned', // the same: never shown
   'passwordPolicyViolation',
   'passwordHistoryViolation',
   // Expired link

@@ -30,11 +30,12 @@ test.describe('a failed sign-in (SPEC §4, §8)', () => {
     await password.fill(wrong);
     // The show/hide toggle reveals what was typed and hides it again.
     await expect(password).toHaveAttribute('type', 'password');
+    await expect(signIn.showPasswordButton(texts)).toHaveAttribute('aria-pressed', 'false');
     await signIn.showPasswordButton(texts).click();
-    await expect(signIn.hidePasswordButton(texts)).toHaveAttribute('aria-pressed', 'true');
+    await expect(signIn.showPasswordButton(texts)).toHaveAttribute('aria-pressed', 'true');
     await expect(password).toHaveAttribute('type', 'text');
     await expect(password).toHaveValue(wrong);
-    await signIn.hidePasswordButton(texts).click();
+    await signIn.showPasswordButton(texts).click();
     await expect(signIn.showPasswordButton(texts)).toHaveAttribute('aria-pressed', 'false');
     await expect(password).toHaveAttribute('type', 'password');
 

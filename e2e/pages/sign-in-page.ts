@@ -60,14 +60,9 @@ export class SignInPage extends PageFrame {
     return this.page.getByLabel(texts.passwordLabel, { exact: true });
   }
 
-  /** The show/hide toggle while the password is hidden. */
+  /** The show/hide toggle: one name in both states, pressed (aria-pressed) while the password shows. */
   showPasswordButton(texts: TextResource): Locator {
     return this.page.getByRole('button', { name: texts.showPassword, exact: true });
-  }
-
-  /** The show/hide toggle while the password is shown. */
-  hidePasswordButton(texts: TextResource): Locator {
-    return this.page.getByRole('button', { name: texts.hidePassword, exact: true });
   }
 
   loginButton(texts: TextResource): Locator {

@@ -116,7 +116,7 @@ describe('user:add', () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'admin: invalid --password-stdin: the password needs a digit, an uppercase letter and a symbol or punctuation mark (a space does not count)\n',
+      'admin: invalid --password-stdin: the password needs a digit, an uppercase letter and a character that is not a letter or digit (a space or a symbol such as ! or #)\n',
     );
     expect(run.stderr).not.toContain('weakpassword');
     expect(await findAccountByEmail(db(), 'weak@example.com')).toBeNull();

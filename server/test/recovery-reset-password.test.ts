@@ -102,7 +102,7 @@ describe('POST /api/ResetPassword: password policy on the server (SPEC §5, DESI
     ['no lowercase letter', 'CORRECT-HORSE-42'],
     ['no uppercase letter', 'correct-horse-42'],
     ['no non-alphanumeric character', 'CorrectHorse4242'],
-    ['only a space as the non-alphanumeric character', 'Correct Horse 42'],
+    ['only an invisible joiner as the non-alphanumeric character', 'Correct\u200dHorse\u200d42'],
     ['more than 256 characters', `Ab1!${'x'.repeat(253)}`],
     ['a common password', 'P@ssw0rd1234'],
   ])('refuses %s with policyViolation and keeps the link usable', async (_rule, password) => {

@@ -20,13 +20,20 @@ export interface PasswordCompositionRule {
 const composed = (password: string): string => password.normalize('NFC');
 
 /**
+ * SPEC §5's non-alphanumeric character: anything but a letter, a combining mark or a number, so a space,
+ * a punctuation mark, a symbol or an emoji. Invisible characters (controls, format characters such as
+ * a zero-width joiner, private-use and unassigned code points) do not count: one no one sees must not
+ * make a password of letters and digits acceptable. Controls are refused as bad input anyway
+ * (rules/plain-text.ts).
+ */
+const NON_ALPHANUMERIC = /[^\p{L}\p{M}\p{N}\p{C}]/u;
+
+/**
  * SPEC §5, written once for the SPA and the service: at least PASSWORD_MIN_LENGTH code points (an
  * emoji is one), a digit, a lowercase and an uppercase letter in any script, and a non-alphanumeric
- * character. Only letters, digits and symbols count towards a class: the non-alphanumeric one must be
- * a punctuation mark or a symbol (an emoji is one), so a space, an invisible joiner or a lone combining
- * mark does not make a password of letters and digits acceptable. The service adds its own rules on
- * top (DESIGN §2: maximum length, not the e-mail, not a common password, strength); the SPA cannot
- * know all of those and shows the service's violation.
+ * character (NON_ALPHANUMERIC). The service adds its own rules on top (DESIGN §2: maximum length, not
+ * the e-mail, not a common password, strength); the SPA cannot know all of those and shows the
+ * service's violation.
  */
 export const PASSWORD_COMPOSITION_RULES: readonly PasswordCompositionRule[] = [
   {
@@ -53,6 +60,6 @@ export const PASSWORD_COMPOSITION_RULES: readonly PasswordCompositionRule[] = [
   {
     id: 'special',
     text: 'passwordSpecialRequirement',
-    isMetBy: (password) => /[\p{P}\p{S}]/u.test(composed(password)),
+    isMetBy: (password) => NON_ALPHANUMERIC.test(composed(password)),
   },
 ];

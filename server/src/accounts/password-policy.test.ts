@@ -23,11 +23,19 @@ describe('password policy (SPEC §5, DESIGN §2)', () => {
     expect(brokenPasswordRules('Cor-Horse-4')).toEqual(['min_length']);
   });
 
-  it('does not count whitespace or an invisible character as the symbol', () => {
-    for (const gap of [' ', '\u00a0', '\u2003', '\u200d']) {
-      expect(brokenPasswordRules(`Correct${gap}Horse${gap}42`), JSON.stringify(gap)).toEqual(['symbol']);
+  it('accepts a space as the only non-alphanumeric character (SPEC §5), and still refuses letters and digits alone', () => {
+    expect([...'Kv9 mP2xQ7wz']).toHaveLength(12);
+    expect(brokenPasswordRules('Kv9 mP2xQ7wz')).toEqual([]);
+    expect(meetsPasswordPolicy('Kv9 mP2xQ7wz')).toBe(true);
+    expect(brokenPasswordRules('Kv9pmP2xQ7wz')).toEqual(['symbol']);
+    for (const gap of ['\u00a0', '\u2003']) {
+      expect(brokenPasswordRules(`Correct${gap}Horse${gap}42`), JSON.stringify(gap)).toEqual([]);
     }
-    expect(brokenPasswordRules('Correct Horse 4!')).toEqual([]);
+  });
+
+  it('does not count an invisible character as the non-alphanumeric one', () => {
+    expect(brokenPasswordRules('Correct\u200dHorse\u200d42')).toEqual(['symbol']);
+    expect(brokenPasswordRules('Correct\u2060Horse\u206042')).toEqual(['symbol']);
   });
 
   it('counts an emoji as one character: 11 code points are too short, 12 are enough', () => {

@@ -5,7 +5,7 @@ import { describeBrokenRules } from './password-message.ts';
 describe('password policy message for admins', () => {
   it('lists what the password needs, in the policy order', () => {
     expect(describeBrokenRules(brokenPasswordRules('short'))).toBe(
-      'the password needs at least 12 characters, a digit, an uppercase letter and a symbol or punctuation mark (a space does not count)',
+      'the password needs at least 12 characters, a digit, an uppercase letter and a character that is not a letter or digit (a space or a symbol such as ! or #)',
     );
   });
 

@@ -7,7 +7,7 @@ const NEEDS: Partial<Record<PasswordRule, string>> = {
   digit: 'a digit',
   lowercase: 'a lowercase letter',
   uppercase: 'an uppercase letter',
-  symbol: 'a symbol or punctuation mark (a space does not count)',
+  symbol: 'a character that is not a letter or digit (a space or a symbol such as ! or #)',
 };
 
 /**

@@ -83,8 +83,10 @@ export function PasswordInput({
         type="button"
         className="password-input__toggle"
         aria-controls={inputProps.id}
+        // A toggle button keeps one name; its state is aria-pressed (WAI-ARIA APG button pattern), so
+        // it never reads as "Hide password, pressed".
         aria-pressed={shown}
-        aria-label={t(shown ? 'hidePassword' : 'showPassword')}
+        aria-label={t('showPassword')}
         tabIndex={toggleTabIndex}
         // A pointer press must not take focus out of the field (the caret stays where it was).
         onMouseDown={(event) => event.preventDefault()}

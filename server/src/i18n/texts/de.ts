@@ -19,7 +19,6 @@ export const de: LanguageTexts = {
   confirmPasswordLabel: 'Neues Passwort wiederholen',
   newPasswordLabel: 'Neues Passwort',
   showPassword: 'Passwort anzeigen',
-  hidePassword: 'Passwort verbergen',
   nextLabel: 'Weiter',
   loginLabel: 'Anmelden',
   backLabel: 'Zurück zur E-Mail-Adresse',
@@ -71,7 +70,7 @@ export const de: LanguageTexts = {
   passwordLowercaseRequirement: 'Mindestens einen Kleinbuchstaben',
   passwordUppercaseRequirement: 'Mindestens einen Großbuchstaben',
   passwordSpecialRequirement:
-    'Mindestens ein Sonder- oder Satzzeichen, zum Beispiel ! ? # oder % (ein Leerzeichen zählt nicht)',
+    'Mindestens ein Zeichen, das weder Buchstabe noch Ziffer ist, zum Beispiel ein Leerzeichen, ! ? # oder %',
   passwordsMustMatch: 'Die beiden Passwörter müssen übereinstimmen.',
   requirementMet: 'Anforderung erfüllt',
   requirementNotMet: 'Anforderung nicht erfüllt',
@@ -87,6 +86,42 @@ export const de: LanguageTexts = {
   passwordStrengthFair: 'mittel',
   passwordStrengthStrong: 'stark',
   passwordStrengthVeryStrong: 'sehr stark',
+  passwordStrengthWarningStraightRow: 'Gerade Tastenreihen der Tastatur sind leicht zu erraten.',
+  passwordStrengthWarningKeyPattern: 'Kurze Tastaturmuster sind leicht zu erraten.',
+  passwordStrengthWarningSimpleRepeat: 'Wiederholte Zeichen wie „aaa“ sind leicht zu erraten.',
+  passwordStrengthWarningExtendedRepeat: 'Wiederholte Zeichenmuster wie „abcabcabc“ sind leicht zu erraten.',
+  passwordStrengthWarningSequences: 'Häufige Zeichenfolgen wie „abc“ oder „123“ sind leicht zu erraten.',
+  passwordStrengthWarningRecentYears: 'Jahreszahlen der letzten Jahre sind leicht zu erraten.',
+  passwordStrengthWarningDates: 'Ein Datum ist leicht zu erraten.',
+  passwordStrengthWarningTopTen: 'Dies ist eines der meistverwendeten Passwörter.',
+  passwordStrengthWarningTopHundred: 'Dies ist ein sehr häufig verwendetes Passwort.',
+  passwordStrengthWarningCommon: 'Dies ist ein oft verwendetes Passwort.',
+  passwordStrengthWarningSimilarToCommon: 'Dies ähnelt einem oft verwendeten Passwort.',
+  passwordStrengthWarningWordByItself: 'Einzelne Wörter sind leicht zu erraten.',
+  passwordStrengthWarningNamesByThemselves: 'Einzelne Vor- oder Nachnamen sind leicht zu erraten.',
+  passwordStrengthWarningCommonNames: 'Häufige Vor- und Nachnamen sind leicht zu erraten.',
+  passwordStrengthWarningUserInputs:
+    'Ihr Name, Ihre E-Mail-Adresse und der Name des Produkts sind leicht zu erraten.',
+  passwordStrengthWarningPwned: 'Dieses Passwort ist in einem Datenleck aufgetaucht.',
+  passwordStrengthSuggestionL33t: 'Vermeiden Sie vorhersehbare Ersetzungen wie „@“ für „a“.',
+  passwordStrengthSuggestionReverseWords: 'Vermeiden Sie rückwärts geschriebene gebräuchliche Wörter.',
+  passwordStrengthSuggestionAllUppercase: 'Schreiben Sie einige, aber nicht alle Buchstaben groß.',
+  passwordStrengthSuggestionCapitalization: 'Schreiben Sie mehr als nur den ersten Buchstaben groß.',
+  passwordStrengthSuggestionDates:
+    'Vermeiden Sie Daten und Jahreszahlen, die mit Ihnen in Verbindung stehen.',
+  passwordStrengthSuggestionRecentYears: 'Vermeiden Sie Jahreszahlen der letzten Jahre.',
+  passwordStrengthSuggestionAssociatedYears:
+    'Vermeiden Sie Jahreszahlen, die mit Ihnen in Verbindung stehen.',
+  passwordStrengthSuggestionSequences: 'Vermeiden Sie häufige Zeichenfolgen.',
+  passwordStrengthSuggestionRepeated: 'Vermeiden Sie wiederholte Wörter und Zeichen.',
+  passwordStrengthSuggestionLongerKeyboardPattern:
+    'Verwenden Sie längere Tastaturmuster und wechseln Sie mehrmals die Richtung.',
+  passwordStrengthSuggestionAnotherWord: 'Fügen Sie weitere, weniger gebräuchliche Wörter hinzu.',
+  passwordStrengthSuggestionUseWords: 'Verwenden Sie mehrere Wörter, aber keine gängigen Redewendungen.',
+  passwordStrengthSuggestionNoNeed:
+    'Ein langes Passwort aus mehreren unzusammenhängenden Wörtern ist stark und leicht zu merken.',
+  passwordStrengthSuggestionPwned:
+    'Wenn Sie dieses Passwort auch anderswo verwenden, ändern Sie es dort ebenfalls.',
   passwordPolicyViolation:
     'Dieses Passwort erfüllt die Passwortanforderungen nicht oder ist zu leicht zu erraten. Bitte wählen Sie ein anderes.',
   passwordHistoryViolation:

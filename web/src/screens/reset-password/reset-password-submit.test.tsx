@@ -1,8 +1,13 @@
 import '../../test-support/dom.ts';
 import { REDIRECT_DELAY_MS, VerificationType } from '@keycard/contract';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RouteView } from '../../app/route-view.tsx';
+import { browserHistory, NavigationProvider } from '../../routing/navigation.tsx';
 import { settled } from '../../test-support/settled.ts';
+import { TEST_TEXTS } from '../../test-support/texts.tsx';
+import { TextContext } from '../../text/text-context.ts';
 import {
   confirmField,
   currentLocation,
@@ -228,6 +233,45 @@ describe('ResetPasswordScreen violations and failures (SPEC §8)', () => {
       expect(screen.queryByRole('alert')?.textContent ?? '').toBe('');
     },
   );
+
+  it('leaves the person on the page they went back to when the check after neither answers only then', async () => {
+    let answerCheck: (response: Response) => void = () => {};
+    let checks = 0;
+    stubService({
+      '/api/CheckVerification': () => {
+        checks += 1;
+        if (checks === 1) return json(VALID);
+        return new Promise<Response>((resolve) => {
+          answerCheck = resolve;
+        });
+      },
+      '/api/ResetPassword': () => json(resetAnswer({})),
+    });
+    // The new page is shown from its top (page-arrival.tsx), which jsdom does not do.
+    vi.stubGlobal('scrollTo', () => undefined);
+    // From the sign-in page, whose login found the password expired, to the reset page.
+    window.history.replaceState(null, '', `/${QUERY_RETURN}`);
+    window.history.pushState(null, '', `/ResetPassword/2/c0de-1${QUERY_RETURN}`);
+    const user = userEvent.setup();
+    render(
+      <TextContext value={{ texts: TEST_TEXTS, language: 'en' }}>
+        <NavigationProvider history={browserHistory}>
+          <RouteView />
+        </NavigationProvider>
+      </TextContext>,
+    );
+    await fillBoth(user);
+    await user.click(resetButton());
+    await waitFor(() => expect(checks).toBe(2));
+
+    act(() => window.history.back());
+    await screen.findByRole('textbox', { name: 'emailLabel' });
+    answerCheck(json(INVALID));
+    // Given time to arrive and be handled, the answer moves no one and replaces no page.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(`${window.location.pathname}${window.location.search}`).toBe(`/${QUERY_RETURN}`);
+    expect(screen.getByRole('textbox', { name: 'emailLabel' })).toBeTruthy();
+  });
 
   it('shows no message when the check after neither success nor violation fails, keeping the form', async () => {
     let check = () => json(VALID);

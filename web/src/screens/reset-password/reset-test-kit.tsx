@@ -14,8 +14,8 @@ export const STRONG = 'Abcdefgh1!xy';
  * that types measures the typing, not the build.
  */
 beforeAll(async () => {
-  const { strengthEstimatorFor } = await import('./strength-estimator.ts');
-  strengthEstimatorFor('en');
+  const { strengthEstimator } = await import('./strength-estimator.ts');
+  strengthEstimator();
 }, 60_000);
 
 export function json(body: unknown, status = 200): Response {

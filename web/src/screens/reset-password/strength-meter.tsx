@@ -24,9 +24,9 @@ interface StrengthMeterProps {
 
 /**
  * The estimate of the password as it is typed: its level in words beside a meter (the words carry
- * it, not the colour), then the estimator's warning and suggestions. Empty until there is one; while
- * one is `pending`, its level line and meter keep their place, hidden, so what follows (Reset) does
- * not move under a pointer when the estimate arrives.
+ * it, not the colour), then the estimator's warning and suggestions in the text resource's words.
+ * Empty until there is one; while one is `pending`, its level line and meter keep their place,
+ * hidden, so what follows (Reset) does not move under a pointer when the estimate arrives.
  */
 export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterProps) {
   const { t } = useText();
@@ -52,11 +52,11 @@ export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterPr
         value={shown.score}
         aria-hidden
       />
-      {shown.warning ? <p className="strength__warning">{shown.warning}</p> : null}
+      {shown.warning ? <p className="strength__warning">{t(shown.warning)}</p> : null}
       {shown.suggestions.length > 0 ? (
         <ul className="strength__suggestions">
           {shown.suggestions.map((suggestion) => (
-            <li key={suggestion}>{suggestion}</li>
+            <li key={suggestion}>{t(suggestion)}</li>
           ))}
         </ul>
       ) : null}

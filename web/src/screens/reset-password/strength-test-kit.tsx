@@ -1,8 +1,8 @@
-import type { Language } from '@keycard/contract';
+import type { TextResource } from '@keycard/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { renderWithTexts } from '../../test-support/texts.tsx';
+import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { StrengthMeter } from './strength-meter.tsx';
 import { usePasswordStrength } from './use-password-strength.ts';
 
@@ -18,10 +18,10 @@ function Harness({ displayName }: { readonly displayName: string | null }) {
   );
 }
 
-/** Renders the field and its meter in `language`, with a user-event session. */
-export function renderMeter(language: Language, displayName: string | null = null) {
+/** Renders the field and its meter with the text resource `texts`, with a user-event session. */
+export function renderMeter(displayName: string | null = null, texts: TextResource = TEST_TEXTS) {
   const user = userEvent.setup();
-  renderWithTexts(<Harness displayName={displayName} />, '/', { language });
+  renderWithTexts(<Harness displayName={displayName} />, '/', { texts });
   return { user, field: screen.getByLabelText('password') };
 }
 

@@ -10,7 +10,7 @@ vi.mock('./strength-estimator.ts', () => {
 
 describe('the strength estimate when its estimator cannot load', () => {
   it('keeps no place for an estimate that cannot come: the meter is empty, not a hidden stand-in', async () => {
-    const { user, field } = renderMeter('en');
+    const { user, field } = renderMeter();
     await user.type(field, 'Violet-Harbour-Lantern-93');
     await vi.waitFor(() => expect([...meter().classList]).toEqual(['strength']));
     expect(meter().textContent).toBe('');

@@ -4,6 +4,7 @@ import { api } from '../../api/api.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readRedirectUrl } from '../../routing/query.ts';
 import { useCallOnce } from '../../ui/use-call-once.ts';
+import { useLive } from '../../ui/use-live.ts';
 import { failureMessage, type PageMessage } from './page-message.tsx';
 
 export type CodeCheck =
@@ -29,11 +30,18 @@ export function checkCode(
   return api.post('checkVerification', { verificationCode: code, verificationType });
 }
 
-/** Goes to the expired-link page in place of the reset page: Back must not return to a dead link. */
+/**
+ * Goes to the expired-link page in place of the reset page: Back must not return to a dead link. Only
+ * while the reset page is shown: an answer that comes after the person left it (Back) leaves them
+ * where they went, and does not replace that page's entry.
+ */
 export function useLeaveForExpiredLink(): () => void {
   const { search } = useLocation();
   const navigate = useNavigate();
-  return useCallback(() => navigate(expiredLinkPath(search), { replace: true }), [navigate, search]);
+  const live = useLive();
+  return useCallback(() => {
+    if (live.current) navigate(expiredLinkPath(search), { replace: true });
+  }, [live, navigate, search]);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useText } from '../../text/use-text.ts';
 import type { EstimateStrength, StrengthFeedback } from './strength-estimator.ts';
 
 /** The estimate follows the typing once it pauses this long: an estimate takes up to tens of ms. */
@@ -27,15 +26,14 @@ export interface PasswordStrength {
 }
 
 /**
- * The strength of the password being typed, with the estimator's advice in the page's language. The
- * estimator comes with `import()` after the form shows, so the first paint carries none of its word
- * lists; should it fail to load, nothing is pending any more (no place is kept for an estimate that
+ * The strength of the password being typed, with the estimator's advice as keys of the text resource.
+ * The estimator comes with `import()` after the form shows, so the first paint carries none of its
+ * word lists; should it fail to load, nothing is pending any more (no place is kept for an estimate that
  * cannot come), the form works as before and the service still refuses a weak password
  * (policyViolation). `displayName` is the account's name from the code check: a password built from
  * it is weak.
  */
 export function usePasswordStrength(password: string, displayName: string | null): PasswordStrength {
-  const { language } = useText();
   const [estimate, setEstimate] = useState<{ readonly run: EstimateStrength } | null>(null);
   const [unavailable, setUnavailable] = useState(false);
   const typed = useSettled(password, STRENGTH_PAUSE_MS);
@@ -43,8 +41,8 @@ export function usePasswordStrength(password: string, displayName: string | null
   useEffect(() => {
     let current = true;
     import('./strength-estimator.ts').then(
-      ({ strengthEstimatorFor }) => {
-        if (current) setEstimate({ run: strengthEstimatorFor(language) });
+      ({ strengthEstimator }) => {
+        if (current) setEstimate({ run: strengthEstimator() });
       },
       () => {
         // Not loaded (offline, a new deployment): no meter; the service's check is unchanged.
@@ -54,7 +52,7 @@ export function usePasswordStrength(password: string, displayName: string | null
     return () => {
       current = false;
     };
-  }, [language]);
+  }, []);
 
   const feedback = useMemo(
     () => (estimate && typed !== '' ? estimate.run(typed, { displayName }) : null),

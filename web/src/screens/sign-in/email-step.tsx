@@ -6,7 +6,10 @@ import type { SignIn } from './use-sign-in.ts';
 /** The e-mail field's id; step 2's read-only copy uses it too, so the label and managers pair them. */
 export const EMAIL_FIELD_ID = 'sign-in-email';
 
-/** SPEC §2 sign-in step 1: the e-mail field (Enter submits) and Next. */
+/**
+ * SPEC §2 sign-in step 1: the e-mail field (Enter submits) and Next. While CheckUsername runs the field
+ * is read-only (it keeps focus, unlike a disabled one): the address being checked is the one signed in.
+ */
 export function EmailStep({ signIn }: { readonly signIn: SignIn }) {
   const { t } = useText();
   return (
@@ -31,6 +34,7 @@ export function EmailStep({ signIn }: { readonly signIn: SignIn }) {
           autoComplete="username"
           placeholder={t('emailPlaceholder')}
           required
+          readOnly={signIn.busy}
           value={signIn.email}
           onChange={(event) => signIn.setEmail(event.currentTarget.value)}
           tabIndex={EMAIL_STEP_TAB.email}

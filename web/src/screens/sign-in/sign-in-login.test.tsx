@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   currentLocation,
@@ -10,6 +10,7 @@ import {
   RETURN_URL,
   reachPasswordStep,
   renderSignIn,
+  renderSignInRoute,
   stubLocationAssign,
   stubService,
   wrongPassword,
@@ -66,7 +67,7 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     ['a CSRF refusal', () => json({ code: 'csrf_rejected', message: 'no token' }, 403)],
     ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])(
-    'after %s shows the wrong-password header, focused and describing the field, changes the background and clears the password',
+    'after %s shows the wrong-password header, focused and describing the field, and changes the background',
     async (_, login) => {
       const { container, assign } = await signInAnswered(login);
       const alert = await screen.findByRole('alert');
@@ -74,7 +75,6 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
       const header = screen.getByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
       expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
       const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
-      expect(password.value).toBe('');
       expect(password.getAttribute('aria-invalid')).toBe('true');
       expect(password.getAttribute('aria-describedby')).toBe(header.id);
       await waitFor(() => expect(document.activeElement).toBe(header));
@@ -83,26 +83,48 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     },
   );
 
+  it('clears the password when the service answers that the sign-in failed', async () => {
+    await signInAnswered(() => json(wrongPassword));
+    await screen.findByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    expect((screen.getByLabelText('passwordLabel') as HTMLInputElement).value).toBe('');
+  });
+
+  it.each([
+    ['an error answer', () => json({ code: 'internal_error', message: 'boom' }, 500)],
+    ['a CSRF refusal', () => json({ code: 'csrf_rejected', message: 'no token' }, 403)],
+    ['a 503', () => json({ code: 'service_unavailable', message: 'down' }, 503)],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('keeps the password typed after %s, which says nothing about it', async (_, login) => {
+    await signInAnswered(login);
+    await screen.findByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    expect((screen.getByLabelText('passwordLabel') as HTMLInputElement).value).toBe('Secret-Pass-1');
+  });
+
   it('after a refusal for too many requests also says how long to wait, keeping the SPEC §8 failure', async () => {
     let answer = () =>
       new Response(JSON.stringify({ code: 'rate_limited', message: 'Too many requests' }), {
         status: 429,
         headers: { 'Content-Type': 'application/json', 'Retry-After': '42' },
       });
-    const { container, user } = await signInAnswered(() => answer());
+    const { container, user, service } = await signInAnswered(() => answer());
     const alert = await screen.findByRole('alert');
     await waitFor(() =>
       expect(alert.textContent).toBe('wrongPasswordOrUnknownUsertooManyRequests 42 seconds'),
     );
     expect(screen.getByText('tooManyRequests 42 seconds').tagName).toBe('P');
     expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
+    // Refused before the password was looked at: it stays, to be sent again after the wait.
     const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
-    expect(password.value).toBe('');
+    expect(password.value).toBe('Secret-Pass-1');
 
     // The next attempt is an ordinary wrong password: the wait goes, the header stays.
     answer = () => json(wrongPassword);
-    await user.type(password, 'Other-Pass-2{Enter}');
+    await user.type(password, '{Enter}');
     await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
+    expect(service.bodiesOf('/api/login').map((body) => (body as { Password: string }).Password)).toEqual([
+      'Secret-Pass-1',
+      'Secret-Pass-1',
+    ]);
   });
 
   it('after a refusal because the sign-in expired also says to start again from the application, keeping the SPEC §8 failure', async () => {
@@ -114,15 +136,16 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     await waitFor(() => expect(document.activeElement).toBe(header));
     expect(screen.getByText('signInExpired').tagName).toBe('P');
     expect(pageKind(container)).toBe('wrongPasswordUnknownUser');
+    // The password was never checked: it stays.
     const password = screen.getByLabelText('passwordLabel') as HTMLInputElement;
-    expect(password.value).toBe('');
+    expect(password.value).toBe('Secret-Pass-1');
 
     // Another refusal for the same reason is a new message; then an ordinary wrong password has none.
     const first = screen.getByText('signInExpired');
-    await user.type(password, 'Other-Pass-2{Enter}');
+    await user.type(password, '{Enter}');
     await waitFor(() => expect(screen.getByText('signInExpired')).not.toBe(first));
     answer = () => json(wrongPassword);
-    await user.type(password, 'Other-Pass-3{Enter}');
+    await user.type(password, '{Enter}');
     await waitFor(() => expect(alert.textContent).toBe('wrongPasswordOrUnknownUser'));
   });
 
@@ -145,6 +168,27 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
       () => new Response(JSON.stringify({ code: 'rate_limited', message: 'x' }), { status: 429, headers }),
     );
     expect(await screen.findByText(text)).toBeTruthy();
+  });
+
+  it('stays on the page the person went to while the login ran, even when it answers locked', async () => {
+    let answer: (response: Response) => void = () => {};
+    const pending = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    stubService({ '/api/CheckUsername': () => json(localUser), '/api/login': () => pending });
+    // The new page is shown from its top (page-arrival.tsx), which jsdom does not do.
+    vi.stubGlobal('scrollTo', () => undefined);
+    const { user } = renderSignInRoute();
+    await user.type(await screen.findByRole('textbox', { name: 'emailLabel' }), 'ada@example.test{Enter}');
+    await user.type(await screen.findByLabelText('passwordLabel'), 'Secret-Pass-1{Enter}');
+    await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'forgotPasswordLabel' }));
+    await screen.findByRole('heading', { level: 1, name: 'forgotPassword' });
+
+    answer(json({ isAuthenticated: false, redirectUrl: null, verificationType: 3, verificationCode: null }));
+    // Given time to arrive and be handled, the answer moves no one.
+    await act(() => pending.then(() => new Promise((resolve) => setTimeout(resolve, 0))));
+    expect(currentLocation()).toBe(`/forgotPassword${QUERY}`);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('forgotPassword');
   });
 
   it('sends one login while a request is in flight, showing it busy and announcing signingIn', async () => {

@@ -1,5 +1,5 @@
 import '../../test-support/dom.ts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   json,
@@ -77,6 +77,39 @@ describe('SignInScreen steps (SPEC §2/§4)', () => {
     answer(json(localUser));
     await screen.findByLabelText('passwordLabel');
     expect(service.bodiesOf('/api/CheckUsername')).toHaveLength(1);
+  });
+
+  it('keeps the e-mail read-only while CheckUsername runs and signs in with the address it checked', async () => {
+    let answer: (response: Response) => void = () => {};
+    const pending = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const service = stubService({
+      '/api/CheckUsername': () => pending,
+      '/api/login': () => json(wrongPassword),
+    });
+    const { user } = renderSignIn();
+    const email = screen.getByRole('textbox', { name: 'emailLabel' }) as HTMLInputElement;
+    await user.type(email, 'ada@example.test{Enter}');
+    await waitFor(() => expect(email.readOnly).toBe(true));
+    expect(document.activeElement).toBe(email);
+    await user.type(email, 'x');
+    expect(email.value).toBe('ada@example.test');
+    // A password manager's autofill can write into a read-only field all the same.
+    fireEvent.change(email, { target: { value: 'bob@federated.test' } });
+
+    answer(json(localUser));
+    await user.type(await screen.findByLabelText('passwordLabel'), 'Secret-Pass-1{Enter}');
+    await screen.findByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
+    expect((screen.getByRole('textbox', { name: 'accountCaption' }) as HTMLInputElement).value).toBe(
+      'ada@example.test',
+    );
+    expect(service.bodiesOf('/api/CheckUsername')).toEqual([
+      { Username: 'ada@example.test', ReturnUrl: RETURN_URL },
+    ]);
+    expect(service.bodiesOf('/api/login')).toEqual([
+      { Username: 'ada@example.test', Password: 'Secret-Pass-1', ReturnUrl: RETURN_URL },
+    ]);
   });
 
   it('sends ReturnUrl "" when the query string holds an ampersand (SPEC §3 quirk)', async () => {

@@ -2,6 +2,7 @@ import type { TextResource } from '@keycard/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Mock, vi } from 'vitest';
+import { RouteView } from '../../app/route-view.tsx';
 import { useLocation } from '../../routing/navigation.tsx';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { SignInScreen } from './sign-in-screen.tsx';
@@ -77,6 +78,22 @@ export function renderSignIn(url = `/${QUERY}`, texts: Partial<TextResource> = {
     </>,
     url,
     { texts: { ...TEST_TEXTS, ...texts } },
+  );
+  return { user, ...view };
+}
+
+/**
+ * Renders the SPA's route view at the sign-in page, so a link takes the person to another screen and
+ * the sign-in page goes, as in the browser.
+ */
+export function renderSignInRoute(url = `/${QUERY}`) {
+  const user = userEvent.setup();
+  const view = renderWithTexts(
+    <>
+      <RouteView />
+      <LocationProbe />
+    </>,
+    url,
   );
   return { user, ...view };
 }

@@ -1,9 +1,10 @@
-import { isPlausibleEmail } from '@keycard/contract';
+import { type CallResponse, isPlausibleEmail } from '@keycard/contract';
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, IDENTITY_BASE } from '../../api/api.ts';
 import { ApiError, rateLimitWait } from '../../api/api-error.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLoginHint, readReturnUrl } from '../../routing/query.ts';
+import { useLive } from '../../ui/use-live.ts';
 import { externalProviderUrl, loginMove } from './sign-in-outcome.ts';
 
 export type SignInStep = 'email' | 'password';
@@ -16,6 +17,7 @@ type Settled = 'stay' | 'leaving';
 
 export interface SignIn {
   readonly step: SignInStep;
+  /** The e-mail field; on step 2 the address CheckUsername checked, which the login sends. */
   readonly email: string;
   readonly password: string;
   /** Failed logins since the last back; above 0 is SPEC §4's wrong-password flag. */
@@ -40,6 +42,15 @@ export interface SignIn {
   submitEmail(): void;
   submitPassword(): void;
   back(): void;
+}
+
+/**
+ * The service answered that this sign-in failed (SPEC §8: unauthenticated, verificationType None), so
+ * the password typed was not the one. A call that got no such answer (no network, too many requests,
+ * the service down, the sign-in expired) says nothing about the password: it stays for the next try.
+ */
+function passwordRefused(answer: CallResponse<'login'> | undefined): boolean {
+  return answer !== undefined && !answer.isAuthenticated;
 }
 
 /** A refusal because the sign-in expired, which retrying the password cannot fix. */
@@ -71,6 +82,7 @@ export function useSignIn(): SignIn {
   // A new object each time, so the same target twice (a second failure) moves focus again.
   const [focusTarget, setFocusTarget] = useState<{ readonly field: FocusTarget } | null>(null);
   const hintTaken = useRef(false);
+  const live = useLive();
 
   // After the step's fields are in the DOM, before paint, so typing never lands elsewhere.
   useLayoutEffect(() => {
@@ -107,13 +119,19 @@ export function useSignIn(): SignIn {
   const submitEmail = () =>
     exclusive(async () => {
       // SPEC §7: without an external provider, or when the call fails, the password step follows.
-      const body = { Username: email, ReturnUrl: returnUrl };
+      // The field is read-only while the call runs, yet an autofill can still change it: the address
+      // checked is the one step 2 shows and the login sends.
+      const checked = email;
+      const body = { Username: checked, ReturnUrl: returnUrl };
       const answer = await api.post('checkUsername', body).catch(() => undefined);
-      const external = answer ? externalProviderUrl(IDENTITY_BASE, answer, email, returnUrl) : null;
+      // The person went elsewhere meanwhile: no hand-off to a provider takes them away from there.
+      if (!live.current) return 'leaving';
+      const external = answer ? externalProviderUrl(IDENTITY_BASE, answer, checked, returnUrl) : null;
       if (external) {
         window.location.assign(external);
         return 'leaving';
       }
+      setEmail(checked);
       setStep('password');
       setFocusTarget({ field: 'password' });
       return 'stay';
@@ -129,17 +147,20 @@ export function useSignIn(): SignIn {
         refusal = error;
         return undefined;
       });
+      // The person went elsewhere meanwhile (the forgot-password link): the answer must not move them.
+      if (!live.current) return 'leaving';
       const move = loginMove(IDENTITY_BASE, answer, search);
       if (move.kind === 'leave') window.location.assign(move.url);
       if (move.kind === 'route') navigate(move.to);
       if (move.kind !== 'failed') return 'leaving';
-      // SPEC §8: the wrong-password header, the changed background, and a fresh password field;
-      // refused for too many requests, also how long to wait; for an expired sign-in, that it expired.
+      // SPEC §8: the wrong-password header and the changed background, whatever the failure; refused
+      // for too many requests, also how long to wait; for an expired sign-in, that it expired. A fresh
+      // password field only when the service refused the password.
       setWaitSeconds(rateLimitWait(refusal));
       setExpired(isExpired(refusal));
       setFailures((count) => count + 1);
       setShowError(true);
-      setPassword('');
+      if (passwordRefused(answer)) setPassword('');
       setFocusTarget({ field: 'error' });
       return 'stay';
     });
