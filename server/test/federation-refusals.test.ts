@@ -213,6 +213,10 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       expectErrorPage(await flow.browser.get(callback.replace(/state=[^&]+/, `state=${state}`)));
       await expectRefused('callback', 'no_flow');
     }
+    // A state that could not name a cookie the service sets finds none, even one sent under that name.
+    flow.browser.jar.set('federation-a b', 'x');
+    expectErrorPage(await flow.browser.get(callback.replace(/state=[^&]+/, 'state=a%20b')));
+    await expectRefused('callback', 'no_flow');
     // A forged answer cannot cut a sign-in short: the genuine one still signs in, once.
     const back = await flow.browser.get(callback);
     expect(back.statusCode).toBe(302);

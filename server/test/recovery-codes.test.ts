@@ -1,14 +1,14 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findAccountById, setDisabled } from '../src/accounts/account-repository.ts';
-import { verifyPassword } from '../src/accounts/password-hash.ts';
+import { findAccountById, setDisabled, storePassword } from '../src/accounts/account-repository.ts';
+import { hashPassword, verifyPassword } from '../src/accounts/password-hash.ts';
 import { codeHash } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
+import { auditEvents, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
 import { freshIp, issueResetCode, NEW_PASSWORD, recoveryDeps, STRONG } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
@@ -271,6 +271,21 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect(deps.mail.queued).toHaveLength(0);
     await setDisabled(testDb().db, id, false);
     expect((await reset(deps, code)).outcome).toBe('reset');
+  });
+
+  it('stores no password, and no history row, for a disabled account', async () => {
+    const { id } = await account();
+    await setDisabled(testDb().db, id, true);
+    const rows = () => testDb().db.select().from(passwordHistory).where(eq(passwordHistory.accountId, id));
+    const before = await rows();
+    expect(await storePassword(testDb().db, id, await hashPassword(NEW_PASSWORD), new Date())).toBe(false);
+    expect(await rows()).toEqual(before);
+    expect(await verifyPassword((await findAccountById(testDb().db, id))?.passwordHash ?? null, STRONG)).toBe(
+      true,
+    );
+    await setDisabled(testDb().db, id, false);
+    expect(await storePassword(testDb().db, id, await hashPassword(NEW_PASSWORD), new Date())).toBe(true);
+    expect(await rows()).toHaveLength(before.length + 1);
   });
 
   it('refuses the unlock and new-address links of a disabled account, changing nothing, and keeps them', async () => {
