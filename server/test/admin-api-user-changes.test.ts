@@ -11,6 +11,7 @@ import {
   ADMIN_CLIENT,
   adminEvents,
   adminToken,
+  attemptSignIn,
   signedInBrowser,
   signIn,
   signsInSilently,
@@ -130,6 +131,19 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
     expect(await signsInSilently(browser)).toBe(true);
     expect((await api('POST', `/users/${account.id}/expire-password`)).statusCode).toBe(200);
     expect(await signsInSilently(browser)).toBe(false);
+  });
+
+  it('also stops a sign-in the old password finished and the browser had not resumed yet', async () => {
+    const account = await createAccount(db(), 'pending-resume@example.com', STRONG);
+    const { browser, auth, body } = await attemptSignIn(app(), account.email, STRONG);
+    expect(body.isAuthenticated).toBe(true);
+    expect((await api('POST', `/users/${account.id}/expire-password`)).statusCode).toBe(200);
+    // The resume asks for a sign-in again, which now answers "password expired".
+    const resumed = await browser.get(auth.returnUrl);
+    expect(resumed.statusCode).toBe(303);
+    expect(String(resumed.headers.location)).toMatch(/^\/\?ReturnUrl=/);
+    expect(await signsInSilently(browser)).toBe(false);
+    expect(await signIn(app(), account.email, STRONG)).toMatchObject({ verificationType: 2 });
   });
 });
 

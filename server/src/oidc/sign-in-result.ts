@@ -52,10 +52,15 @@ export function takeSignInRecord(model: string, id: string): SignInRecord | unde
 const PASSWORD_SEEN = 'passwordChangedAt';
 
 /** The account as a sign-in read it, before it checked anything. */
-export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt'>;
+export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword'>;
 
-/** The account's password as a result records it: when it was set, as ISO text, or null for none. */
+/**
+ * The account's password as a result records it: when it was set, as ISO text, or null for none; or
+ * `expired` once an administrator made it expire (user:expire-password), so a sign-in the password
+ * finished before that order is not resumed after it either.
+ */
 function passwordSeen(account: SignedInAccount): string | null {
+  if (account.mustChangePassword) return 'expired';
   return account.passwordChangedAt?.toISOString() ?? null;
 }
 
