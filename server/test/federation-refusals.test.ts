@@ -46,9 +46,13 @@ async function expectRefused(step: 'redirect' | 'callback', reason: string, caus
 }
 
 /** A browser in a live sign-in at the relying party, sent upstream by the redirect call. */
-async function startedFlow(who: UpstreamPerson = PEOPLE.ada, provider = providerId) {
+async function startedFlow(
+  who: UpstreamPerson = PEOPLE.ada,
+  provider = providerId,
+  parameters: Record<string, string> = {},
+) {
   const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser);
+  const auth = await startAuthorization(browser, parameters);
   const redirect = await browser.get(redirectPath(auth.returnUrl, provider, who.email));
   return { browser, auth, redirect, authorizationUrl: String(redirect.headers.location) };
 }
@@ -188,11 +192,18 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
   });
 
   it('sends a person who declined upstream (access_denied) back to sign-in, where they were', async () => {
-    const flow = await startedFlow();
+    // The relying party named the address (login_hint): the sign-in page would hand it straight back
+    // to the provider the person has just declined, so it comes back without it.
+    const flow = await startedFlow(PEOPLE.ada, providerId, { login_hint: PEOPLE.ada.email });
+    const hinted = new URL(flow.auth.returnUrl, PUBLIC_URL);
+    expect(hinted.searchParams.get('login_hint')).toBe(PEOPLE.ada.email);
     const response = await flow.browser.get(errorAnswer(flow, 'access_denied'));
     expect(response.statusCode).toBe(302);
+    const unhinted = new URL(hinted);
+    unhinted.searchParams.delete('login_hint');
+    expect(unhinted.searchParams.get('product')).not.toBeNull();
     expect(response.headers.location).toBe(
-      `${PUBLIC_URL}/?ReturnUrl=${encodeURIComponent(flow.auth.returnUrl)}`,
+      `${PUBLIC_URL}/?ReturnUrl=${encodeURIComponent(unhinted.pathname + unhinted.search)}`,
     );
     const state = new URL(flow.authorizationUrl).searchParams.get('state');
     expect(response.cookies).toContainEqual(
@@ -239,11 +250,15 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
       .split('; ')
       .filter((cookie) => cookie.startsWith('federation-'));
     expect(flowCookies).toHaveLength(3);
-    // A flow cookie that does not read (forged, or signed with a key no longer in use) goes at the next trip.
+    // A flow cookie that does not read (forged, or signed with a key no longer in use) goes at the next
+    // trip; one under a name the service never sets (planted by a neighbouring site) is left alone.
     first.browser.jar.set('federation-forged', 'eyJ9.forged');
+    first.browser.jar.set('federation-a b', 'planted');
     const fifth = await first.browser.get(redirectPath(first.auth.returnUrl, providerId, PEOPLE.ada.email));
     expect(fifth.cookies).toContainEqual(expect.objectContaining({ name: 'federation-forged', value: '' }));
     expect(first.browser.jar.get('federation-forged')).toBeUndefined();
+    expect(fifth.statusCode).toBe(302);
+    expect(fifth.cookies.map((cookie) => cookie.name)).not.toContain('federation-a b');
     trips.push({ ...first, redirect: fifth, authorizationUrl: String(fifth.headers.location) });
     // The 5th retired the 2nd: of the five, the 3 newest are left.
     const [oldest, second, third] = await Promise.all(

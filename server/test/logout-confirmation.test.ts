@@ -174,7 +174,7 @@ describe('a sign-out no valid id_token_hint vouches for asks the person first', 
   });
 });
 
-describe('a sign-out request lives 10 minutes by the database clock', () => {
+describe('a sign-out request lives 10 minutes', () => {
   it('is answered until its 10 minutes are up, and not a moment after', async () => {
     const { browser } = await signedInBrowser();
     const logoutId = await openEndSession(browser, { client_id: CLIENT_ID });

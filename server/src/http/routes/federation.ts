@@ -34,6 +34,16 @@ const callbackQuery = z.object({
  * request headers without bound.
  */
 const MAX_FLOWS_PER_BROWSER = 3;
+/**
+ * The resume path without its `login_hint`: the sign-in page hands a hint of a bound domain straight to
+ * the organisation's provider, which the person has just declined; they choose the address anew.
+ */
+function withoutLoginHint(returnUrl: string): string {
+  const url = new URL(returnUrl, 'http://resume.invalid');
+  url.searchParams.delete('login_hint');
+  return url.pathname + url.search;
+}
+
 /** The states this service makes (openid-client's randomState: base64url); anything else names no flow. */
 const FLOW_STATE = /^[\w-]{1,128}$/;
 
@@ -69,7 +79,10 @@ export const federationRoutes: RouteModule = (api, deps) => {
   const retireOldFlows = async (request: FastifyRequest, reply: FastifyReply) => {
     const live: { name: string; expiresAt: number; order: number }[] = [];
     for (const [name, stored] of Object.entries(request.cookies)) {
-      if (!name.startsWith(flowCookiePrefix)) continue;
+      // Only names this service sets: one it could not write back cleared (`federation-a b`, planted
+      // by a neighbouring site) is left alone rather than failing every trip upstream.
+      if (!name.startsWith(flowCookiePrefix) || !FLOW_STATE.test(name.slice(flowCookiePrefix.length)))
+        continue;
       const flow = await flowOf(request, stored);
       if (flow === null) reply.clearCookie(name, cookieOptions);
       else live.push({ name, expiresAt: flow.expiresAt, order: live.length });
@@ -161,7 +174,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
       // A person who declined at their organisation's provider is back at sign-in, where they were,
       // to use another address or leave; any other refusal ends on the error page.
       const declined = result.reason === 'upstream_error' && result.cause === 'access_denied';
-      const target = declined ? `${publicUrl}${signInPagePath(flow.returnUrl)}` : undefined;
+      const target = declined ? `${publicUrl}${signInPagePath(withoutLoginHint(flow.returnUrl))}` : undefined;
       return refused(request, reply, 'callback', result.reason, result.providerId, result.cause, target);
     }
 
