@@ -20,13 +20,13 @@ export interface PasswordCompositionRule {
 const composed = (password: string): string => password.normalize('NFC');
 
 /**
- * SPEC §5's non-alphanumeric character: anything but a letter, a combining mark or a number, so a space,
- * a punctuation mark, a symbol or an emoji. Invisible characters (controls, format characters such as
- * a zero-width joiner, private-use and unassigned code points) do not count: one no one sees must not
- * make a password of letters and digits acceptable. Controls are refused as bad input anyway
- * (rules/plain-text.ts).
+ * SPEC §5's non-alphanumeric character: anything but a letter, a combining mark or a number, so a
+ * space, a punctuation mark, a symbol or an emoji. Invisible characters (controls, format characters
+ * such as a zero-width joiner, private-use and unassigned code points, the line and paragraph
+ * separators) do not count: one no one sees must not make a password of letters and digits
+ * acceptable. Controls are refused as bad input anyway (rules/plain-text.ts).
  */
-const NON_ALPHANUMERIC = /[^\p{L}\p{M}\p{N}\p{C}]/u;
+const NON_ALPHANUMERIC = /[^\p{L}\p{M}\p{N}\p{C}\p{Zl}\p{Zp}]/u;
 
 /**
  * SPEC §5, written once for the SPA and the service: at least PASSWORD_MIN_LENGTH code points (an

@@ -47,6 +47,8 @@ const PASSWORD_CASES: readonly (readonly [string, PasswordCase])[] = [
   ['a superscript two is a number, not non-alphanumeric', { password: 'Abcdefghij1²', broken: ['special'] }],
   ['an invisible joiner does not count', { password: 'Abcdefgh1\u200dyz', broken: ['special'] }],
   ['a tab does not count', { password: 'Abcdefgh1\tyz', broken: ['special'] }],
+  ['a line separator does not count', { password: 'Abcdefgh1\u2028yz', broken: ['special'] }],
+  ['a paragraph separator does not count', { password: 'Abcdefgh1\u2029yz', broken: ['special'] }],
   ['a hyphen is a symbol', { password: 'Abcdefgh1-yz', broken: [] }],
   ['a currency sign is a symbol', { password: 'Abcdefgh1€yz', broken: [] }],
   ['an emoji is a symbol', { password: 'Abcdefgh1😀zz', broken: [] }],
