@@ -1,4 +1,4 @@
-import { checkUsernameResponse, loginResponse } from '@keycard/contract';
+import { checkUsernameResponse } from '@keycard/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../src/accounts/account-repository.ts';
@@ -7,6 +7,7 @@ import { linkOrProvisionAccount } from '../src/federation/link-account.ts';
 import { bindUpstreamDomain, unbindUpstreamDomain } from '../src/provisioning/provider-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
 import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
+import { signIn } from './admin-api-kit.ts';
 import {
   BOUND_DOMAIN,
   lastFederationAudit,
@@ -89,18 +90,6 @@ async function accountOf(who: UpstreamPerson) {
   return account;
 }
 
-async function passwordSignIn(email: string, password: string) {
-  const browser = new TestBrowser(app());
-  const auth = await startAuthorization(browser);
-  await browser.loadSpa();
-  const login = await browser.post('/api/login', {
-    Username: email,
-    Password: password,
-    ReturnUrl: auth.returnUrl,
-  });
-  return loginResponse.parse(login.json());
-}
-
 describe('unbinding a domain hands its linked accounts back to passwords', () => {
   it('unlinks the accounts of that domain linked to the provider, each on record; another domain’s stay linked', async () => {
     await createAccount(db(), JON.email, OLD_PASSWORD, 'Jon Local');
@@ -149,7 +138,7 @@ describe('unbinding a domain hands its linked accounts back to passwords', () =>
     }
     // The organisation may have offboarded the person since the link: a password from before it is
     // not revived, the reset link (to the address) sets a new one.
-    expect(await passwordSignIn(JON.email, OLD_PASSWORD)).toMatchObject({ isAuthenticated: false });
+    expect(await signIn(app(), JON.email, OLD_PASSWORD)).toMatchObject({ isAuthenticated: false });
     const [resetMail] = await service().mails('password_reset', JON.email);
     const reset = await browser.post('/api/ResetPassword', {
       verificationCode: codeOf(linkIn(resetMail?.textBody ?? '')),
@@ -158,7 +147,7 @@ describe('unbinding a domain hands its linked accounts back to passwords', () =>
       redirectUrl: null,
     });
     expect(reset.json()).toMatchObject({ success: true });
-    expect(await passwordSignIn(JON.email, NEW_PASSWORD)).toMatchObject({ isAuthenticated: true });
+    expect(await signIn(app(), JON.email, NEW_PASSWORD)).toMatchObject({ isAuthenticated: true });
   });
 
   it('ends the sessions and grants of the accounts it unlinks, not of those that stay linked', async () => {
