@@ -56,3 +56,10 @@ export function interactionUrl(config: Config, db: Db) {
     return signInPagePath(resume.pathname + resume.search);
   };
 }
+
+/** The resume path of interactionUrl's ReturnUrl without the `login_hint` it may carry. */
+export function withoutLoginHint(resumePath: string): string {
+  const url = new URL(resumePath, 'http://resume.invalid');
+  url.searchParams.delete('login_hint');
+  return url.pathname + url.search;
+}

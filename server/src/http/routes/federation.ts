@@ -11,6 +11,7 @@ import {
   startUpstreamSignIn,
 } from '../../federation/start-upstream-sign-in.ts';
 import { decodeFlow, encodeFlow, UPSTREAM_FLOW_TTL_SECONDS } from '../../federation/upstream-flow.ts';
+import { withoutLoginHint } from '../../oidc/interaction-url.ts';
 import { localReturnPathOrNull, signInPagePath } from '../../redirects/redirect-rules.ts';
 import { CROSS_SITE_EXEMPTIONS } from '../csrf.ts';
 import { finishLogin, liveInteraction } from '../live-interaction.ts';
@@ -34,16 +35,6 @@ const callbackQuery = z.object({
  * request headers without bound.
  */
 const MAX_FLOWS_PER_BROWSER = 3;
-/**
- * The resume path without its `login_hint`: the sign-in page hands a hint of a bound domain straight to
- * the organisation's provider, which the person has just declined; they choose the address anew.
- */
-function withoutLoginHint(returnUrl: string): string {
-  const url = new URL(returnUrl, 'http://resume.invalid');
-  url.searchParams.delete('login_hint');
-  return url.pathname + url.search;
-}
-
 /** The states this service makes (openid-client's randomState: base64url); anything else names no flow. */
 const FLOW_STATE = /^[\w-]{1,128}$/;
 
@@ -172,7 +163,8 @@ export const federationRoutes: RouteModule = (api, deps) => {
     const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
     if (!result.ok) {
       // A person who declined at their organisation's provider is back at sign-in, where they were,
-      // to use another address or leave; any other refusal ends on the error page.
+      // to use another address or leave; without the hint, which the sign-in page would hand straight
+      // back to that provider. Any other refusal ends on the error page.
       const declined = result.reason === 'upstream_error' && result.cause === 'access_denied';
       const target = declined ? `${publicUrl}${signInPagePath(withoutLoginHint(flow.returnUrl))}` : undefined;
       return refused(request, reply, 'callback', result.reason, result.providerId, result.cause, target);
