@@ -1,15 +1,23 @@
 import { VerificationType } from '@keycard/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById, setDisabled, storePassword } from '../src/accounts/account-repository.ts';
 import { hashPassword, verifyPassword } from '../src/accounts/password-hash.ts';
+import { supersedeCodes } from '../src/codes/code-repository.ts';
 import { codeHash } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { auditEvents, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
-import { freshIp, issueResetCode, NEW_PASSWORD, recoveryDeps, STRONG } from './recovery-kit.ts';
+import {
+  freshIp,
+  issueResetCode,
+  NEW_PASSWORD,
+  recoveryDeps,
+  STRONG,
+  withMeanwhile,
+} from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
 import { againstOpenTransaction } from './support/open-transaction.ts';
@@ -24,6 +32,14 @@ async function account() {
 
 function reset(deps: ReturnType<typeof recoveryDeps>, code: string, type: VerificationType = 1) {
   return resetPassword(deps, { code, type, newPassword: NEW_PASSWORD, ip: freshIp(), language: 'en' });
+}
+
+/** The account's audit rows of `events`. */
+function auditOf(accountId: string, events: string[]) {
+  return testDb()
+    .db.select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.accountId, accountId), inArray(auditEvents.event, events)));
 }
 
 describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
@@ -313,6 +329,66 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect((await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).outcome).toBe(
       'confirmed',
     );
+  });
+
+  it('changes nothing when the account is disabled between the first reads of an unlock or new-address link and its use', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id, email } = await account();
+    const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: `moved-${serial}@example.com`,
+    });
+    const disabling = () => withMeanwhile(deps, () => setDisabled(testDb().db, id, true).then(() => {}));
+
+    expect(await unlockAccount(disabling(), { code: unlock, ip: freshIp() })).toEqual({ outcome: 'invalid' });
+    await setDisabled(testDb().db, id, false);
+    expect(await confirmNewEmail(disabling(), { code: change, ip: freshIp(), language: 'en' })).toEqual({
+      outcome: 'failed',
+    });
+
+    expect((await findAccountById(testDb().db, id))?.email).toBe(email);
+    expect(await auditOf(id, ['unlock', 'email_change'])).toEqual([]);
+    expect(deps.mail.queued).toHaveLength(0);
+    // Both links were kept for the enabled account.
+    await setDisabled(testDb().db, id, false);
+    expect((await unlockAccount(deps, { code: unlock, ip: freshIp() })).outcome).toBe('unlocked');
+    expect((await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).outcome).toBe(
+      'confirmed',
+    );
+  });
+
+  it('answers expired, changing nothing, when a newer mail replaced an unlock or new-address link since it was read', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id, email } = await account();
+    const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: `moved-${serial}@example.com`,
+    });
+    const superseding = (type: VerificationType) =>
+      withMeanwhile(deps, async () => supersedeCodes(testDb().db, id, [type], await deps.clock.now()));
+
+    expect(
+      await unlockAccount(superseding(VerificationType.LockedAfterTooManyFailedAttempts), {
+        code: unlock,
+        ip: freshIp(),
+      }),
+    ).toEqual({ outcome: 'expired' });
+    expect(
+      await confirmNewEmail(superseding(VerificationType.EmailChanged), {
+        code: change,
+        ip: freshIp(),
+        language: 'en',
+      }),
+    ).toEqual({ outcome: 'failed' });
+
+    expect((await findAccountById(testDb().db, id))?.email).toBe(email);
+    expect(await auditOf(id, ['unlock', 'email_change'])).toEqual([]);
+    expect(deps.mail.queued).toHaveLength(0);
+    const codes = await testDb()
+      .db.select({ consumedAt: verificationCodes.consumedAt })
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, id));
+    expect(codes).toEqual([{ consumedAt: null }, { consumedAt: null }]);
   });
 
   it('sets the new password of an address the outbox would refuse, without a notice', async () => {

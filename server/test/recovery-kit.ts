@@ -65,6 +65,29 @@ export function recoveryDeps(db: Db, overrides: Partial<RecoveryDeps> = {}): Tes
   } as TestRecoveryDeps;
 }
 
+/**
+ * The same dependencies, whose clock does `meanwhile` when first read: the unlock and new-address
+ * links read it once their code and account are read, so `meanwhile` is what another request
+ * committed between those reads and the link's transaction.
+ */
+export function withMeanwhile(deps: TestRecoveryDeps, meanwhile: () => Promise<void>): TestRecoveryDeps {
+  let pending = true;
+  const { clock } = deps;
+  return {
+    ...deps,
+    clock: {
+      ...clock,
+      async now() {
+        if (pending) {
+          pending = false;
+          await meanwhile();
+        }
+        return clock.now();
+      },
+    },
+  };
+}
+
 /** The code of a mail link: its last path segment. */
 export function codeOf(link: string): string {
   const segment = new URL(link).pathname.split('/').at(-1);

@@ -106,6 +106,19 @@ export async function storePassword(
 }
 
 /**
+ * Whether the account is there and enabled, holding its row until the caller's transaction ends: a
+ * disable either went first and is seen here, or waits until the caller's change is committed.
+ */
+export async function holdEnabledAccount(db: Db, accountId: string): Promise<boolean> {
+  const held = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), isNull(accounts.disabledAt)))
+    .for('update');
+  return held.length === 1;
+}
+
+/**
  * Records that the person holds the account's address (a mailed link used, an upstream provider's
  * word), once: the first proof's time stays.
  */

@@ -119,14 +119,34 @@ export async function findCodeByHash(
   return row ?? null;
 }
 
-/** Marks the code used; true for exactly one caller, the first (one statement, so races agree). */
-export async function claimFirstUse(db: Db, id: string, now: Date): Promise<boolean> {
+/** What a claim of a code's first use found: see claimFirstUse. */
+export type FirstUse = 'claimed' | 'used' | 'dead';
+
+/**
+ * Marks a code used if it is still live. 'claimed' for exactly one caller, the first (condition and
+ * update are one statement, so races agree); 'used' when another caller claimed it first; 'dead' when
+ * it expired, was superseded or was deleted since the caller read it.
+ */
+export async function claimFirstUse(db: Db, id: string, now: Date): Promise<FirstUse> {
   const claimed = await db
     .update(verificationCodes)
     .set({ consumedAt: now })
-    .where(and(eq(verificationCodes.id, id), isNull(verificationCodes.consumedAt)))
+    .where(
+      and(
+        eq(verificationCodes.id, id),
+        isNull(verificationCodes.consumedAt),
+        isNull(verificationCodes.supersededAt),
+        gt(verificationCodes.expiresAt, now),
+      ),
+    )
     .returning({ id: verificationCodes.id });
-  return claimed.length === 1;
+  if (claimed.length === 1) return 'claimed';
+  // A statement of its own, so on PostgreSQL it sees what the transaction it waited for committed.
+  const [row] = await db
+    .select({ consumedAt: verificationCodes.consumedAt })
+    .from(verificationCodes)
+    .where(eq(verificationCodes.id, id));
+  return row?.consumedAt ? 'used' : 'dead';
 }
 
 /** Spends every unspent code of the account of one of `types`. */

@@ -1,5 +1,10 @@
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountById, replaceEmail } from '../accounts/account-repository.ts';
+import {
+  type Account,
+  findAccountById,
+  holdEnabledAccount,
+  replaceEmail,
+} from '../accounts/account-repository.ts';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { claimFirstUse, type StoredCode, supersedeCodes } from '../codes/code-repository.ts';
@@ -24,10 +29,17 @@ export type ConfirmNewEmailOutcome =
 const EMAIL_TYPES = [VerificationType.EmailChanged, VerificationType.ContactEmailChanged] as const;
 const FAILED: ConfirmNewEmailOutcome = { outcome: 'failed' };
 
+/** What the first open of a link did: see applyChange. */
+type Change = 'changed' | 'taken' | 'refused';
+
+/** Ends applyChange's transaction without keeping any of it. */
+class ChangeRefused extends Error {}
+
 /**
  * The first use: swaps the address when it is still free (else nothing changes and the code stays
- * unspent), spends every other code mailed before, tells the old address, records the change. False
- * when the address was taken.
+ * unspent), spends every other code mailed before, tells the old address, records the change.
+ * 'taken' when the address was taken; 'refused' when, since the caller read them, the account was
+ * disabled or the code expired or was superseded (nothing changes then either).
  */
 async function applyChange(
   deps: RecoveryDeps,
@@ -36,23 +48,38 @@ async function applyChange(
   account: Account,
   newEmail: string,
   now: Date,
-): Promise<boolean> {
+): Promise<Change> {
   // Run again after a deadlock: it takes the account's row, then its codes', which a reset takes the
   // other way round.
-  return retriedTransaction(deps.db, async (tx) => {
-    if (!(await replaceEmail(tx, account.id, newEmail))) return false;
-    // A parallel open of the same link claimed it first and tells the old address itself.
-    if (!(await claimFirstUse(tx, stored.id, now))) return true;
-    await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
-    await deps.mail.queue(tx, {
-      kind: 'email_changed',
-      to: account.email,
-      language: mailLanguage(account, input.language),
-      values: { userName: account.displayName, newEmail },
+  try {
+    return await retriedTransaction(deps.db, async (tx) => {
+      // Under the account's row, a disable since the caller's read is seen, or waits for this change.
+      if (!(await holdEnabledAccount(tx, account.id))) return 'refused';
+      if (!(await replaceEmail(tx, account.id, newEmail))) return 'taken';
+      const use = await claimFirstUse(tx, stored.id, now);
+      // The swap above must not stay: the code died meanwhile.
+      if (use === 'dead') throw new ChangeRefused();
+      // A parallel open of the same link claimed it first and tells the old address itself.
+      if (use === 'used') return 'changed';
+      await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
+      await deps.mail.queue(tx, {
+        kind: 'email_changed',
+        to: account.email,
+        language: mailLanguage(account, input.language),
+        values: { userName: account.displayName, newEmail },
+      });
+      await recordAudit(tx, {
+        event: 'email_change',
+        outcome: 'success',
+        accountId: account.id,
+        ip: input.ip,
+      });
+      return 'changed';
     });
-    await recordAudit(tx, { event: 'email_change', outcome: 'success', accountId: account.id, ip: input.ip });
-    return true;
-  });
+  } catch (error) {
+    if (error instanceof ChangeRefused) return 'refused';
+    throw error;
+  }
 }
 
 /**
@@ -61,24 +88,26 @@ async function applyChange(
  */
 async function changeNow(...args: Parameters<typeof applyChange>): Promise<boolean> {
   const [deps, input, , account] = args;
-  let changed: boolean;
+  let change: Change;
   try {
-    changed = await applyChange(...args);
+    change = await applyChange(...args);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    changed = false;
+    change = 'taken';
   }
-  if (changed) {
+  if (change === 'changed') {
     deps.mail.nudge();
     return true;
   }
-  await recordAudit(deps.db, {
-    event: 'email_change',
-    outcome: 'refused',
-    accountId: account.id,
-    ip: input.ip,
-    detail: { reason: 'address_taken' },
-  });
+  if (change === 'taken') {
+    await recordAudit(deps.db, {
+      event: 'email_change',
+      outcome: 'refused',
+      accountId: account.id,
+      ip: input.ip,
+      detail: { reason: 'address_taken' },
+    });
+  }
   return false;
 }
 

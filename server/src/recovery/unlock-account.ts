@@ -1,9 +1,15 @@
 import { VerificationType } from '@keycard/contract';
-import { clearFailures, findAccountById, markEmailVerified } from '../accounts/account-repository.ts';
+import {
+  clearFailures,
+  findAccountById,
+  holdEnabledAccount,
+  markEmailVerified,
+} from '../accounts/account-repository.ts';
 import { identifierHash } from '../accounts/identifiers.ts';
 import { isLocked } from '../accounts/lockout.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { claimFirstUse } from '../codes/code-repository.ts';
+import { retriedTransaction } from '../store/retried-transaction.ts';
 import { countWrongCode, guessingBlocked } from './code-guessing.ts';
 import { findStoredCode } from './code-states.ts';
 import type { RecoveryDeps } from './recovery-deps.ts';
@@ -46,8 +52,13 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
     return { outcome: 'expired' };
   }
   const identifier = identifierHash(account.email);
-  const lockedAgain = await deps.db.transaction(async (tx) => {
-    if (!(await claimFirstUse(tx, stored.id, now))) return isLocked(tx, identifier, now);
+  // Decided again under the account's row: a disable, a newer mail, a change of address (which
+  // supersedes the code) or a parallel open since the reads above wins. Run again after a deadlock.
+  const outcome = await retriedTransaction(deps.db, async (tx): Promise<UnlockOutcome['outcome']> => {
+    if (!(await holdEnabledAccount(tx, account.id))) return 'invalid';
+    const use = await claimFirstUse(tx, stored.id, now);
+    if (use === 'dead') return 'expired';
+    if (use === 'used') return (await isLocked(tx, identifier, now)) ? 'expired' : 'unlocked';
     await clearFailures(tx, identifier);
     // The link came by mail: whoever used it holds the address.
     await markEmailVerified(tx, account.id);
@@ -58,9 +69,10 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
       ip: input.ip,
       detail: { via: 'link' },
     });
-    return false;
+    return 'unlocked';
   });
-  if (lockedAgain) return { outcome: 'expired' };
+  if (outcome === 'invalid') await countWrongCode(deps.limits, input.ip);
+  if (outcome !== 'unlocked') return { outcome };
   return {
     outcome: 'unlocked',
     userName: account.displayName,
