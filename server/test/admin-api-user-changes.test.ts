@@ -6,7 +6,7 @@ import {
   verifyNewEmailResponse,
 } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
-import { findAccountById } from '../src/accounts/account-repository.ts';
+import { findAccountById, setMustChangePassword } from '../src/accounts/account-repository.ts';
 import {
   ADMIN_CLIENT,
   adminEvents,
@@ -121,8 +121,22 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
     expect((await api('POST', `/users/${account.id}/expire-password`)).json()).toMatchObject({
       changed: false,
     });
-    expect(await adminEvents(db(), 'user:expire-password')).toHaveLength(1);
+    // Each order is recorded; the owner is told once.
+    expect(await adminEvents(db(), 'user:expire-password')).toHaveLength(2);
+    expect(await service().mails('password_expired', 'expiring@example.com')).toHaveLength(1);
     expect((await api('POST', `/users/${UNKNOWN}/expire-password`)).statusCode).toBe(404);
+  });
+
+  it('run again on an expired password, still ends a session the account has (one an earlier release left open)', async () => {
+    const account = await createAccount(db(), 'left-open@example.com', STRONG);
+    const browser = await signedInBrowser(app(), account.email, STRONG);
+    // What an earlier release's expire-password did: the flag, and nothing else.
+    await setMustChangePassword(db(), account.id);
+    expect(await signsInSilently(browser)).toBe(true);
+    const again = await api('POST', `/users/${account.id}/expire-password`);
+    expect(again.json()).toMatchObject({ changed: false });
+    expect(await signsInSilently(browser)).toBe(false);
+    expect(await service().mails('password_expired', 'left-open@example.com')).toHaveLength(0);
   });
 
   it('ends the sessions the account has: a browser signed in before must sign in again and change it', async () => {

@@ -215,7 +215,9 @@ describe('user:expire-password', () => {
     expect(notices[0]?.textBody).not.toMatch(/resetPassword/i);
 
     const again = await admin(['user:expire-password', '--email', 'expire@example.com']);
-    expect(again.stdout).toBe('expire@example.com already had to change the password at the next sign-in\n');
+    expect(again.stdout).toBe(
+      'expire@example.com already had to change the password at the next sign-in; its sessions were ended\n',
+    );
     expect(await db().select().from(outbox).where(eq(outbox.recipient, 'expire@example.com'))).toHaveLength(
       1,
     );

@@ -383,7 +383,7 @@ export const adminCalls = {
   },
   expirePassword: userAction(
     'expire-password',
-    'Make the next sign-in ask for a new password',
+    "Make the next sign-in ask for a new password, and end the account's sessions and grants (also when run again)",
     accountChangeResult,
     ['not_found'],
   ),

@@ -79,11 +79,11 @@ export const USER_COMMANDS: readonly CliCommand[] = [
   accountCommand(
     'user:expire-password',
     'make the account change its password at the next sign-in',
-    'After the next correct password the user is sent to choose a new one.',
+    "After the next correct password the user is sent to choose a new one. Ends the account's sessions and grants, also when run again.",
     (email, changed) =>
       changed
         ? `${email} must change the password at the next sign-in`
-        : `${email} already had to change the password at the next sign-in`,
+        : `${email} already had to change the password at the next sign-in; its sessions were ended`,
   ),
   unlockCommand,
   accountCommand(

@@ -66,7 +66,9 @@ export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Prom
  * DESIGN §2 Login: the next correct sign-in must change the password (verificationType 2). An admin
  * expires a password on evidence it is known to someone else, so the sign-ins it already opened end
  * too, as a disable ends them: a stolen session or refresh token must not outlive the order to change
- * it. Each relying party hears of it by back-channel logout.
+ * it. Each relying party hears of it by back-channel logout. Run again on an account already expired,
+ * it changes no flag and mails nobody, but still ends what is open: a session from an upstream
+ * sign-in (which asks for no password), or one an earlier release left when it expired the password.
  */
 export async function expirePassword(
   deps: ProvisioningDeps,
@@ -74,15 +76,15 @@ export async function expirePassword(
 ): Promise<AccountChangeResult> {
   const ref = parseInput(accountInput, input);
   const account = await requireTarget(deps.db, ref);
-  if (account.mustChangePassword) return { account: summarize(account), changed: false };
+  const changed = !account.mustChangePassword;
   await inMailingTransaction(deps, async (tx, mailing) => {
     // Deleted since it was read: nothing to expire, nobody to tell.
     if (!(await setMustChangePassword(tx, account.id))) throw noTarget(ref);
     await endAccountSessionsWithLogout(tx, mailing.clock, account.id);
     await auditAdmin(tx, deps, 'user:expire-password', account.id);
-    // Tell the owner why the next sign-in asks for a new password; an account without one yet
+    // Tell the owner why the next sign-in asks for a new password, once; an account without one yet
     // (invited) or an address the outbox refuses gets no notice.
-    if (account.passwordHash !== null && isDeliverableAddress(account.email)) {
+    if (changed && account.passwordHash !== null && isDeliverableAddress(account.email)) {
       await mailing.mail.queue(tx, {
         kind: 'password_expired',
         to: account.email,
@@ -91,7 +93,7 @@ export async function expirePassword(
       });
     }
   });
-  return { account: summarize(account), changed: true };
+  return { account: summarize(account), changed };
 }
 
 function lockInForce(row: LoginFailureRow, now: Date): boolean {
