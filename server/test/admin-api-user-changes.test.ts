@@ -60,6 +60,21 @@ describe('POST /admin/api/users/{id}/change-email', () => {
     );
   });
 
+  it('answers 409 for a disabled account, mailing neither address', async () => {
+    const account = await createAccount(db(), 'frozen-mover@example.com', STRONG);
+    expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);
+    const refused = await api('POST', `/users/${account.id}/change-email`, {
+      newEmail: 'thawed-mover@example.com',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict' });
+    expect(await service().mails('email_change_notice', 'frozen-mover@example.com')).toHaveLength(0);
+    expect(await service().mails('email_change_confirm', 'thawed-mover@example.com')).toHaveLength(0);
+    expect(await adminEvents(db(), 'user:change-email')).not.toContainEqual(
+      expect.objectContaining({ accountId: account.id }),
+    );
+  });
+
   it('answers 409 for an address another account has, 400 for the same or a bad one, 404 for no account', async () => {
     const account = await createAccount(db(), 'stays@example.com', STRONG);
     await createAccount(db(), 'taken@example.com', STRONG);
@@ -221,8 +236,10 @@ describe('POST /admin/api/users/{id}/disable and /enable', () => {
     expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: true });
     expect((await signIn(app(), 'toggled@example.com', STRONG)).isAuthenticated).toBe(true);
     expect((await api('POST', `/users/${account.id}/enable`)).json()).toMatchObject({ changed: false });
-    expect(await adminEvents(db(), 'user:disable')).toHaveLength(1);
-    expect(await adminEvents(db(), 'user:enable')).toHaveLength(1);
+    const ofAccount = (events: { accountId: string | null }[]) =>
+      events.filter((event) => event.accountId === account.id);
+    expect(ofAccount(await adminEvents(db(), 'user:disable'))).toHaveLength(1);
+    expect(ofAccount(await adminEvents(db(), 'user:enable'))).toHaveLength(1);
     expect((await api('POST', `/users/${UNKNOWN}/disable`)).statusCode).toBe(404);
     expect((await api('POST', `/users/${UNKNOWN}/enable`)).statusCode).toBe(404);
   });

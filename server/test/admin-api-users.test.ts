@@ -58,6 +58,28 @@ describe('POST /admin/api/users', () => {
     expect(again.json()).toMatchObject({ code: 'conflict', field: 'email' });
   });
 
+  it('answers 409 for a first password on a domain that signs in upstream, creating nothing; without one the account is added', async () => {
+    const provider = await api('POST', '/upstream-providers', {
+      name: 'Bound Ltd',
+      issuer: 'https://login.bound.example',
+      clientId: 'keycard',
+      clientSecret: 'upstream-secret-value',
+      domains: ['bound.example'],
+    });
+    expect(provider.statusCode).toBe(201);
+    const refused = await api('POST', '/users', {
+      email: 'ben@bound.example',
+      name: 'Ben Bound',
+      password: STRONG,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict', field: 'password' });
+    expect((await api('GET', '/users?email=ben%40bound.example')).statusCode).toBe(404);
+    const added = await api('POST', '/users', { email: 'ben@bound.example', name: 'Ben Bound' });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ hasPassword: false, invitation: 'signs_in_upstream' });
+  });
+
   it('refuses a field sent to a call that takes no query or no body, naming it, instead of ignoring it', async () => {
     const account = await api('POST', '/users', { email: 'nothing-more@example.com', name: 'Nothing More' });
     const id = account.json<{ account: { id: string } }>().account.id;

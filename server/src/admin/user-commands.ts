@@ -89,7 +89,7 @@ export const USER_COMMANDS: readonly CliCommand[] = [
   accountCommand(
     'user:disable',
     'stop the account from signing in',
-    'A disabled account cannot sign in until it is enabled again; nothing else about it changes.',
+    'A disabled account cannot sign in until it is enabled again. Its sessions and grants end, and each relying party it signed in to is told by back-channel logout; its data and links are kept for an enable.',
     (email, changed) => (changed ? `disabled ${email}` : `${email} was already disabled`),
   ),
   accountCommand(

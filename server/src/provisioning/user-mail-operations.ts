@@ -41,7 +41,10 @@ export function accountExists(email: string): ConflictError {
 }
 
 /** Bound to an upstream provider, or of a domain that is: such accounts never use a local password. */
-async function signsInUpstream(db: Db, account: Pick<Account, 'email' | 'externalIdpId'>): Promise<boolean> {
+export async function signsInUpstream(
+  db: Db,
+  account: Pick<Account, 'email' | 'externalIdpId'>,
+): Promise<boolean> {
   if (account.externalIdpId !== null) return true;
   return (await upstreamProviderIdForDomain(db, emailDomain(account.email))) !== null;
 }
@@ -104,6 +107,10 @@ export async function changeEmail(
   const parsed = parseInput(changeEmailInput, input);
   const { newEmail } = parsed;
   const account = await requireTarget(deps.db, parsed);
+  // Its link would only fail (a disabled account's links wait), after mailing both addresses.
+  if (account.disabledAt !== null) {
+    throw new ConflictError(`${account.email} is disabled; enable it before changing its address`);
+  }
   try {
     return await inMailingTransaction(deps, async (tx, mailing) => {
       const requested = await requestEmailChange(mailing, account.id, newEmail);

@@ -13,6 +13,7 @@ import { brokenPasswordRules } from '../accounts/password-policy.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
+import { ConflictError } from '../errors/service-error.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
 import { endAccountSessionsWithLogout } from '../oidc/logout.ts';
 import { fixedClock } from '../recovery/fixed-clock.ts';
@@ -23,7 +24,7 @@ import { describeBrokenRules } from './password-message.ts';
 import { auditAdmin, originColumns } from './provisioning-audit.ts';
 import { clockOf, type ProvisioningDeps } from './provisioning-deps.ts';
 import { inMailingTransaction } from './provisioning-mailing.ts';
-import { accountExists, addAndInvite } from './user-mail-operations.ts';
+import { accountExists, addAndInvite, signsInUpstream } from './user-mail-operations.ts';
 import {
   type AccountChangeResult,
   type AccountInput,
@@ -47,6 +48,13 @@ import {
 export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Promise<AddUserResult> {
   const { email, name, password } = parseInput(addUserInput, input);
   if (password === undefined) return addAndInvite(deps, email, name);
+  // Its sign-in would refuse the password while the domain is bound, and take it, unseen, once unbound.
+  if (await signsInUpstream(deps.db, { email, externalIdpId: null })) {
+    throw new ConflictError(
+      `${email} signs in through its organisation's identity provider; add it without a password`,
+      'password',
+    );
+  }
   // The policy of a reset, strength included, with this account's address and name as its context.
   const broken = brokenPasswordRules(password, { email, displayName: name }, deps.passwordMinScore);
   if (broken.length > 0) throw new InputError(describeBrokenRules(broken), 'password');
