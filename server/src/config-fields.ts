@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import { RESOURCE_FORBIDDEN_SCOPES } from '@keycard/contract';
 import ipaddr from 'ipaddr.js';
+import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 
 /** Field parsers of config.ts. Messages say what a good value looks like and never echo the value. */
@@ -345,3 +346,29 @@ export const resourceServersSchema = z
         'each identifier may appear only once',
       ),
   );
+
+/** A mailbox's address as SMTP's MAIL FROM takes it: a local part and a domain, no spaces. */
+const SENDER_ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
+
+/**
+ * MAIL_FROM: one mailbox, with or without a display name ("Keycard <no-reply@example.com>"). A relay
+ * refuses anything else for every message, which no retry mends (mail/retry-schedule.ts).
+ */
+export const mailSenderSchema = z.string().refine(
+  (value) => {
+    const parsed = addressparser(value);
+    const [mailbox] = parsed;
+    return parsed.length === 1 && mailbox?.group === undefined && SENDER_ADDRESS.test(mailbox?.address ?? '');
+  },
+  { error: 'must be one sender address such as "Keycard <no-reply@example.com>"' },
+);
+
+/**
+ * The sender when MAIL_FROM is unset: no-reply at PUBLIC_URL's host name, which a relay accepts more
+ * readily than a made-up domain; localhost for an address (IP literal).
+ */
+export function defaultMailSender(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  const domain = isIP(host.replace(/^\[|\]$/g, '')) === 0 ? host : 'localhost';
+  return `Keycard <no-reply@${domain}>`;
+}

@@ -101,6 +101,18 @@ describe('loadConfig defaults (DESIGN §5)', () => {
     expect(config.allowedHosts).toEqual(['login.example.com', '10.0.0.5', 'keycard.internal', '[::1]']);
   });
 
+  it("sends as no-reply at PUBLIC_URL's host unless MAIL_FROM names one sender, with or without a name", () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://login.example.com' }).mailFrom).toBe(
+      'Keycard <no-reply@login.example.com>',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000' }).mailFrom).toBe('Keycard <no-reply@localhost>');
+    expect(loadConfig({ PUBLIC_URL: 'http://[::1]:3000' }).mailFrom).toBe('Keycard <no-reply@localhost>');
+    expect(loadConfig({ MAIL_FROM: 'no-reply@example.com' }).mailFrom).toBe('no-reply@example.com');
+    expect(loadConfig({ MAIL_FROM: '"Keycard, Sign-in" <no-reply@example.com>' }).mailFrom).toBe(
+      '"Keycard, Sign-in" <no-reply@example.com>',
+    );
+  });
+
   it('posts back-channel logouts to loopback outside production and to no private network in it, unless configured', () => {
     const written = (networks: readonly (readonly [{ toString(): string }, number])[]) =>
       networks.map(([address, bits]) => `${address.toString()}/${bits}`);
@@ -289,6 +301,11 @@ describe('loadConfig refusals', () => {
     ['DATABASE_URL', 'mysql://db/keycard'],
     ['SMTP_URL', 'http://mail'],
     ['MAIL_FROM', 'x'],
+    ['MAIL_FROM', 'Keycard'],
+    ['MAIL_FROM', 'Keycard <no-reply>'],
+    ['MAIL_FROM', 'no-reply@'],
+    ['MAIL_FROM', 'a@example.com, b@example.com'],
+    ['MAIL_FROM', 'Team: a@example.com;'],
     ['REDIS_URL', 'memcached://x'],
     ['DEFAULT_REDIRECT_URL', '/relative'],
     ['LOCKOUT_THRESHOLD', '0'],

@@ -4,11 +4,13 @@ import { DEFAULT_PASSWORD_MIN_SCORE, VerificationType } from '@keycard/contract'
 import { z } from 'zod';
 import {
   cookieSecretsSchema,
+  defaultMailSender,
   hostAliasesSchema,
   isHttpOrigin,
   isLoopbackHost,
   jwksSchema,
   LOOPBACK_NETWORKS,
+  mailSenderSchema,
   networksSchema,
   otlpProtocol,
   resourceServersSchema,
@@ -83,10 +85,7 @@ function environmentSchema(readText: ReadText) {
        * address; true forces it on, false off. Never in production.
        */
       DEV_MAILBOX: z.stringbool({ error: 'must be true or false' }).optional(),
-      MAIL_FROM: z
-        .string()
-        .min(3, 'must be a sender such as "Keycard <no-reply@example.com>"')
-        .default('Keycard <no-reply@localhost>'),
+      MAIL_FROM: mailSenderSchema.optional(),
       REDIS_URL: urlWithProtocol(['redis', 'rediss'], 'a redis:// or rediss:// URL').optional(),
       DEFAULT_REDIRECT_URL: urlWithProtocol(['http', 'https'], 'an absolute http(s) URL').optional(),
       SITE_FILE: z
@@ -274,7 +273,8 @@ function toConfig(env: Environment) {
     smtpUrl: env.SMTP_URL,
     /** The development mailbox at /dev/mail (DESIGN §2 Mail), with the reason it is on or off. */
     devMailbox: devMailboxOf(env),
-    mailFrom: env.MAIL_FROM,
+    /** Unset: no-reply at PUBLIC_URL's host. */
+    mailFrom: env.MAIL_FROM ?? defaultMailSender(publicUrl),
     /** Unset: rate-limit counters live in this process. */
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,

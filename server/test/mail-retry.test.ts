@@ -267,6 +267,27 @@ describe('retries with back-off (DESIGN §2 Mail)', () => {
     expect(row.lastError).toMatch(/550/);
   });
 
+  it('a refused sender (553 to MAIL FROM) is retried, not failed: MAIL_FROM is configuration, and once it is mended the retry delivers', async () => {
+    let refusing = true;
+    const sink = await sinkFor({
+      refuseSender: (address) =>
+        refusing ? { code: 553, message: `5.7.1 <${address}>: Sender address rejected` } : undefined,
+    });
+    const clock = steppingClock();
+    const service = serviceFor(sink.url, clock);
+    const { id } = await service.queue(testDb().db, resetRequest('waiting@example.test'));
+    expect(await service.runOnce()).toBe(1);
+    const row = await outboxRow(testDb().db, id);
+    expect(row).toMatchObject({ attempts: 1, failedAt: null, sentAt: null });
+    expect(row.lastError).toMatch(/553/);
+    refusing = false;
+    clock.advance(31_000);
+    expect(await service.runOnce()).toBe(1);
+    const [received] = await sink.waitFor(1);
+    expect(received?.to).toEqual(['waiting@example.test']);
+    expect((await outboxRow(testDb().db, id)).sentAt).not.toBeNull();
+  });
+
   it("logs a rejection by the message and the reply's codes, keeping the reply that quotes the address with the message", async () => {
     const sink = await sinkFor({
       answer: () => ({ code: 550, message: '5.1.1 <gone@example.test>: Recipient address rejected' }),

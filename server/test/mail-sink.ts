@@ -32,6 +32,10 @@ export interface SmtpSinkOptions {
   readonly delayMs?: number;
   /** Required credentials; without them the sink accepts any client. */
   readonly auth?: { readonly user: string; readonly pass: string };
+  /** Senders the server refuses (MAIL FROM), as a relay refuses a domain it does not send for. */
+  readonly refuseSender?: (
+    address: string,
+  ) => { readonly code: number; readonly message: string } | undefined;
 }
 
 function smtpError(code: number, message: string): Error {
@@ -58,6 +62,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     onAuth(auth, _session, callback) {
       const ok = auth.username === options.auth?.user && auth.password === options.auth?.pass;
       callback(ok ? null : smtpError(535, 'Authentication failed'), ok ? { user: auth.username } : undefined);
+    },
+    onMailFrom(address, _session, callback) {
+      const refusal = options.refuseSender?.(address.address);
+      callback(refusal ? smtpError(refusal.code, refusal.message) : undefined);
     },
     onData(stream, session, callback) {
       attempts += 1;

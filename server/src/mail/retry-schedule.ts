@@ -19,6 +19,8 @@ export function retryDelayMs(failedAttempts: number, random: () => number = Math
 interface SmtpErrorFields {
   code?: unknown;
   responseCode?: unknown;
+  /** The SMTP command the server refused. */
+  command?: unknown;
 }
 
 /** The codes of a failed delivery (the transport's and the SMTP reply's), for the log. */
@@ -35,13 +37,14 @@ export function smtpCodes(error: unknown): { code?: string; responseCode?: numbe
 /**
  * A refusal that another attempt cannot change: the server answered 5xx to the recipient or the
  * message itself. Authentication and connection problems stay transient: they are fixed by
- * configuration, after which the retries deliver.
+ * configuration, after which the retries deliver. So does a refused sender (MAIL FROM): it is
+ * MAIL_FROM, the same for every message, not this message's fault.
  */
 export function isPermanentRejection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, responseCode } = error as SmtpErrorFields;
+  const { code, responseCode, command } = error as SmtpErrorFields;
   const permanent = typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
-  return permanent && (code === 'EENVELOPE' || code === 'EMESSAGE');
+  return permanent && command !== 'MAIL FROM' && (code === 'EENVELOPE' || code === 'EMESSAGE');
 }
 
 const MAX_ERROR_LENGTH = 500;
