@@ -1,4 +1,5 @@
 import { VerificationType } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
 import * as jose from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/backchannel/backchannel-delivery.ts';
@@ -8,6 +9,7 @@ import { finishLogout } from '../src/oidc/logout.ts';
 import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
+import { oidcClients } from '../src/store/tables/index.ts';
 import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 import {
   registerConfidentialClient,
@@ -110,6 +112,32 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
     // Each attempt is a fresh token (its own jti and two-minute life).
     const [first, second] = receiver.tokens();
     expect(jose.decodeJwt(first ?? '').jti).not.toBe(jose.decodeJwt(second ?? '').jti);
+  });
+
+  it("keeps a key in the relying party's URI out of last_error, which the log line repeats", async () => {
+    const uri = await receiver.listen();
+    await service()
+      .db.update(oidcClients)
+      .set({ backchannelLogoutUri: `${uri}?key=rp-own-secret-42` })
+      .where(eq(oidcClients.clientId, 'planner'));
+    try {
+      await signInAndOut();
+      receiver.status = 503;
+      expect(await app().logouts.runOnce()).toBe(1);
+      const [row] = (await logoutTokensOf(service().db, 'planner')).filter((r) => r.deliveredAt === null);
+      expect(row?.lastError).toContain(`${uri} answered 503`);
+      expect(row?.lastError).not.toContain('rp-own-secret-42');
+      // Delivered to the URI as registered, key and all, once the relying party answers.
+      receiver.status = 204;
+      clock.advance(18_000);
+      expect(await app().logouts.runOnce()).toBe(1);
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await service()
+        .db.update(oidcClients)
+        .set({ backchannelLogoutUri: uri })
+        .where(eq(oidcClients.clientId, 'planner'));
+    }
   });
 
   it('gives up after 10 attempts spread over about an hour, and posts nothing more', async () => {

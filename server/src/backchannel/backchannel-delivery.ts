@@ -11,13 +11,22 @@ export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backcha
 /** How long one post may take; a relying party slower than this is tried again later. */
 export const POST_TIMEOUT_MS = 5_000;
 
+/**
+ * The URI as the log and last_error may show it: without a query or user information, where a relying
+ * party may have put a key of its own.
+ */
+function withoutSecrets(uri: string): string {
+  const url = new URL(uri);
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
 /** The relying party answered, but not with 200 or 204: worth another attempt later. */
 export class LogoutPostRefused extends Error {
   constructor(
     readonly status: number,
     uri: string,
   ) {
-    super(`${uri} answered ${status}, not 200 or 204`);
+    super(`${withoutSecrets(uri)} answered ${status}, not 200 or 204`);
     this.name = 'LogoutPostRefused';
   }
 }

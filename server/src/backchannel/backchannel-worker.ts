@@ -4,6 +4,7 @@ import { loggableMessage } from '../errors/loggable-error.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { errorsWithin } from '../store/sql-state.ts';
+import { detachedFromRequest } from '../tracing/spans.ts';
 import { createLogoutSender, NoLogoutListener } from './backchannel-delivery.ts';
 import {
   type ClaimedLogout,
@@ -20,6 +21,7 @@ export const LOGOUT_WORKER_TIMING = { pollMs: 5_000, leaseMs: 60_000 } as const;
 
 /** Where the worker reports; pino's logger fits. */
 export interface LogoutLog {
+  info(message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
@@ -81,6 +83,7 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<number> | undefined;
   let again = false;
+  let queueReachable = true;
 
   async function recordFailure(token: ClaimedLogout, error: unknown): Promise<void> {
     const attempts = token.attempts + 1;
@@ -121,8 +124,13 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
         await deliver(token);
         tried += 1;
       }
+      if (!queueReachable) log.info('Back-channel logout worker reaches its queue again');
+      queueReachable = true;
     } catch (error) {
-      log.warn({ error: describe(error) }, 'Back-channel logout worker cannot use its queue');
+      // Once per outage, not once per poll.
+      if (queueReachable)
+        log.warn({ error: describe(error) }, 'Back-channel logout worker cannot use its queue');
+      queueReachable = false;
     }
     return tried;
   }
@@ -148,7 +156,8 @@ export function createLogoutWorker(options: LogoutWorkerOptions): LogoutWorker {
       return;
     }
     clearTimeout(timer);
-    pass = drain().finally(afterPass);
+    // A nudge comes from a request (a sign-out); the pass it starts is not part of that request's trace.
+    pass = detachedFromRequest(drain).finally(afterPass);
   }
 
   return {
