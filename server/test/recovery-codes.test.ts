@@ -355,6 +355,12 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect((await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).outcome).toBe(
       'confirmed',
     );
+    // Used, they answer as unknown again once the account is disabled: no success page for it.
+    await setDisabled(testDb().db, id, true);
+    expect(await unlockAccount(deps, { code: unlock, ip: freshIp() })).toEqual({ outcome: 'invalid' });
+    expect(await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).toEqual({
+      outcome: 'failed',
+    });
   });
 
   it('answers expired, changing nothing, when a newer mail replaced an unlock or new-address link since it was read', async () => {

@@ -396,6 +396,19 @@ describe('confirming the new address: what is recorded and when it is refused', 
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
   });
 
+  it('a used link still confirms one second before 72 hours, and fails at the very instant (DESIGN §2 Codes: idempotent within the lifetime)', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
+    const wanted = nextAddress('new');
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
+    expect((await confirm(deps, code)).outcome).toBe('confirmed');
+    deps.clock.advance(72 * 60 * 60_000 - 1_000);
+    expect((await confirm(deps, code)).outcome).toBe('confirmed');
+    deps.clock.advance(1_000);
+    expect(await confirm(deps, code)).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
+  });
+
   it('fails without looking once the client address has presented 20 wrong codes', async () => {
     const deps = recoveryDeps(testDb().db);
     const old = nextAddress('old');

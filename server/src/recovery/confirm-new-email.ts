@@ -57,10 +57,10 @@ async function applyChange(
       if (!(await holdEnabledAccount(tx, account.id))) return 'refused';
       if (!(await replaceEmail(tx, account.id, newEmail))) return 'taken';
       const use = await claimFirstUse(tx, stored.id, now);
-      // The swap above must not stay: the code died meanwhile.
-      if (use === 'dead') throw new ChangeRefused();
       // A parallel open of the same link claimed it first and tells the old address itself.
       if (use === 'used') return 'changed';
+      // The swap above must not stay: the code died meanwhile.
+      if (use !== 'claimed') throw new ChangeRefused();
       await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await deps.mail.queue(tx, {
         kind: 'email_changed',
@@ -99,6 +99,8 @@ async function changeNow(...args: Parameters<typeof applyChange>): Promise<boole
     deps.mail.nudge();
     return true;
   }
+  // Counted as confirmNewEmail's reads count a link they find dead or of a disabled account.
+  if (change === 'refused') await countWrongCode(deps.limits, input.ip);
   if (change === 'taken') {
     await recordAudit(deps.db, {
       event: 'email_change',
