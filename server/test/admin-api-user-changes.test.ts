@@ -60,6 +60,22 @@ describe('POST /admin/api/users/{id}/change-email', () => {
     );
   });
 
+  it("the new address comes without the lock failed sign-ins put on it while it was nobody's", async () => {
+    const account = await createAccount(db(), 'before-move@example.com', STRONG);
+    for (let attempt = 0; attempt < 5; attempt++)
+      await signIn(app(), 'after-move@example.com', 'Wrong-Password-1');
+    expect((await signIn(app(), 'after-move@example.com', STRONG)).verificationType).toBe(3);
+    await api('POST', `/users/${account.id}/change-email`, { newEmail: 'after-move@example.com' });
+    const [confirmMail] = await service().mails('email_change_confirm', 'after-move@example.com');
+    const client = await apiClient(app());
+    const confirmed = await client.post('/api/VerifyNewEmail', {
+      verificationCode: codeOf(linkIn(confirmMail?.textBody ?? '')),
+      redirectUrl: null,
+    });
+    expect(confirmed.json()).toMatchObject({ success: true });
+    expect((await signIn(app(), 'after-move@example.com', STRONG)).isAuthenticated).toBe(true);
+  });
+
   it('answers 409 for a disabled account, mailing neither address', async () => {
     const account = await createAccount(db(), 'frozen-mover@example.com', STRONG);
     expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);

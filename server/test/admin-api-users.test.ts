@@ -58,6 +58,19 @@ describe('POST /admin/api/users', () => {
     expect(again.json()).toMatchObject({ code: 'conflict', field: 'email' });
   });
 
+  it("starts an account unlocked on an address that failed sign-ins locked while it was nobody's", async () => {
+    for (let attempt = 0; attempt < 5; attempt++)
+      await signIn(app(), 'not-yet@example.com', 'Wrong-Password-1');
+    expect((await signIn(app(), 'not-yet@example.com', STRONG)).verificationType).toBe(3);
+    const created = await api('POST', '/users', {
+      email: 'not-yet@example.com',
+      name: 'Nat Yet',
+      password: STRONG,
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await signIn(app(), 'not-yet@example.com', STRONG)).isAuthenticated).toBe(true);
+  });
+
   it('answers 409 for a first password on a domain that signs in upstream, creating nothing; without one the account is added', async () => {
     const provider = await api('POST', '/upstream-providers', {
       name: 'Bound Ltd',

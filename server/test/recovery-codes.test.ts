@@ -397,6 +397,42 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect(codes).toEqual([{ consumedAt: null }, { consumedAt: null }]);
   });
 
+  it('counts a link refused in its transaction as a wrong code of the client address, as one refused at first sight, and a used one not', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const ip = freshIp();
+    // DESIGN §2 Codes: 20 wrong codes per IP in 15 minutes; 17 guesses leave room for three more.
+    for (let n = 0; n < 17; n++) await unlockAccount(deps, { code: `guess-${n}`, ip });
+    const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    const superseded = withMeanwhile(deps, async () =>
+      supersedeCodes(
+        testDb().db,
+        id,
+        [VerificationType.LockedAfterTooManyFailedAttempts],
+        await deps.clock.now(),
+      ),
+    );
+    expect(await unlockAccount(superseded, { code: unlock, ip })).toEqual({ outcome: 'expired' }); // 18
+    const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: `counted-${serial}@example.com`,
+    });
+    const disabling = withMeanwhile(deps, () => setDisabled(testDb().db, id, true).then(() => {}));
+    expect(await confirmNewEmail(disabling, { code: change, ip, language: 'en' })).toEqual({
+      outcome: 'failed',
+    }); // 19
+    await setDisabled(testDb().db, id, false);
+    // A link that works is no wrong code: after it, one more guess is still looked at.
+    const fresh = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
+    expect((await unlockAccount(deps, { code: fresh, ip })).outcome).toBe('unlocked');
+    expect((await confirmNewEmail(deps, { code: change, ip, language: 'en' })).outcome).toBe('confirmed');
+    const locked = withMeanwhile(deps, () => setDisabled(testDb().db, id, true).then(() => {}));
+    expect(await unlockAccount(locked, { code: fresh, ip })).toEqual({ outcome: 'invalid' }); // 20
+    await setDisabled(testDb().db, id, false);
+    // The twentieth wrong code stops the address from being looked at, even with a working link.
+    expect(await unlockAccount(deps, { code: fresh, ip })).toEqual({ outcome: 'invalid' });
+    expect((await unlockAccount(deps, { code: fresh, ip: freshIp() })).outcome).toBe('unlocked');
+  });
+
   it('sets the new password of an address the outbox would refuse, without a notice', async () => {
     const deps = recoveryDeps(testDb().db);
     serial += 1;

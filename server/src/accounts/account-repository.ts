@@ -24,7 +24,7 @@ import {
   passwordHistory,
   upstreamDomains,
 } from '../store/tables/index.ts';
-import { normalizeEmail, storedEmailForm } from './identifiers.ts';
+import { identifierHash, normalizeEmail, storedEmailForm } from './identifiers.ts';
 
 /** SQL of accounts, their password history and the login failure counters (STYLE §6). */
 
@@ -66,7 +66,11 @@ export function firstNameOf(displayName: string): string {
   return displayName.trim().split(/\s+/)[0] ?? displayName.trim();
 }
 
-/** Creates an account without a password; null when the address is taken. */
+/**
+ * Creates an account without a password; null when the address is taken. Failures counted against
+ * the address while it was nobody's go (as they go when an address is taken over: replaceEmail):
+ * whoever guessed at it then did not lock the person it now belongs to.
+ */
 export async function insertAccount(db: Db, input: NewAccount): Promise<Account | null> {
   const [row] = await db
     .insert(accounts)
@@ -80,6 +84,7 @@ export async function insertAccount(db: Db, input: NewAccount): Promise<Account 
     // Stryker disable next-line ObjectLiteral: the normalized address is the table's only unique key beside the generated id, so any conflict is on it
     .onConflictDoNothing({ target: accounts.emailNormalized })
     .returning();
+  if (row) await clearFailures(db, identifierHash(row.email));
   return row ?? null;
 }
 
@@ -191,7 +196,8 @@ export async function emailTaken(db: Db, emailNormalized: string, exceptId?: str
 /**
  * Swaps the account's address for `newEmail` (stored and normalised as every address is) unless
  * another account has it; false when it was taken. The check and the update are one statement, and
- * the unique index settles any race with a new account. The new address counts as verified.
+ * the unique index settles any race with a new account. The new address counts as verified, and the
+ * failures counted against it while it was nobody's go (insertAccount).
  */
 export async function replaceEmail(db: Db, accountId: string, newEmail: string): Promise<boolean> {
   const address = { email: storedEmailForm(newEmail), emailNormalized: normalizeEmail(newEmail) };
@@ -211,6 +217,7 @@ export async function replaceEmail(db: Db, accountId: string, newEmail: string):
     })
     .where(and(eq(accounts.id, accountId), notExists(taken)))
     .returning({ id: accounts.id });
+  if (swapped.length === 1) await clearFailures(db, identifierHash(newEmail));
   return swapped.length === 1;
 }
 
