@@ -49,6 +49,29 @@ describe('back-channel logout URI through the admin API', () => {
     expect(removed.json()).toMatchObject({ backchannelLogoutUri: null });
   });
 
+  it('takes a plain-http back-channel logout URI from a confidential client only (Back-Channel Logout 1.0 §2.2)', async () => {
+    const uri = 'http://plain.example/backchannel-logout';
+    const refused = await api('POST', '/clients', {
+      id: 'plain-public',
+      name: 'Plain Public',
+      redirectUris: ['https://plain.example/cb'],
+      backchannelLogoutUri: uri,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'backchannelLogoutUri' });
+    const confidential = await api('POST', '/clients', {
+      id: 'plain-confidential',
+      name: 'Plain Confidential',
+      redirectUris: ['https://plain.example/cb'],
+      secret: 'a-secret-of-thirty-two-characters-or-more',
+      backchannelLogoutUri: uri,
+    });
+    expect(confidential.statusCode).toBe(201);
+    // Made public later, it must give the URI up first.
+    const madePublic = await api('PATCH', '/clients/plain-confidential', { secret: null });
+    expect(madePublic.json()).toMatchObject({ field: 'backchannelLogoutUri' });
+  });
+
   it('refuses a back-channel logout URI with a fragment (400 naming the field)', async () => {
     const refused = await api('POST', '/clients', {
       id: 'fragmented',

@@ -115,6 +115,17 @@ const GRANT_RULES: Rule[] = [
       : undefined,
 ];
 
+/**
+ * Back-Channel Logout 1.0 §2.2: the URI may use http only for a confidential client. A public client's
+ * logout tokens would otherwise cross the network in clear to whoever claims to be it.
+ */
+const BACKCHANNEL_RULES: Rule[] = [
+  (r) =>
+    r.tokenEndpointAuthMethod === 'none' && r.backchannelLogoutUri?.startsWith('http:') === true
+      ? problem('backchannelLogoutUri', 'a public client takes logout tokens over https only')
+      : undefined,
+];
+
 /** PKCE: a public client proves the code is its own with nothing else (RFC 9700 §2.1.1). */
 const PKCE_RULES: Rule[] = [
   (r) =>
@@ -143,7 +154,7 @@ const ADMIN_RULES: Rule[] = [
       : undefined,
 ];
 
-const RULES = [...ADMIN_RULES, ...CREDENTIAL_RULES, ...GRANT_RULES, ...PKCE_RULES];
+const RULES = [...ADMIN_RULES, ...CREDENTIAL_RULES, ...GRANT_RULES, ...BACKCHANNEL_RULES, ...PKCE_RULES];
 
 /**
  * Refuses a registration that could not work, naming the first field at fault. `signingAlgorithms`
