@@ -142,12 +142,14 @@ afterAll(() => receiver.close());
  */
 async function backchannelLogout(sessionRequired: boolean) {
   receiver.received.length = 0;
+  // Confidential: the receiver listens on plain http, which Back-Channel Logout 1.0 §2.2 allows only so.
   const id = await register({
     redirectUris: [PUBLIC.redirect],
+    secret: SECRET,
     backchannelLogoutUri: await receiver.listen(),
     backchannelLogoutSessionRequired: sessionRequired,
   });
-  const config = await relyingParty(app(), id);
+  const config = await relyingParty(app(), id, oidc.ClientSecretBasic(SECRET));
   const browser = new TestBrowser(app());
   const flow = await codeFlow(PUBLIC.redirect, 'openid');
   const url = oidc.buildAuthorizationUrl(config, flow.parameters);
