@@ -49,7 +49,7 @@ describe('back-channel logout URI through the admin API', () => {
     expect(removed.json()).toMatchObject({ backchannelLogoutUri: null });
   });
 
-  it('takes a plain-http back-channel logout URI from a confidential client only (Back-Channel Logout 1.0 §2.2)', async () => {
+  it('takes a plain-http back-channel logout URI off loopback from a confidential client only (Back-Channel Logout 1.0 §2.2)', async () => {
     const uri = 'http://plain.example/backchannel-logout';
     const refused = await api('POST', '/clients', {
       id: 'plain-public',
@@ -70,6 +70,14 @@ describe('back-channel logout URI through the admin API', () => {
     // Made public later, it must give the URI up first.
     const madePublic = await api('PATCH', '/clients/plain-confidential', { secret: null });
     expect(madePublic.json()).toMatchObject({ field: 'backchannelLogoutUri' });
+    // On loopback the tokens never leave the machine: an application in development may listen so.
+    const loopback = await api('POST', '/clients', {
+      id: 'loopback-public',
+      name: 'Loopback Public',
+      redirectUris: ['http://127.0.0.1:8765/cb'],
+      backchannelLogoutUri: 'http://127.0.0.1:8765/backchannel-logout',
+    });
+    expect(loopback.statusCode).toBe(201);
   });
 
   it('refuses a back-channel logout URI with a fragment (400 naming the field)', async () => {

@@ -4,6 +4,7 @@ import {
   SECRET_AUTH_METHODS,
   type TokenEndpointAuthMethod,
 } from '@keycard/contract';
+import { isLoopbackHost } from '../config-fields.ts';
 import { InputError } from '../errors/input-error.ts';
 
 /**
@@ -115,14 +116,21 @@ const GRANT_RULES: Rule[] = [
       : undefined,
 ];
 
+/** A plain-http URI whose host is not this machine's (loopback, as RFC 8252 §7.3 allows redirects). */
+function inClearOverNetwork(uri: string | null): boolean {
+  if (uri === null || !uri.startsWith('http:')) return false;
+  return !isLoopbackHost(new URL(uri).hostname);
+}
+
 /**
  * Back-Channel Logout 1.0 §2.2: the URI may use http only for a confidential client. A public client's
- * logout tokens would otherwise cross the network in clear to whoever claims to be it.
+ * logout tokens would otherwise cross the network in clear to whoever claims to be it; on loopback
+ * they never leave the machine (an application in development).
  */
 const BACKCHANNEL_RULES: Rule[] = [
   (r) =>
-    r.tokenEndpointAuthMethod === 'none' && r.backchannelLogoutUri?.startsWith('http:') === true
-      ? problem('backchannelLogoutUri', 'a public client takes logout tokens over https only')
+    r.tokenEndpointAuthMethod === 'none' && inClearOverNetwork(r.backchannelLogoutUri)
+      ? problem('backchannelLogoutUri', 'a public client takes logout tokens over https only, or on loopback')
       : undefined,
 ];
 
