@@ -2,6 +2,8 @@ import { VerificationType } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountByEmail, findAccountById } from '../src/accounts/account-repository.ts';
+import { identifierHash } from '../src/accounts/identifiers.ts';
+import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { verifyPassword } from '../src/accounts/password-hash.ts';
 import { findLiveCode } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
@@ -209,10 +211,15 @@ describe('changing the e-mail address (DESIGN §1 Provisioning, §2)', () => {
     const wanted = nextAddress('new');
     await requestEmailChange(deps, account.id, wanted);
     await createAccount(testDb().db, wanted.toUpperCase(), STRONG, 'Someone Else');
+    // The address's owner is locked out by failed sign-ins: the refused change must not lift that.
+    const owner = identifierHash(wanted);
+    const now = await deps.clock.now();
+    for (let n = 0; n < 5; n++) await recordFailure(testDb().db, owner, now, { threshold: 5, minutes: 60 });
     const code = codeOf(deps.mail.of('email_change_confirm', wanted)[0]?.link ?? '');
     expect(await confirm(deps, code)).toEqual({ outcome: 'failed' });
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
     expect(deps.mail.of('email_change_notice', old)).toHaveLength(1);
+    expect(await isLocked(testDb().db, owner, now)).toBe(true);
   });
 
   it('keeps the new address trimmed and composed (NFC), its letter case as typed', async () => {

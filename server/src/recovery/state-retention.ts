@@ -23,7 +23,7 @@ export interface RecoveryStateRetentionOptions {
 /**
  * Codes kept past the retention: an unlock link however old must still say it expired (SPEC §8
  * "Unlock link expired: unlock-link-expired text"), which only its row can tell from a made-up one.
- * There is at most one a lock, it holds no personal data beyond its account, and it goes with it.
+ * One is mailed for each lock; it holds no personal data beyond its account, and it goes with it.
  * Every other link answers an unknown code as it answers an expired one.
  */
 const CODES_KEPT: readonly VerificationType[] = [VerificationType.LockedAfterTooManyFailedAttempts];
