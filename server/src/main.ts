@@ -15,6 +15,7 @@ import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { ClientCache } from './oidc/client-cache.ts';
 import { followClientChangesIn } from './oidc/client-changes.ts';
 import { startExpiredStatePruning } from './oidc/expired-state.ts';
+import { followKeyChangesIn } from './oidc/key-changes.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
 import { startRecoveryStateRetention } from './recovery/state-retention.ts';
@@ -133,6 +134,10 @@ async function main(): Promise<void> {
     });
     parts.app = app;
     parts.clientChanges = await followClientChangesIn(database, clientCache, app.log);
+    // A rotation or revocation by another process applies here at once (oidc/key-changes.ts), not up
+    // to 30 s later; its listener closes with the app, before the database.
+    const keyChanges = await followKeyChangesIn(database, app.keySchedule, app.log);
+    if (keyChanges) app.addHook('onClose', () => keyChanges.close());
     parts.readiness = app.readiness;
     if (database.client instanceof PgliteThread) reportLostDatabase(database.client, app.log);
     if (database.kind === 'postgres') reportLostConnections(database.client, app.log);

@@ -30,6 +30,7 @@ describe('GET /admin/api/openapi.json', () => {
       '/resource-servers',
       '/resource-servers/{identifier}',
       '/signing-keys',
+      '/signing-keys/revoke',
       '/signing-keys/rotate',
       '/upstream-providers',
       '/upstream-providers/{providerId}',

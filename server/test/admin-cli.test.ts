@@ -21,6 +21,7 @@ const NAMES = [
   'backchannel:failed',
   'keys:list',
   'keys:rotate',
+  'keys:revoke',
   'resource:add',
   'resource:list',
   'resource:update',
@@ -109,6 +110,9 @@ describe('admin CLI: commands, help and usage errors', () => {
         '[--no-introspection-client] [--json]',
     ],
     ['resource:remove', 'Usage: npm run admin -- resource:remove --identifier URI [--json]'],
+    ['keys:list', 'Usage: npm run admin -- keys:list [--json]'],
+    ['keys:rotate', 'Usage: npm run admin -- keys:rotate [--now] [--json]'],
+    ['keys:revoke', 'Usage: npm run admin -- keys:revoke --kid KID [--kid KID …] [--json]'],
   ])('%s --help prints its usage and flags', async (name, usage) => {
     const { execute, requests } = recorder();
     const run = await runAdmin([name, '--email', 'x', '--help'], { execute });

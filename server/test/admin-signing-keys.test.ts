@@ -2,10 +2,11 @@ import { signingKeysView } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
 import { runAdmin } from './admin-harness.ts';
+import { auditedKids, publishedKids } from './key-kit.ts';
 
 const { service, api } = useAdminApi();
 
-describe('signing keys through the admin API and the CLI (keys:list, keys:rotate)', () => {
+describe('signing keys through the admin API and the CLI (keys:list, keys:rotate, keys:rotate --now)', () => {
   it('lists the generated development keys, an RSA and an EC P-256 key, both signing', async () => {
     const response = await api('GET', '/signing-keys');
     expect(response.statusCode).toBe(200);
@@ -45,5 +46,43 @@ describe('signing keys through the admin API and the CLI (keys:list, keys:rotate
     expect(again.stderr).toContain('the keys of the last rotation sign from');
     const refused = await api('POST', '/signing-keys/rotate');
     expect(refused.statusCode).toBe(409);
+  });
+
+  it('rotates with now while a rotation waits: the new keys sign at once and the waiting ones are dropped', async () => {
+    const before = signingKeysView.parse((await api('GET', '/signing-keys')).json()).keys;
+    const waiting = before.filter((key) => key.state === 'next').map((key) => key.kid);
+    expect(waiting).toHaveLength(2);
+    const signing = before.filter((key) => key.state === 'current').map((key) => key.kid);
+
+    const response = await api('POST', '/signing-keys/rotate', { now: true });
+    expect(response.statusCode).toBe(201);
+    const { keys } = signingKeysView.parse(response.json());
+    const current = keys.filter((key) => key.state === 'current');
+    expect(current.map((key) => [key.kty, key.origin])).toEqual([
+      ['RSA', 'rotation'],
+      ['EC', 'rotation'],
+    ]);
+    expect(keys.filter((key) => key.state === 'next')).toEqual([]);
+    expect(keys.filter((key) => key.state === 'retired').map((key) => key.kid)).toEqual(signing);
+    // This instance signs with them from its next request: they come first in its key set.
+    const published = await publishedKids(service().app);
+    expect(published.slice(0, 2).sort()).toEqual(current.map((key) => key.kid).sort());
+    for (const kid of waiting) expect(published).not.toContain(kid);
+
+    const event = (await adminEvents(service().db, 'keys:rotate')).at(-1);
+    expect(event?.detail).toMatchObject({ actor: ADMIN_CLIENT, now: true });
+    expect((await auditedKids(service().db, 'keys:rotate', 'dropped')).at(-1)).toEqual([...waiting].sort());
+    const notABoolean = await api('POST', '/signing-keys/rotate', { now: 'yes' });
+    expect(notABoolean.statusCode).toBe(400);
+  });
+
+  it('rotates with --now on the command line: the keys it adds sign at once', async () => {
+    const run = await runAdmin(['keys:rotate', '--now'], { db: service().db });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('added 2 keys, published and signing now;');
+    const listed = await runAdmin(['keys:list', '--json'], { db: service().db });
+    const { keys } = signingKeysView.parse(listed.json().result);
+    expect(keys.filter((key) => key.state === 'current')).toHaveLength(2);
+    expect(keys.filter((key) => key.state === 'next')).toEqual([]);
   });
 });

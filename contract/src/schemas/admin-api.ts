@@ -23,6 +23,7 @@ import {
   tokenEndpointAuthMethodField,
   uriListField,
 } from './admin-fields.ts';
+import { plainText } from './plain-text.ts';
 
 /**
  * The admin HTTP API under /admin/api (DESIGN §1 Provisioning): bodies and answers, written once.
@@ -293,6 +294,40 @@ export type SigningKeyView = z.output<typeof signingKeyView>;
 export const signingKeysView = z.object({ keys: z.array(signingKeyView) });
 export type SigningKeysView = z.output<typeof signingKeysView>;
 
+/** keys:rotate's body: without `now` (or with false) the new keys sign after the grace period. */
+export const rotateSigningKeysBody = z.strictObject({
+  /**
+   * A key leaked: the new keys sign at once, without the grace period, also while an earlier
+   * rotation still waits to sign (its keys are dropped: they never signed).
+   */
+  now: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** A key's kid as published at /oidc/jwks (OIDC_JWKS sets its own). */
+export const signingKeyIdField = plainText({ error: 'is required' })
+  .min(1, 'is required')
+  .max(512, 'must be at most 512 characters');
+
+/** keys:revoke: the kids of the keys to withdraw. */
+export const revokeSigningKeysBody = z.strictObject({
+  kids: z
+    .array(signingKeyIdField, { error: 'must be a list of kids' })
+    .min(1, 'must name at least one key')
+    .max(50, 'at most 50 keys'),
+});
+
+/**
+ * The published keys after a revocation (none of the revoked among them), and what it did: the kids
+ * it withdrew, those named that were withdrawn before (nothing changed for them), and the new keys
+ * that sign from now on because a withdrawn one signed or waited to.
+ */
+export const revokedSigningKeysView = signingKeysView.extend({
+  revoked: z.array(z.string()),
+  alreadyRevoked: z.array(z.string()),
+  replacements: z.array(z.string()),
+});
+export type RevokedSigningKeysView = z.output<typeof revokedSigningKeysView>;
+
 // ---- the calls ------------------------------------------------------------------------------
 
 /**
@@ -497,10 +532,21 @@ export const adminCalls = {
     method: 'POST',
     path: '/signing-keys/rotate',
     summary:
-      'Add a new signing key for each key type that signs now; it signs after the grace period, and the keys it replaces stay published until the tokens they signed expire',
+      'Add a new signing key for each key type that signs now; it signs after the grace period (with `now`: at once, replacing keys still waiting to sign), and the keys it replaces stay published until the tokens they signed expire; without `now` refused while an earlier rotation waits to sign',
+    body: rotateSigningKeysBody,
     response: signingKeysView,
     status: 201,
     errors: ['conflict'],
+  },
+  revokeSigningKeys: {
+    method: 'POST',
+    path: '/signing-keys/revoke',
+    summary:
+      'Withdraw leaked signing keys at once and for good: never published or signing again, on every instance; a withdrawn key that signed or waited to is replaced by new keys that sign at once. Unknown kids are refused; one withdrawn before is reported and left as it is',
+    body: revokeSigningKeysBody,
+    response: revokedSigningKeysView,
+    status: 200,
+    errors: ['not_found'],
   },
 } as const satisfies Record<string, AdminCall>;
 

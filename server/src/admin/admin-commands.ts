@@ -14,8 +14,12 @@ import {
   listClientsInput,
   updateClientInput,
 } from '../provisioning/client-schemas.ts';
-import { listKeys, rotateKeys } from '../provisioning/key-operations.ts';
-import { listSigningKeysInput, rotateSigningKeysInput } from '../provisioning/key-schemas.ts';
+import { listKeys, revokeKeys, rotateKeys } from '../provisioning/key-operations.ts';
+import {
+  listSigningKeysInput,
+  revokeSigningKeysInput,
+  rotateSigningKeysInput,
+} from '../provisioning/key-schemas.ts';
 import { failedMail } from '../provisioning/mail-operations.ts';
 import { failedMailInput } from '../provisioning/mail-schemas.ts';
 import { addUpstreamProvider } from '../provisioning/provider-operations.ts';
@@ -66,6 +70,7 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('idp:add'), input: addUpstreamProviderInput }),
   z.strictObject({ command: z.literal('keys:list'), input: listSigningKeysInput }),
   z.strictObject({ command: z.literal('keys:rotate'), input: rotateSigningKeysInput }),
+  z.strictObject({ command: z.literal('keys:revoke'), input: revokeSigningKeysInput }),
   z.strictObject({ command: z.literal('resource:add'), input: addResourceServerInput }),
   z.strictObject({ command: z.literal('resource:list'), input: listResourceServersInput }),
   z.strictObject({ command: z.literal('resource:update'), input: updateResourceServerInput }),
@@ -125,6 +130,8 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return listKeys(deps, request.input);
     case 'keys:rotate':
       return rotateKeys(deps, request.input);
+    case 'keys:revoke':
+      return revokeKeys(deps, request.input);
     case 'resource:add':
       return addResourceServer(deps, request.input);
     case 'resource:list':

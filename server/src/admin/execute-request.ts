@@ -107,6 +107,8 @@ async function runOn(
       {
         db: database.db,
         mailing: provisioningMailing(config),
+        // This process's OIDC_KEY_GRACE_MINUTES and OIDC_KEY_RETAIN_MINUTES, not the instances': a
+        // rotation run here takes them (OPERATIONS.md asks for the instances' values).
         signingKeys: signingKeySettings(config),
         configuredResources: config.resourceServers,
         origin,

@@ -15,7 +15,7 @@ import { createMailService, type MailService } from '../mail/mail-service.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import type { ClientCache } from '../oidc/client-cache.ts';
 import { baseSigningKeys, providerCookieKeys, signingKeySettings } from '../oidc/keys.ts';
-import { createProviderSource } from '../oidc/provider-source.ts';
+import { createProviderSource, type KeyScheduleCache } from '../oidc/provider-source.ts';
 import { createRecoveryDeps } from '../recovery/create-recovery-deps.ts';
 import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
@@ -161,6 +161,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientCache: options.clientCache,
   });
   await mountProvider(app, providers);
+  // Told of rotations and revocations: by the admin API here once they commit (key-routes.ts), and by
+  // main.ts's listener of the database's announcements (oidc/key-changes.ts).
+  app.decorate('keySchedule', { invalidate: () => providers.invalidate() });
   // Interactions, grants and stored tokens need no signing key: the routes keep the first provider.
   const provider = providers.initial;
   // Back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0): started like the mail worker;
@@ -235,5 +238,7 @@ declare module 'fastify' {
     readonly metrics: Metrics;
     /** The back-channel logout worker (oidc/backchannel-worker.ts); main.ts starts it once listening. */
     readonly logouts: LogoutWorker;
+    /** The protocol provider's key schedule: told of a changed key set, it is read again at once. */
+    readonly keySchedule: KeyScheduleCache;
   }
 }

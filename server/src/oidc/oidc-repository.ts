@@ -15,6 +15,7 @@ import {
   oidcClients,
   oidcPayloads,
   oidcResourceServers,
+  oidcRevokedSigningKeys,
   oidcSigningKeys,
 } from '../store/tables/index.ts';
 
@@ -621,9 +622,30 @@ export function listSigningKeys(db: Db): Promise<SigningKeyRow[]> {
     .orderBy(asc(oidcSigningKeys.activatesAt), asc(oidcSigningKeys.kid));
 }
 
+export type RevokedSigningKeyRow = typeof oidcRevokedSigningKeys.$inferSelect;
+
+/** The keys keys:revoke withdrew, stored and configured ones alike, and when. */
+export function listRevokedSigningKeys(db: Db): Promise<RevokedSigningKeyRow[]> {
+  return db.select().from(oidcRevokedSigningKeys);
+}
+
 /**
- * Holds off every other rotation until the transaction `db` ends, so two rotations started together
- * cannot both find nothing pending and both add keys.
+ * The stored keys and the revocations, as an instance builds its key schedule from them. Two
+ * statements, the revocations first: a revocation commits with the keys that replace it, so whatever
+ * revocation the first read sees, the second sees its replacements too, and no schedule is left
+ * without a signing key. (The other way round, a revocation committed between the reads would
+ * withdraw the key that signs while its replacement is not read yet.)
+ */
+export async function readSigningKeys(
+  db: Db,
+): Promise<{ rows: SigningKeyRow[]; revoked: RevokedSigningKeyRow[] }> {
+  const revoked = await listRevokedSigningKeys(db);
+  return { rows: await listSigningKeys(db), revoked };
+}
+
+/**
+ * Holds off every other rotation and revocation until the transaction `db` ends, so two started
+ * together cannot both find nothing pending and both add keys.
  */
 export async function lockSigningKeys(db: Db): Promise<void> {
   await db.execute(sql`lock table ${oidcSigningKeys} in exclusive mode`);
@@ -635,4 +657,17 @@ export async function insertSigningKeys(db: Db, rows: readonly SigningKeyRow[]):
 
 export async function deleteSigningKeys(db: Db, kids: readonly string[]): Promise<void> {
   if (kids.length > 0) await db.delete(oidcSigningKeys).where(inArray(oidcSigningKeys.kid, [...kids]));
+}
+
+/** Withdraws the keys of `kids` for good; one withdrawn before stays as it was. */
+export async function insertRevokedSigningKeys(
+  db: Db,
+  kids: readonly string[],
+  revokedAt: Date,
+): Promise<void> {
+  if (kids.length === 0) return;
+  await db
+    .insert(oidcRevokedSigningKeys)
+    .values(kids.map((kid) => ({ kid, revokedAt })))
+    .onConflictDoNothing();
 }

@@ -1,25 +1,37 @@
 import type Provider from 'oidc-provider';
 import type { Clock } from '../store/clock.ts';
-import { generationsOf, type KeySchedule, keyScheduleAt } from './key-schedule.ts';
+import { generationsOf, type KeySchedule, keyScheduleAt, revocationsOf } from './key-schedule.ts';
 import type { SigningJwk } from './keys.ts';
-import { listSigningKeys } from './oidc-repository.ts';
+import { readSigningKeys } from './oidc-repository.ts';
 import { createProvider, type ProviderDeps } from './provider.ts';
 
 /**
- * How long an instance goes without reading the stored keys: another instance's rotation is
- * published here within this time, far inside any grace period. Starts and ends of signing are
+ * How long an instance goes without reading the stored keys: another process's rotation or revocation
+ * is published here within this time, far inside any grace period, even when its announcement is
+ * missed (key-changes.ts: heard, it takes effect at the next request). Starts and ends of signing are
  * scheduled, so they take effect at their time without waiting for this.
  */
 export const KEY_RELOAD_MS = 30_000;
 
 export interface ProviderSource {
   /**
-   * Built at start from the base keys; answers what needs no signing key (interactions, grants,
-   * stored tokens) for the API's routes and the admin API.
+   * Built at start from the base keys, before any revocation is read; answers what needs no signing
+   * key (interactions, grants, stored tokens, all looked up by id) for the API's routes and the admin
+   * API, and never verifies a signature for them. Every protocol request, where a token or an
+   * id_token_hint is signed or verified, goes to current().
    */
   readonly initial: Provider;
   /** The provider for a protocol request: rebuilt when the published or signing keys changed. */
   current(): Promise<Provider>;
+}
+
+/** What is told of a change of the stored keys (by the admin API, key-changes.ts). */
+export interface KeyScheduleCache {
+  /**
+   * The stored keys changed (a rotation or revocation committed, here or announced by another
+   * process): the next protocol request reads them again instead of waiting for KEY_RELOAD_MS.
+   */
+  invalidate(): void;
 }
 
 export interface ProviderSourceDeps extends Omit<ProviderDeps, 'keys'> {
@@ -43,17 +55,23 @@ function fingerprintOf(schedule: KeySchedule): string {
  * in flight finish on the provider they started on. Building needs no database: the stored keys are
  * first read by the first protocol request.
  */
-export function createProviderSource(deps: ProviderSourceDeps): ProviderSource {
+export function createProviderSource(deps: ProviderSourceDeps): ProviderSource & KeyScheduleCache {
   const { baseKeys, cookieKeys, retainMs, ...providerDeps } = deps;
   const build = (schedule: KeySchedule) =>
     createProvider({ ...providerDeps, keys: { schedule, cookieKeys } });
+  // A revoked base key is left out from the first read on: the schedule then differs from this one,
+  // so no protocol request is answered by the provider built here with it.
   let schedule = keyScheduleAt(baseKeys, [], new Date(0), retainMs);
   let provider = build(schedule);
   let readAt: number | undefined;
   let reading: Promise<Provider> | undefined;
+  // Counts invalidations: a read begun before the last one may have missed the change it announced.
+  let changes = 0;
 
-  async function reload(now: Date): Promise<Provider> {
-    const next = keyScheduleAt(baseKeys, generationsOf(await listSigningKeys(deps.db)), now, retainMs);
+  async function reload(now: Date, asOf: number): Promise<Provider> {
+    const { rows, revoked } = await readSigningKeys(deps.db);
+    if (asOf !== changes) return provider;
+    const next = keyScheduleAt(baseKeys, generationsOf(rows), now, retainMs, revocationsOf(revoked));
     readAt = now.getTime();
     if (fingerprintOf(next) !== fingerprintOf(schedule)) provider = build(next);
     schedule = next;
@@ -71,13 +89,19 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource {
       // Most requests find nothing due: they ask the local estimate, not the database. Once something
       // may be due, the stored keys are read at the database's own time.
       if (!due(deps.clock.estimate().getTime())) return provider;
+      const asOf = changes;
       reading ??= deps.clock
         .now()
-        .then(reload)
+        .then((now) => reload(now, asOf))
         .finally(() => {
-          reading = undefined;
+          if (changes === asOf) reading = undefined;
         });
       return reading;
+    },
+    invalidate() {
+      changes++;
+      readAt = undefined;
+      reading = undefined;
     },
   };
 }

@@ -17,3 +17,15 @@ export const oidcSigningKeys = pgTable(
   },
   (table) => [index('oidc_signing_key_activates_idx').on(table.activatesAt)],
 );
+
+/**
+ * Signing keys withdrawn by keys:revoke (DESIGN §1 signing keys): never published and never signing
+ * again, whatever their schedule says. A list rather than a deletion: a key of OIDC_JWKS or the
+ * generated development set has no row to delete, and a rotation's row keeps its place in time (the
+ * generation before it retired when it began to sign, oidc/key-schedule.ts). Kept for good: a kid
+ * named here stays out of the key set even if OIDC_JWKS still holds it.
+ */
+export const oidcRevokedSigningKeys = pgTable('oidc_revoked_signing_key', {
+  kid: text('kid').primaryKey(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }).notNull(),
+});

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { followKeyChangesIn } from '../src/oidc/key-changes.ts';
+import { signingKeySettings } from '../src/oidc/keys.ts';
+import { KEY_RELOAD_MS } from '../src/oidc/provider-source.ts';
+import { listKeys, revokeKeys, rotateKeys } from '../src/provisioning/key-operations.ts';
+import { manualClock } from '../src/store/clock.ts';
+import type { NotificationListener } from '../src/store/notification-listener.ts';
+import { hintVouches, publishedKids, signInForIdToken } from './key-kit.ts';
+import { buildTestApp, testConfig } from './support/app.ts';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+import { headerOf } from './support/relying-party.ts';
+
+/**
+ * Rotations and revocations across instances (oidc/key-changes.ts): two instances of the app on one
+ * database, each told of changes by the tables' trigger (migration 0013) through its own listener, as
+ * main.ts starts it: on PostgreSQL a LISTEN connection of its own, on the embedded store PGlite's
+ * listen. The change is made as the admin CLI makes it, in no instance. The clock only moves when a
+ * test moves it, so no instance reads the keys again by KEY_RELOAD_MS: only the announcement can
+ * have told it.
+ */
+
+const EMAIL = 'key-changes@example.com';
+const PASSWORD = 'Key-Changes-42';
+const SECOND = 1000;
+
+const clock = manualClock();
+let database: TestDatabase;
+const apps: FastifyInstance[] = [];
+const listeners: NotificationListener[] = [];
+
+/** The admin CLI's deps: its own process, with no instance's key schedule to tell. */
+const cli = () => ({ db: database.database.db, clock, signingKeys: signingKeySettings(testConfig()) });
+
+async function startInstance(listening: boolean): Promise<FastifyInstance> {
+  const app = await buildTestApp(database.database.db, { clock });
+  apps.push(app);
+  if (listening) {
+    const listener = await followKeyChangesIn(database.database, app.keySchedule, {
+      info: () => {},
+      warn: () => {},
+    });
+    if (listener) listeners.push(listener);
+  }
+  return app;
+}
+
+/** Waits for `app` to publish exactly what keys:list says, on PostgreSQL the time the notification takes. */
+async function followed(app: FastifyInstance): Promise<string[]> {
+  const listed = (await listKeys(cli(), {})).keys.map((key) => key.kid).sort();
+  await vi.waitFor(async () => expect((await publishedKids(app)).sort()).toEqual(listed), {
+    timeout: 5 * SECOND,
+    interval: 20,
+  });
+  return listed;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await registerTestClient(database.database.db);
+  await createAccount(database.database.db, EMAIL, PASSWORD);
+});
+
+afterAll(async () => {
+  for (const listener of listeners.splice(0)) await listener.close();
+  for (const app of apps.splice(0)) await app.close();
+  await database.dispose();
+});
+
+describe('signing key changes made elsewhere', () => {
+  let first: FastifyInstance;
+  let second: FastifyInstance;
+
+  it('a revocation applies on every instance at its next request, without waiting for the 30 s read', async () => {
+    [first, second] = [await startInstance(true), await startInstance(true)];
+    const before = await publishedKids(first);
+    expect(await publishedKids(second)).toEqual(before);
+    const { browser, idToken } = await signInForIdToken(second, EMAIL, PASSWORD);
+    const leaked = headerOf(idToken).kid;
+
+    const { replacements } = await revokeKeys(cli(), { kids: [leaked] });
+    for (const app of [first, second]) expect(await followed(app)).not.toContain(leaked);
+    const after = await signInForIdToken(second, EMAIL, PASSWORD);
+    expect(replacements).toContain(headerOf(after.idToken).kid);
+    // An ID token of the leaked key vouches for nothing at sign-out, on the other instance too.
+    expect(await hintVouches(browser.on(first), idToken)).toBe(false);
+  });
+
+  it('a rotation with now applies on every instance at its next request', async () => {
+    clock.advance(SECOND);
+    const rotation = await rotateKeys(cli(), { now: true });
+    const signing = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+    for (const app of [first, second]) expect(await followed(app)).toEqual(expect.arrayContaining(signing));
+    const { idToken } = await signInForIdToken(first, EMAIL, PASSWORD);
+    expect(signing).toContain(headerOf(idToken).kid);
+  });
+
+  it('reach an instance that hears nothing by the periodic read, within 30 s', async () => {
+    clock.advance(SECOND);
+    const deaf = await startInstance(false);
+    const published = await publishedKids(deaf);
+    const [leaked = ''] = published;
+    await revokeKeys(cli(), { kids: [leaked] });
+    expect(await publishedKids(deaf)).toEqual(published);
+    clock.advance(KEY_RELOAD_MS - SECOND);
+    expect(await publishedKids(deaf)).toEqual(published);
+    clock.advance(SECOND);
+    expect(await publishedKids(deaf)).not.toContain(leaked);
+  });
+});
