@@ -5,6 +5,7 @@ import {
   signingKeysView,
 } from '@keycard/contract';
 import { describe, expect, it } from 'vitest';
+import { type Clock, databaseClock } from '../src/store/clock.ts';
 import { ADMIN_CLIENT, adminEvents, useAdminApi } from './admin-api-kit.ts';
 import { runAdmin } from './admin-harness.ts';
 import { auditedKids, hintVouches, publishedKids, signInForIdToken } from './key-kit.ts';
@@ -99,6 +100,31 @@ describe('keys:revoke through the admin API: leaked keys leave the key set at on
       const published = await publishedKids(started);
       expect(published).toEqual(await publishedKids(app()));
       for (const kid of revoked) expect(published).not.toContain(kid);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('is not published by an instance whose first read of the keys meets an announcement of a change (its listener starting, say)', async () => {
+    const revoked = (await auditedKids(service().db, 'keys:revoke', 'kids')).flat();
+    const clock = databaseClock(service().db);
+    let announce: (() => void) | undefined;
+    // The read takes the time first: an invalidation lands there, while the read is in flight.
+    const announcing: Clock = {
+      ...clock,
+      async now() {
+        const fire = announce;
+        announce = undefined;
+        fire?.();
+        return clock.now();
+      },
+    };
+    const started = await buildTestApp(service().db, { clock: announcing });
+    try {
+      announce = () => started.keySchedule.invalidate();
+      const published = await publishedKids(started);
+      for (const kid of revoked) expect(published).not.toContain(kid);
+      expect(published).toEqual(await publishedKids(app()));
     } finally {
       await started.close();
     }

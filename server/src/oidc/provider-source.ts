@@ -13,6 +13,9 @@ import { createProvider, type ProviderDeps } from './provider.ts';
  */
 export const KEY_RELOAD_MS = 30_000;
 
+/** Reads of the keys one reload makes at most while invalidations keep landing during them. */
+const READS = 5;
+
 export interface ProviderSource {
   /**
    * Built at start from the base keys, before any revocation is read; answers what needs no signing
@@ -68,12 +71,30 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource &
   // Counts invalidations: a read begun before the last one may have missed the change it announced.
   let changes = 0;
 
-  async function reload(now: Date, asOf: number): Promise<Provider> {
-    const { rows, revoked } = await readSigningKeys(deps.db);
-    if (asOf !== changes) return provider;
-    const next = keyScheduleAt(baseKeys, generationsOf(rows), now, retainMs, revocationsOf(revoked));
-    readAt = now.getTime();
+  /**
+   * Reads the stored keys again while an invalidation lands during the read (at most READS times):
+   * the provider answered is then built from a read begun after the change it announced, never the
+   * one before, which may still hold a revoked key. A build that fails leaves the last provider and
+   * its time of reading, so the next request tries again.
+   */
+  async function reload(first: Date, asOf: number): Promise<Provider> {
+    let now = first;
+    let seen = asOf;
+    let read = await readSigningKeys(deps.db);
+    for (let reads = 1; seen !== changes && reads < READS; reads++) {
+      seen = changes;
+      now = await deps.clock.now();
+      read = await readSigningKeys(deps.db);
+    }
+    const next = keyScheduleAt(
+      baseKeys,
+      generationsOf(read.rows),
+      now,
+      retainMs,
+      revocationsOf(read.revoked),
+    );
     if (fingerprintOf(next) !== fingerprintOf(schedule)) provider = build(next);
+    readAt = now.getTime();
     schedule = next;
     return provider;
   }
