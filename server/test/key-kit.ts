@@ -1,14 +1,8 @@
 import { errorBodySchema } from '@keycard/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../src/store/database.ts';
-import { adminEvents } from './admin-api-kit.ts';
-import {
-  POST_LOGOUT_URI,
-  redeemCode,
-  resumeToCode,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { adminEvents, attemptSignIn } from './admin-api-kit.ts';
+import { POST_LOGOUT_URI, redeemCode, resumeToCode, type TestBrowser } from './support/oidc-flow.ts';
 
 /** Helpers of the signing key tests: what /oidc/jwks publishes, ID tokens, and hints at sign-out. */
 
@@ -21,15 +15,7 @@ export async function publishedKids(app: FastifyInstance): Promise<string[]> {
 
 /** Signs in through the test client in a fresh browser: the browser, which holds the session, and its ID token. */
 export async function signInForIdToken(app: FastifyInstance, email: string, password: string) {
-  const browser = new TestBrowser(app);
-  const auth = await startAuthorization(browser);
-  await browser.loadSpa();
-  const login = await browser.post('/api/login', {
-    Username: email,
-    Password: password,
-    ReturnUrl: auth.returnUrl,
-  });
-  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode} ${login.body}`);
+  const { browser, auth } = await attemptSignIn(app, email, password);
   const tokens = await redeemCode(app, await resumeToCode(browser, auth.returnUrl), auth.verifier);
   return { browser, idToken: tokens.id_token };
 }
