@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { signingKeySettings } from '../src/oidc/keys.ts';
-import { listKeys, rotateKeys } from '../src/provisioning/key-operations.ts';
+import { listKeys, revokeKeys, rotateKeys } from '../src/provisioning/key-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
+import type { Db } from '../src/store/database.ts';
+import { adminEvents } from './admin-api-kit.ts';
 import { createAccount, registerTestClient, TestBrowser } from './support/oidc-flow.ts';
 import {
   discoverRelyingParty,
@@ -268,5 +270,84 @@ describe('a rotation of keys stored before RS256 was required', () => {
       ]),
     );
     expect(next).toHaveLength(2);
+  });
+});
+
+/** The detail of the last admin audit row of `command`. */
+async function auditDetail(db: Db, command: string): Promise<unknown> {
+  return (await adminEvents(db, command)).at(-1)?.detail;
+}
+
+/**
+ * `db`, whose transactions begin once `meanwhile` has run: what another process committed after a
+ * key command's reads outside its transaction and before its own transaction took the key lock.
+ */
+function withMeanwhileBeforeTransaction(db: Db, meanwhile: () => Promise<void>): Db {
+  let pending = true;
+  return new Proxy(db, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'transaction' && typeof value === 'function') {
+        return async (...args: unknown[]) => {
+          if (pending) {
+            pending = false;
+            await meanwhile();
+          }
+          return value.apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+describe('a key command that waited for another decides at the time it holds the key lock', () => {
+  const clock = manualClock();
+  const env = { OIDC_JWKS: jwksOf(privateJwk('rsa', 'base-rsa')) };
+  const service = useTestService({ env, clock });
+  const deps = (db: Db = service().db) => ({
+    db,
+    clock,
+    signingKeys: signingKeySettings(loadConfig({ NODE_ENV: 'test', ...env })),
+  });
+  const states = async () =>
+    (await listKeys(deps(), {})).keys.map((key) => [key.kid, key.state] as const).sort();
+
+  it('keys:revoke of a key a rotation --now retired meanwhile replaces nothing and keeps the rotation signing', async () => {
+    let rotated: string[] = [];
+    // A second after the revocation's first reads, another process rotates at once and commits.
+    const waited = withMeanwhileBeforeTransaction(service().db, async () => {
+      clock.advance(SECOND);
+      const rotation = await rotateKeys(deps(), { now: true });
+      rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+    });
+    const result = await revokeKeys(deps(waited), { kids: ['base-rsa'] });
+    expect(rotated).toHaveLength(1);
+    // At the time of its lock the base key had stopped signing: no replacement, nothing dropped.
+    expect(result).toMatchObject({ revoked: ['base-rsa'], replacements: [] });
+    expect(await states()).toEqual(rotated.map((kid) => [kid, 'current']));
+    expect(await auditDetail(service().db, 'keys:revoke')).toMatchObject({ dropped: '', replacements: '' });
+  });
+
+  it('keys:rotate --now after a rotation --now committed meanwhile retires its keys instead of dropping them', async () => {
+    const before = await states();
+    let rotated: string[] = [];
+    const waited = withMeanwhileBeforeTransaction(service().db, async () => {
+      clock.advance(SECOND);
+      const rotation = await rotateKeys(deps(), { now: true });
+      rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+    });
+    const result = await rotateKeys(deps(waited), { now: true });
+    const earlier = [...before.map(([kid]) => kid), ...rotated];
+    const added = result.keys.map((key) => key.kid).filter((kid) => !earlier.includes(kid));
+    expect(rotated).toHaveLength(1);
+    expect(added).toHaveLength(1);
+    // Begun the very millisecond the other did, its keys sign a millisecond later (signFromNow); the
+    // meanwhile rotation signed until then, so its key stays published until its tokens expire.
+    clock.advance(1);
+    expect(await states()).toEqual(
+      [...added.map((kid) => [kid, 'current']), ...earlier.map((kid) => [kid, 'retired'])].sort(),
+    );
+    expect(await auditDetail(service().db, 'keys:rotate')).toMatchObject({ now: true, dropped: '' });
   });
 });

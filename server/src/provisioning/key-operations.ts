@@ -26,6 +26,7 @@ import {
   readSigningKeys,
 } from '../oidc/oidc-repository.ts';
 import type { KeyScheduleCache } from '../oidc/provider-source.ts';
+import { readClockIn } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import {
   type ListSigningKeysInput,
@@ -81,18 +82,36 @@ async function storedKeys(db: Db) {
 }
 
 /**
- * The key schedule now. The base keys and the time are read before any transaction: on the embedded
- * database a read beside an open transaction would wait for it. The periods are this process's own
- * (signingKeySettings of its environment): the admin CLI on PostgreSQL uses its own, not the
- * instances'.
+ * The base keys and what a key schedule is computed from at a given time. The base keys are read
+ * before any transaction: on the embedded database a read beside an open transaction would wait for
+ * it. The periods are this process's own (signingKeySettings of its environment): the admin CLI on
+ * PostgreSQL uses its own, not the instances'.
  */
 async function readSchedule(deps: ProvisioningDeps) {
   const settings = settingsOf(deps);
   const base = await baseSigningKeys(settings, deps.db);
-  const now = await clockOf(deps).now();
-  const scheduleOf = (generations: readonly KeyGeneration[], revoked: RevokedKeys) =>
+  const scheduleAt = (now: Date, generations: readonly KeyGeneration[], revoked: RevokedKeys) =>
     keyScheduleAt(base, generations, now, settings.retainMs, revoked);
-  return { settings, base, now, scheduleOf };
+  return { settings, base, scheduleAt };
+}
+
+/** The key schedule now, outside any transaction (keys:list and what reads alone). */
+async function scheduleNow(deps: ProvisioningDeps): Promise<KeySchedule> {
+  const { scheduleAt } = await readSchedule(deps);
+  const now = await clockOf(deps).now();
+  const { generations, revoked } = await storedKeys(deps.db);
+  return scheduleAt(now, generations, revoked);
+}
+
+/**
+ * Holds off every other rotation and revocation until `tx` ends, and answers the time then. What signs
+ * is decided at that time, not at one read before the lock: a rotation that committed while this one
+ * waited may have keys signing from a moment later than that reading, which would look as if they
+ * still waited, be dropped (signFromNow) and leave the tokens they signed unverifiable.
+ */
+async function lockedAt(deps: ProvisioningDeps, tx: Db): Promise<Date> {
+  await lockSigningKeys(tx);
+  return readClockIn(tx, clockOf(deps));
 }
 
 /**
@@ -101,9 +120,7 @@ async function readSchedule(deps: ProvisioningDeps) {
  * transaction, like the schedule.
  */
 export async function signingAlgorithmsNow(deps: ProvisioningDeps): Promise<readonly string[]> {
-  const { scheduleOf } = await readSchedule(deps);
-  const { generations, revoked } = await storedKeys(deps.db);
-  const schedule = scheduleOf(generations, revoked);
+  const schedule = await scheduleNow(deps);
   return signingAlgorithmsOf(schedule.keys.filter((key) => key.state === 'current').map((key) => key.jwk));
 }
 
@@ -113,9 +130,7 @@ export async function listKeys(
   input: ListSigningKeysInput,
 ): Promise<SigningKeysView> {
   parseInput(listSigningKeysInput, input);
-  const { scheduleOf } = await readSchedule(deps);
-  const { generations, revoked } = await storedKeys(deps.db);
-  return viewOf(scheduleOf(generations, revoked));
+  return viewOf(await scheduleNow(deps));
 }
 
 /**
@@ -204,11 +219,11 @@ export async function rotateKeys(
   input: RotateSigningKeysInput,
 ): Promise<SigningKeysView> {
   const { now: immediately = false } = parseInput(rotateSigningKeysInput, input);
-  const { settings, base, now, scheduleOf } = await readSchedule(deps);
+  const { settings, base, scheduleAt } = await readSchedule(deps);
   const view = await deps.db.transaction(async (tx) => {
-    await lockSigningKeys(tx);
+    const now = await lockedAt(deps, tx);
     const { generations, revoked } = await storedKeys(tx);
-    const schedule = scheduleOf(generations, revoked);
+    const schedule = scheduleAt(now, generations, revoked);
     const waiting = schedule.keys.find((key) => key.state === 'next');
     if (!immediately && waiting?.activatesAt) {
       throw new ConflictError(
@@ -232,7 +247,7 @@ export async function rotateKeys(
         ...(immediately ? { now: true, dropped: stored.dropped.join(',') } : {}),
       }),
     });
-    return viewOf(scheduleOf(stored.generations, revoked));
+    return viewOf(scheduleAt(now, stored.generations, revoked));
   });
   deps.keySchedule?.invalidate();
   return view;
@@ -254,9 +269,9 @@ export async function revokeKeys(
   input: RevokeSigningKeysInput,
 ): Promise<RevokedSigningKeysView> {
   const named = [...new Set(parseInput(revokeSigningKeysInput, input).kids)];
-  const { base, now, scheduleOf } = await readSchedule(deps);
+  const { base, scheduleAt } = await readSchedule(deps);
   const result = await deps.db.transaction(async (tx) => {
-    await lockSigningKeys(tx);
+    const now = await lockedAt(deps, tx);
     const { generations, revoked } = await storedKeys(tx);
     const known = new Set(
       [...base, ...generations.flatMap((generation) => generation.keys)].map((key) => key.kid),
@@ -270,7 +285,7 @@ export async function revokeKeys(
     }
     const fresh = named.filter((kid) => !revoked.has(kid));
     const alreadyRevoked = named.filter((kid) => revoked.has(kid));
-    const before = scheduleOf(generations, revoked);
+    const before = scheduleAt(now, generations, revoked);
     const signs = before.keys.some((key) => fresh.includes(key.jwk.kid) && key.state !== 'retired');
     await insertRevokedSigningKeys(tx, fresh, now);
     const replacements = signs ? replacementsOf(before) : [];
@@ -288,7 +303,8 @@ export async function revokeKeys(
         dropped: started?.dropped.join(',') ?? '',
       }),
     });
-    const after = scheduleOf(
+    const after = scheduleAt(
+      now,
       started?.generations ?? generations,
       new Map([...revoked, ...fresh.map((kid) => [kid, now] as const)]),
     );

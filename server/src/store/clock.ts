@@ -57,6 +57,16 @@ export function clockReading(read: () => number): Clock {
   };
 }
 
+/**
+ * `clock`'s reading through `db`, a transaction's: what a decision made under a lock the transaction
+ * holds is measured against, as late as the lock (on the embedded store a reading through the
+ * database beside an open transaction would wait for it).
+ */
+export async function readClockIn(db: Db, clock: Clock): Promise<Date> {
+  const [row] = rowsOf<{ ms: string | number }>(await db.execute(sql`select ${clock.nowSql()} as ms`));
+  return epochMsOf(row?.ms ?? null);
+}
+
 /** The database's clock (DATABASE_NOW_MS). */
 export function databaseClock(db: Db): Clock {
   // How far the database's clock was ahead of the local one at the last reading.
