@@ -109,7 +109,7 @@ describe('keys:revoke through the admin API: leaked keys leave the key set at on
     const revoked = (await auditedKids(service().db, 'keys:revoke', 'kids')).flat();
     const clock = databaseClock(service().db);
     let announce: (() => void) | undefined;
-    // The read takes the time first: an invalidation lands there, while the read is in flight.
+    // The read takes the time after the keys: an invalidation lands there, while the read is in flight.
     const announcing: Clock = {
       ...clock,
       async now() {

@@ -4,12 +4,13 @@ import { followKeyChangesIn } from '../src/oidc/key-changes.ts';
 import { signingKeySettings } from '../src/oidc/keys.ts';
 import { KEY_RELOAD_MS } from '../src/oidc/provider-source.ts';
 import { listKeys, revokeKeys, rotateKeys } from '../src/provisioning/key-operations.ts';
-import { manualClock } from '../src/store/clock.ts';
+import { type Clock, manualClock } from '../src/store/clock.ts';
 import type { NotificationListener } from '../src/store/notification-listener.ts';
+import { attemptSignIn } from './admin-api-kit.ts';
 import { hintVouches, publishedKids, signInForIdToken } from './key-kit.ts';
 import { buildTestApp, testConfig } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { createAccount, registerTestClient } from './support/oidc-flow.ts';
+import { createAccount, redeemCode, registerTestClient, resumeToCode } from './support/oidc-flow.ts';
 import { headerOf } from './support/relying-party.ts';
 
 /**
@@ -107,5 +108,55 @@ describe('signing key changes made elsewhere', () => {
     expect(await publishedKids(deaf)).toEqual(published);
     clock.advance(SECOND);
     expect(await publishedKids(deaf)).not.toContain(leaked);
+  });
+
+  /**
+   * An instance whose read of the keys straddles a revocation of every key that signs: the revocation
+   * commits a millisecond after the instance's next reading of the clock, its replacements signing from
+   * then. The token request after 30 s makes that read.
+   */
+  async function straddledRevocation(announced: boolean) {
+    clock.advance(SECOND);
+    let meanwhile: (() => Promise<void>) | undefined;
+    const hooked: Clock = {
+      ...clock,
+      async now() {
+        const run = meanwhile;
+        meanwhile = undefined;
+        const now = await clock.now();
+        await run?.();
+        return now;
+      },
+    };
+    const straddling = await buildTestApp(database.database.db, { clock: hooked });
+    apps.push(straddling);
+    const { browser, auth } = await attemptSignIn(straddling, EMAIL, PASSWORD);
+    const code = await resumeToCode(browser, auth.returnUrl);
+    clock.advance(KEY_RELOAD_MS);
+    const signing = (await listKeys(cli(), {})).keys.filter((key) => key.state === 'current');
+    let replacements: readonly string[] = [];
+    meanwhile = async () => {
+      clock.advance(1);
+      ({ replacements } = await revokeKeys(cli(), { kids: signing.map((key) => key.kid) }));
+      // As the instance's listener does once the change is announced.
+      if (announced) straddling.keySchedule.invalidate();
+    };
+    const tokens = await redeemCode(straddling, code, auth.verifier);
+    expect(meanwhile).toBeUndefined();
+    const kid = headerOf(tokens.id_token).kid;
+    expect(await publishedKids(straddling)).toContain(kid);
+    return { kid, replacements, revoked: signing.map((key) => key.kid) };
+  }
+
+  it('leave an instance whose read of the keys straddles a revocation, not yet announced, with a key that signs', async () => {
+    // Before, the time read first and the keys after, it found the revoked key out and its
+    // replacements not begun, and answered 500.
+    const { kid, replacements, revoked } = await straddledRevocation(false);
+    expect([...replacements, ...revoked]).toContain(kid);
+  });
+
+  it('have an instance whose read of the keys an announced revocation straddles read them again and sign with a replacement', async () => {
+    const { kid, replacements } = await straddledRevocation(true);
+    expect(replacements).toContain(kid);
   });
 });

@@ -72,19 +72,23 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource &
   let changes = 0;
 
   /**
-   * Reads the stored keys again while an invalidation lands during the read (at most READS times):
-   * the provider answered is then built from a read begun after the change it announced, never the
-   * one before, which may still hold a revoked key. A build that fails leaves the last provider and
-   * its time of reading, so the next request tries again.
+   * Reads the stored keys and then the time, again while an invalidation lands during the read (at
+   * most READS times): the provider answered is then built from a read begun after the change it
+   * announced, never the one before, which may still hold a revoked key. The time is read after the
+   * keys: a generation a revocation or `keys:rotate --now` made signs from a time read under the key
+   * lock before it committed, so a read that sees it also finds it signing. (The time read first, a
+   * revocation committed in between would leave the schedule without a signing key: the revoked key
+   * out, its replacements not begun.) A build that fails leaves the last provider and its time of
+   * reading, so the next request tries again.
    */
-  async function reload(first: Date, asOf: number): Promise<Provider> {
-    let now = first;
+  async function reload(asOf: number): Promise<Provider> {
     let seen = asOf;
     let read = await readSigningKeys(deps.db);
+    let now = await deps.clock.now();
     for (let reads = 1; seen !== changes && reads < READS; reads++) {
       seen = changes;
-      now = await deps.clock.now();
       read = await readSigningKeys(deps.db);
+      now = await deps.clock.now();
     }
     const next = keyScheduleAt(
       baseKeys,
@@ -111,12 +115,9 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource &
       // may be due, the stored keys are read at the database's own time.
       if (!due(deps.clock.estimate().getTime())) return provider;
       const asOf = changes;
-      reading ??= deps.clock
-        .now()
-        .then((now) => reload(now, asOf))
-        .finally(() => {
-          if (changes === asOf) reading = undefined;
-        });
+      reading ??= reload(asOf).finally(() => {
+        if (changes === asOf) reading = undefined;
+      });
       return reading;
     },
     invalidate() {
