@@ -1,10 +1,11 @@
 import * as oidc from 'openid-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { issueCode } from '../src/codes/codes.ts';
-import { addClient } from '../src/provisioning/client-operations.ts';
+import { addClient, updateClient } from '../src/provisioning/client-operations.ts';
 import type { AddClientInput } from '../src/provisioning/client-schemas.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { clockReading, databaseClock } from '../src/store/clock.ts';
+import { adminEvents } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { createAccount } from './support/oidc-flow.ts';
@@ -25,6 +26,7 @@ const DAY = 24 * 60 * 60 * SECOND;
 const APP = { id: 'notes', redirect: 'https://notes.example/cb' };
 const SERVER = { id: 'ledger', redirect: 'https://ledger.example/cb' };
 const PLAIN = { id: 'plain', redirect: 'https://plain.example/cb' };
+const TURNED = { id: 'turned', redirect: 'https://turned.example/cb' };
 const OFFLINE = 'openid email offline_access';
 let serial = 0;
 
@@ -42,6 +44,10 @@ const service = useTestService({
       { id: SERVER.id, name: 'Ledger', redirectUris: [SERVER.redirect], secret: SECRET, ...offline },
     );
     await addClient({ db }, { id: PLAIN.id, name: 'Plain', redirectUris: [PLAIN.redirect] });
+    await addClient(
+      { db },
+      { id: TURNED.id, name: 'Turned', redirectUris: [TURNED.redirect], secret: SECRET, ...offline },
+    );
   },
 });
 const app = () => service().app;
@@ -183,5 +189,41 @@ describe('refresh tokens end with the password and with the account', () => {
     const signedIn = await publicSignIn(who);
     await disableUser({ db: db() }, { email: who.email });
     expect((await refresh(signedIn.config, signedIn.refreshToken)).outcome).toBe('invalid_grant');
+  });
+
+  it('a confidential client made public loses the refresh tokens it got while it authenticated; a new secret keeps them', async () => {
+    const who = await person();
+    const confidential = await relyingParty(app(), TURNED.id, oidc.ClientSecretBasic(SECRET));
+    const first = await signInWith(app(), confidential, who, {
+      redirectUri: TURNED.redirect,
+      scope: OFFLINE,
+    });
+    const second = await signInWith(app(), confidential, who, {
+      redirectUri: TURNED.redirect,
+      scope: OFFLINE,
+    });
+    // A new secret: whoever holds it refreshes on, so its users stay signed in.
+    const rotated = 'turned-rotated-0123456789abcdefghijklmn';
+    await updateClient({ db: db() }, { id: TURNED.id, secret: rotated });
+    const withRotated = await relyingParty(app(), TURNED.id, oidc.ClientSecretBasic(rotated));
+    const kept = await refresh(withRotated, first.refresh_token ?? '');
+    expect(kept.outcome).toBe('ok');
+
+    // Public, the tokens would be a bearer's: whoever holds one (a leaked one included) could refresh
+    // with no credential at all. They end with the change.
+    await updateClient({ db: db() }, { id: TURNED.id, tokenEndpointAuthMethod: 'none' });
+    const asPublic = await relyingParty(app(), TURNED.id);
+    expect((await refresh(asPublic, kept.refreshToken)).outcome).toBe('invalid_grant');
+    expect((await refresh(asPublic, second.refresh_token ?? '')).outcome).toBe('invalid_grant');
+    const [audit] = (await adminEvents(db(), 'client:update')).slice(-1);
+    // Its two codes and three refresh tokens (the first, used once, and its replacement; the second),
+    // the used ones kept until they expire, as a reuse is told by them.
+    expect(audit?.detail).toMatchObject({
+      changed: 'clientSecret,tokenEndpointAuthMethod,requirePkce',
+      ended: 5,
+    });
+    // A sign-in as a public client gets a refresh token that works.
+    const signedIn = await signInWith(app(), asPublic, who, { redirectUri: TURNED.redirect, scope: OFFLINE });
+    expect((await refresh(asPublic, signedIn.refresh_token ?? '')).outcome).toBe('ok');
   });
 });

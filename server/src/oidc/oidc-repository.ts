@@ -196,14 +196,25 @@ export async function withholdLogoutRedirects(db: Db, clientId: string): Promise
 
 /** Deletes the client-credentials tokens issued to a client. */
 export async function revokeClientCredentials(db: Db, clientId: string): Promise<void> {
-  await db
+  await deleteIssuedToClient(db, clientId, ['ClientCredentials']);
+}
+
+/**
+ * Deletes what a client can redeem or refresh without its credential once it authenticates no more:
+ * its authorization codes and refresh tokens. Answers how many went.
+ */
+export function revokeRedeemableByClient(db: Db, clientId: string): Promise<number> {
+  return deleteIssuedToClient(db, clientId, ['AuthorizationCode', 'RefreshToken']);
+}
+
+async function deleteIssuedToClient(db: Db, clientId: string, types: readonly string[]): Promise<number> {
+  const deleted = await db
     .delete(oidcPayloads)
     .where(
-      and(
-        eq(oidcPayloads.type, 'ClientCredentials'),
-        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
-      ),
-    );
+      and(inArray(oidcPayloads.type, [...types]), sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`),
+    )
+    .returning({ id: oidcPayloads.id });
+  return deleted.length;
 }
 
 // Resource servers

@@ -15,6 +15,7 @@ import {
   listClientRows,
   resourceServersNaming,
   revokeClientCredentials,
+  revokeRedeemableByClient,
   updateClientRow,
   withholdLogoutRedirects,
 } from '../oidc/oidc-repository.ts';
@@ -272,8 +273,16 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
     if (change.secret !== undefined || changed.some((column) => CREDENTIAL_COLUMNS.includes(column))) {
       await revokeClientCredentials(tx, id);
     }
+    // Made public: a code or refresh token it was given while it authenticated would now be redeemed
+    // by whoever holds it, with no credential asked (a leaked one included), so they end.
+    const madePublic =
+      current.tokenEndpointAuthMethod !== 'none' && registration.tokenEndpointAuthMethod === 'none';
+    const ended = madePublic ? await revokeRedeemableByClient(tx, id) : 0;
     // Which fields changed, never their values: the secret must not reach the log.
-    await auditClientCommand(tx, deps, 'client:update', id, { changed: changed.join(',') });
+    await auditClientCommand(tx, deps, 'client:update', id, {
+      changed: changed.join(','),
+      ...(madePublic ? { ended } : {}),
+    });
     return viewOf(updated);
   });
   // Committed: this instance's next request reads the new registration (read your own writes).
