@@ -8,8 +8,16 @@ import { clockReading, databaseClock } from '../src/store/clock.ts';
 import { adminEvents } from './admin-api-kit.ts';
 import { apiClient } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
-import { createAccount } from './support/oidc-flow.ts';
-import { type Person, relyingParty, signInWith } from './support/relying-party.ts';
+import { createAccount, TestBrowser } from './support/oidc-flow.ts';
+import {
+  authorizeInBrowser,
+  callbackOf,
+  codeFlow,
+  ISSUER,
+  type Person,
+  relyingParty,
+  signInWith,
+} from './support/relying-party.ts';
 import { useTestService } from './support/test-service.ts';
 
 /**
@@ -27,6 +35,7 @@ const APP = { id: 'notes', redirect: 'https://notes.example/cb' };
 const SERVER = { id: 'ledger', redirect: 'https://ledger.example/cb' };
 const PLAIN = { id: 'plain', redirect: 'https://plain.example/cb' };
 const TURNED = { id: 'turned', redirect: 'https://turned.example/cb' };
+const BARE = { id: 'bare', redirect: 'https://bare.example/cb' };
 const OFFLINE = 'openid email offline_access';
 let serial = 0;
 
@@ -48,6 +57,7 @@ const service = useTestService({
       { db },
       { id: TURNED.id, name: 'Turned', redirectUris: [TURNED.redirect], secret: SECRET, ...offline },
     );
+    await addClient({ db }, { id: BARE.id, name: 'Bare', redirectUris: [BARE.redirect], secret: SECRET });
   },
 });
 const app = () => service().app;
@@ -225,5 +235,41 @@ describe('refresh tokens end with the password and with the account', () => {
     // A sign-in as a public client gets a refresh token that works.
     const signedIn = await signInWith(app(), asPublic, who, { redirectUri: TURNED.redirect, scope: OFFLINE });
     expect((await refresh(asPublic, signedIn.refresh_token ?? '')).outcome).toBe('ok');
+  });
+
+  it('a confidential client made public: a code it got without PKCE, and a sign-in it began without, redeem nothing', async () => {
+    const who = await person();
+    const confidential = await relyingParty(app(), BARE.id, oidc.ClientSecretBasic(SECRET));
+    /** An authorization URL without PKCE, which a confidential client may leave out. */
+    const withoutPkce = async () => {
+      const flow = await codeFlow(BARE.redirect, 'openid email');
+      const { code_challenge: _challenge, code_challenge_method: _method, ...parameters } = flow.parameters;
+      return { url: oidc.buildAuthorizationUrl(confidential, parameters), checks: flow.checks };
+    };
+    const first = await withoutPkce();
+    const issued = callbackOf(await authorizeInBrowser(app(), first.url, who));
+    // A second sign-in: the password taken on the sign-in page, its resume not yet followed.
+    const second = await withoutPkce();
+    const browser = new TestBrowser(app());
+    const toSignIn = await browser.get(second.url.pathname + second.url.search);
+    const returnUrl = new URL(String(toSignIn.headers.location), ISSUER).searchParams.get('ReturnUrl') ?? '';
+    await browser.loadSpa();
+    const login = await browser.post('/api/login', {
+      Username: who.email,
+      Password: who.password,
+      ReturnUrl: returnUrl,
+    });
+    expect(login.statusCode).toBe(200);
+
+    await updateClient({ db: db() }, { id: BARE.id, secret: null });
+    const asPublic = await relyingParty(app(), BARE.id);
+    const { expectedState, expectedNonce } = first.checks;
+    await expect(
+      oidc.authorizationCodeGrant(asPublic, issued, { expectedState, expectedNonce }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The resume finds its sign-in gone and sends no code to the client.
+    const resumed = await browser.get(returnUrl);
+    expect(String(resumed.headers.location ?? '')).not.toContain(BARE.redirect);
+    expect(resumed.statusCode).not.toBe(200);
   });
 });

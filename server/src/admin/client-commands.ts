@@ -317,10 +317,10 @@ export const CLIENT_COMMANDS = [
       'Changes only what is given; lists replace the stored ones. The result must still be a working\n' +
       'client, by the rules of client:add. --secret-stdin reads a new secret from standard input: the\n' +
       'old one stops working at once, and so do the client-credentials tokens obtained with it, as they\n' +
-      'do when the authentication method or keys change. Made public (--auth-method none), it also\n' +
-      'loses its unredeemed codes and its refresh tokens, which would then need no credential. Every\n' +
-      'instance uses the change with its next request. An admin client keeps its shape (confidential,\n' +
-      'client credentials, keycard:admin).',
+      'do when the authentication method or keys change. Made public (--no-secret, --auth-method\n' +
+      'none), it also loses its authorization codes, its refresh tokens and its sign-ins in progress,\n' +
+      'which would then need no credential. Every instance uses the change with its next request. An\n' +
+      'admin client keeps its shape (confidential, client credentials, keycard:admin).',
     flags: [ID_FLAG, ...registrationFlags(false), ...resetFlags(RESETS)],
     secret: { flag: 'secret-stdin', field: 'secret', label: 'New client secret' },
     fieldFlags: FIELD_FLAGS,

@@ -196,22 +196,36 @@ export async function withholdLogoutRedirects(db: Db, clientId: string): Promise
 
 /** Deletes the client-credentials tokens issued to a client. */
 export async function revokeClientCredentials(db: Db, clientId: string): Promise<void> {
-  await deleteIssuedToClient(db, clientId, ['ClientCredentials']);
+  await db
+    .delete(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, 'ClientCredentials'),
+        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+      ),
+    );
 }
 
 /**
- * Deletes what a client can redeem or refresh without its credential once it authenticates no more:
- * its authorization codes and refresh tokens. Answers how many went.
+ * Deletes what a client could redeem without its credential once it authenticates no more: its
+ * authorization codes and refresh tokens, and its sign-ins in progress (`params.client_id`), whose
+ * resume would issue a code without a PKCE challenge when the client did not send one. Answers how
+ * many went.
  */
-export function revokeRedeemableByClient(db: Db, clientId: string): Promise<number> {
-  return deleteIssuedToClient(db, clientId, ['AuthorizationCode', 'RefreshToken']);
-}
-
-async function deleteIssuedToClient(db: Db, clientId: string, types: readonly string[]): Promise<number> {
+export async function revokeRedeemableByClient(db: Db, clientId: string): Promise<number> {
   const deleted = await db
     .delete(oidcPayloads)
     .where(
-      and(inArray(oidcPayloads.type, [...types]), sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`),
+      or(
+        and(
+          inArray(oidcPayloads.type, ['AuthorizationCode', 'RefreshToken']),
+          sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+        ),
+        and(
+          eq(oidcPayloads.type, 'Interaction'),
+          sql`${oidcPayloads.payload}->'params'->>'client_id' = ${clientId}`,
+        ),
+      ),
     )
     .returning({ id: oidcPayloads.id });
   return deleted.length;

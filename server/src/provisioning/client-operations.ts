@@ -274,7 +274,8 @@ export async function updateClient(deps: ProvisioningDeps, input: UpdateClientIn
       await revokeClientCredentials(tx, id);
     }
     // Made public: a code or refresh token it was given while it authenticated would now be redeemed
-    // by whoever holds it, with no credential asked (a leaked one included), so they end.
+    // by whoever holds it, with no credential asked (a leaked one included), and a sign-in it began
+    // without PKCE would end in such a code; they all end.
     const madePublic =
       current.tokenEndpointAuthMethod !== 'none' && registration.tokenEndpointAuthMethod === 'none';
     const ended = madePublic ? await revokeRedeemableByClient(tx, id) : 0;
