@@ -159,4 +159,54 @@ describe('signing key changes made elsewhere', () => {
     const { kid, replacements } = await straddledRevocation(true);
     expect(replacements).toContain(kid);
   });
+
+  it('have an instance that announcements kept interrupting through all five reads read again at its next request', async () => {
+    clock.advance(SECOND);
+    let announcements = 0;
+    const restless: Clock = {
+      ...clock,
+      async now() {
+        if (announcements > 0) {
+          announcements -= 1;
+          instance.keySchedule.invalidate();
+        }
+        return clock.now();
+      },
+    };
+    const instance = await buildTestApp(database.database.db, { clock: restless });
+    apps.push(instance);
+    const before = await publishedKids(instance);
+    // Each of the next request's five reads of the keys meets an announcement.
+    instance.keySchedule.invalidate();
+    announcements = 5;
+    expect(await publishedKids(instance)).toEqual(before);
+    expect(announcements).toBe(0);
+    // A revocation no one announces: only a read at the next request finds it, not 30 s later.
+    const [leaked = ''] = before;
+    await revokeKeys(cli(), { kids: [leaked] });
+    expect(await publishedKids(instance)).not.toContain(leaked);
+  });
+
+  it('leave keys:list, whose read straddles a revocation of every key that signs, with a key that signs', async () => {
+    clock.advance(SECOND);
+    const signing = (await listKeys(cli(), {})).keys.filter((key) => key.state === 'current');
+    let meanwhile: (() => Promise<void>) | undefined = async () => {
+      clock.advance(1);
+      await revokeKeys(cli(), { kids: signing.map((key) => key.kid) });
+    };
+    // The time read, then the revocation commits a millisecond later.
+    const hooked: Clock = {
+      ...clock,
+      async now() {
+        const run = meanwhile;
+        meanwhile = undefined;
+        const now = await clock.now();
+        await run?.();
+        return now;
+      },
+    };
+    const listed = await listKeys({ ...cli(), clock: hooked }, {});
+    expect(meanwhile).toBeUndefined();
+    expect(listed.keys.filter((key) => key.state === 'current').length).toBeGreaterThan(0);
+  });
 });

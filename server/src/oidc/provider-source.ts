@@ -98,7 +98,8 @@ export function createProviderSource(deps: ProviderSourceDeps): ProviderSource &
       revocationsOf(read.revoked),
     );
     if (fingerprintOf(next) !== fingerprintOf(schedule)) provider = build(next);
-    readAt = now.getTime();
+    // Announcements still landing after the last read: the next request reads again.
+    readAt = seen === changes ? now.getTime() : undefined;
     schedule = next;
     return provider;
   }

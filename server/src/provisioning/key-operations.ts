@@ -98,9 +98,10 @@ async function readSchedule(deps: ProvisioningDeps) {
 /** The key schedule now, outside any transaction (keys:list and what reads alone). */
 async function scheduleNow(deps: ProvisioningDeps): Promise<KeySchedule> {
   const { scheduleAt } = await readSchedule(deps);
-  const now = await clockOf(deps).now();
+  // The time after the keys, as an instance reads them (oidc/provider-source.ts): a revocation
+  // committed in between would otherwise show its replacements waiting and nothing signing.
   const { generations, revoked } = await storedKeys(deps.db);
-  return scheduleAt(now, generations, revoked);
+  return scheduleAt(await clockOf(deps).now(), generations, revoked);
 }
 
 /**
