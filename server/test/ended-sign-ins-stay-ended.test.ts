@@ -1,12 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { AdapterPayload } from 'oidc-provider';
+import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
+import { findAccountById, storePassword } from '../src/accounts/account-repository.ts';
 import { endAccountSessionsWithLogout } from '../src/oidc/logout.ts';
 import { withRequestReads } from '../src/oidc/request-reads.ts';
+import { boundLoginResult, forgetOutdatedSignIn } from '../src/oidc/sign-in-result.ts';
 import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
+import type { Db } from '../src/store/database.ts';
 import { oidcPayloads } from '../src/store/tables/index.ts';
 import {
+  CLIENT_ID,
   createAccount,
   redeemCode,
   registerTestClient,
@@ -14,6 +18,7 @@ import {
   startAuthorization,
   TestBrowser,
 } from './support/oidc-flow.ts';
+import { againstOpenTransaction } from './support/open-transaction.ts';
 import { useTestService } from './support/test-service.ts';
 
 // DESIGN §2: a reset (and a disable or a deletion) ends all sessions of the account. A protocol
@@ -194,5 +199,112 @@ describe('a session or grant read before an account’s sign-ins ended', () => {
       ),
     );
     expect(await stored('Session', 'a-new-session')).toMatchObject({ uid: 'u-new' });
+  });
+});
+
+describe('a resume that an account’s sign-ins ending overtakes', () => {
+  /** What a resume checks first (findAccount): the sign-in's result, bound to the password then. */
+  async function resumeChecked(accountId: string): Promise<void> {
+    const account = await findAccountById(db(), accountId);
+    if (!account) throw new Error('no account');
+    const ctx = {
+      oidc: { entities: { Interaction: { result: boundLoginResult(account, ['pwd']) } }, session: {} },
+    } as unknown as KoaContextWithOIDC;
+    expect(forgetOutdatedSignIn(ctx, account)).toBe(false);
+  }
+
+  /** A reset in `tx`: the new password stored and the account's sessions ended, as resetPassword does. */
+  async function resetIn(tx: Db, accountId: string): Promise<void> {
+    await storePassword(tx, accountId, 'a-new-hash', new Date(Date.now() + 1000));
+    await endAccountSessionsWithLogout(tx, clock, accountId);
+  }
+
+  /** The resume's writes, in oidc-provider's order: the grant, a code with offline_access, the new session. */
+  async function resumeWrites(accountId: string, name: string): Promise<void> {
+    const grant = `grant-${name}`;
+    await adapter('Grant').upsert(grant, { kind: 'Grant', jti: grant, accountId, clientId: CLIENT_ID }, 3600);
+    await adapter('AuthorizationCode').upsert(
+      `code-${name}`,
+      {
+        kind: 'AuthorizationCode',
+        jti: `code-${name}`,
+        accountId,
+        grantId: grant,
+        scope: 'openid offline_access',
+      },
+      60,
+    );
+    await adapter('Session').upsert(
+      `session-${name}`,
+      { kind: 'Session', jti: `session-${name}`, uid: `uid-${name}`, accountId, loginTs: 1 },
+      3600,
+    );
+  }
+
+  async function storedOf(name: string) {
+    return {
+      session: await stored('Session', `session-${name}`),
+      grant: await stored('Grant', `grant-${name}`),
+      code: await stored('AuthorizationCode', `code-${name}`),
+    };
+  }
+
+  it('writes its session, grant and code when nothing ended', async () => {
+    const account = await createAccount(db(), 'resume-kept@example.com', 'Correct-Horse-42');
+    await withRequestReads(async () => {
+      await resumeChecked(account.id);
+      await resumeWrites(account.id, 'kept');
+    });
+    const kept = await storedOf('kept');
+    expect([kept.session, kept.grant, kept.code].every(Boolean)).toBe(true);
+  });
+
+  it('leaves none of them once a reset committed between its check and its writes', async () => {
+    const account = await createAccount(db(), 'resume-after@example.com', 'Correct-Horse-42');
+    await withRequestReads(async () => {
+      await resumeChecked(account.id);
+      await db().transaction((tx) => resetIn(tx, account.id));
+      await resumeWrites(account.id, 'after');
+    });
+    // The code, with offline_access, is bound to no session: it would have outlived the reset.
+    expect(await storedOf('after')).toEqual({ session: undefined, grant: undefined, code: undefined });
+  });
+
+  it('leaves none of them when a reset holding the account commits while it writes', async () => {
+    const account = await createAccount(db(), 'resume-during@example.com', 'Correct-Horse-42');
+    await withRequestReads(async () => {
+      await resumeChecked(account.id);
+      // The reset has ended the sessions (none of this sign-in yet) and holds the account's row.
+      await againstOpenTransaction(
+        db(),
+        (tx) => resetIn(tx, account.id),
+        () => resumeWrites(account.id, 'during'),
+      );
+    });
+    expect(await storedOf('during')).toEqual({ session: undefined, grant: undefined, code: undefined });
+  });
+
+  it('leaves no grant or code once its session was found ended, a code with offline_access included', async () => {
+    const { account, sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await found(sessions, sessionId);
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await adapter('Grant').upsert(
+        'grant-found',
+        { kind: 'Grant', jti: 'grant-found', accountId: account.id },
+        3600,
+      );
+      await adapter('AuthorizationCode').upsert(
+        'code-found',
+        { kind: 'AuthorizationCode', jti: 'code-found', accountId: account.id, grantId: 'grant-found' },
+        60,
+      );
+      await sessions.destroy(sessionId);
+      await sessions.upsert('renewed-found', { ...session, jti: 'renewed-found' }, 3600);
+    });
+    expect(await stored('Grant', 'grant-found')).toBeUndefined();
+    expect(await stored('AuthorizationCode', 'code-found')).toBeUndefined();
+    expect(await stored('Session', 'renewed-found')).toBeUndefined();
   });
 });

@@ -54,6 +54,33 @@ export async function findAccountById(db: Db, id: string): Promise<Account | nul
   return row ?? null;
 }
 
+// Stryker disable next-line StringLiteral: the name only lets PostgreSQL parse the statement once per connection; unnamed, it runs alike
+const accountByIdShared = preparedPerDb('account_by_id_for_share', (db) =>
+  db
+    .select({
+      id: accounts.id,
+      passwordChangedAt: accounts.passwordChangedAt,
+      mustChangePassword: accounts.mustChangePassword,
+      disabledAt: accounts.disabledAt,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .for('share'),
+);
+
+/**
+ * What a resumed sign-in is bound to, read once the resume has written its session: it waits for a
+ * transaction that holds the account's row (a reset, a disable, a deletion, which end the account's
+ * sessions in the same transaction) and reads what that committed. Null when the account is gone.
+ */
+export async function findSignInBinding(
+  db: Db,
+  id: string,
+): Promise<Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword' | 'disabledAt'> | null> {
+  const [row] = await accountByIdShared(db).execute({ id });
+  return row ?? null;
+}
+
 export interface NewAccount {
   email: string;
   displayName: string;

@@ -13,13 +13,32 @@ interface RequestReads {
   readonly found: Set<string>;
   /** The session this request found was ended by someone else meanwhile (signedInStateEnded). */
   sessionEnded: boolean;
+  /** The grants this request wrote: they go when its session turns out ended (endWrittenGrants). */
+  readonly grantsWritten: Set<string>;
+  /** The sign-in this request resumes and the password it was bound to (sign-in-result.ts). */
+  resumed: ResumedSignIn | undefined;
+}
+
+/** A sign-in a resume signs the browser in with: its account and what its password was then. */
+export interface ResumedSignIn {
+  readonly accountId: string;
+  readonly passwordSeen: unknown;
 }
 
 const reads = new AsyncLocalStorage<RequestReads>();
 
 /** Runs `work` (a protocol request) with reads of its own. */
 export function withRequestReads<T>(work: () => T): T {
-  return reads.run({ answers: new Map(), found: new Set(), sessionEnded: false }, work);
+  return reads.run(
+    {
+      answers: new Map(),
+      found: new Set(),
+      sessionEnded: false,
+      grantsWritten: new Set(),
+      resumed: undefined,
+    },
+    work,
+  );
 }
 
 /** `read()`'s answer, asked once per request and key; outside a request, asked every time. */
@@ -65,4 +84,29 @@ export function noteSessionEnded(): void {
 /** Whether this request found that the session it read was removed meanwhile (noteSessionEnded). */
 export function sessionEndedMeanwhile(): boolean {
   return reads.getStore()?.sessionEnded ?? false;
+}
+
+/** Notes that this request wrote the grant `id`. */
+export function noteGrantWritten(id: string): void {
+  reads.getStore()?.grantsWritten.add(id);
+}
+
+/** The grants this request wrote, forgotten here: whoever asks ends them. */
+export function takeGrantsWritten(): string[] {
+  const written = reads.getStore()?.grantsWritten;
+  if (!written) return [];
+  const ids = [...written];
+  written.clear();
+  return ids;
+}
+
+/** Notes the sign-in this request resumes, once its binding to the password has been checked. */
+export function noteResumedSignIn(signIn: ResumedSignIn): void {
+  const known = reads.getStore();
+  if (known) known.resumed = signIn;
+}
+
+/** The sign-in this request resumes, if any (noteResumedSignIn). */
+export function resumedSignIn(): ResumedSignIn | undefined {
+  return reads.getStore()?.resumed;
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Account, SignInRecord } from '../accounts/account-repository.ts';
+import { noteResumedSignIn } from './request-reads.ts';
 
 /** A sign-in record waiting for the save of its interaction (saveSignInResult). */
 interface Waiting {
@@ -82,6 +83,17 @@ export function boundLoginResult(account: SignedInAccount, amr: string[], authTi
   };
 }
 
+/**
+ * Whether a resumed sign-in still stands by `account` as read after the resume's writes: the account
+ * is there, enabled, with the password the sign-in saw.
+ */
+export function signInStillBound(
+  account: (SignedInAccount & Pick<Account, 'disabledAt'>) | null,
+  seen: unknown,
+): boolean {
+  return account !== null && account.disabledAt === null && passwordSeen(account) === seen;
+}
+
 /** What Session.loginAccount sets when a resume signs the browser in. */
 const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as const;
 
@@ -99,7 +111,12 @@ export function forgetOutdatedSignIn(ctx: KoaContextWithOIDC, account: SignedInA
   const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
     ?.login;
   if (login?.accountId !== account.id || !(PASSWORD_SEEN in login)) return false;
-  if (login[PASSWORD_SEEN] === passwordSeen(account)) return false;
+  if (login[PASSWORD_SEEN] === passwordSeen(account)) {
+    // Checked again once the resume has written its session (storage-adapter.ts): a reset that
+    // commits between this read and those writes must end them too.
+    noteResumedSignIn({ accountId: account.id, passwordSeen: login[PASSWORD_SEEN] });
+    return false;
+  }
   // Deleted, not set: the provider's session refuses an empty accountId. The resume has already
   // marked the session changed, so it is saved without them.
   const session = ctx.oidc.session as Partial<Record<(typeof SIGNED_IN_FIELDS)[number], unknown>>;

@@ -1,4 +1,5 @@
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import { findSignInBinding } from '../accounts/account-repository.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -16,12 +17,15 @@ import {
   forgetFound,
   forgetRequestReads,
   noteFound,
+  noteGrantWritten,
   noteSessionEnded,
   readOncePerRequest,
+  resumedSignIn,
   sessionEndedMeanwhile,
+  takeGrantsWritten,
   wasFound,
 } from './request-reads.ts';
-import { takeSignInRecord } from './sign-in-result.ts';
+import { signInStillBound, takeSignInRecord } from './sign-in-result.ts';
 
 /**
  * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
@@ -78,23 +82,58 @@ const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; reado
  * on PostgreSQL, while their changes are heard), else from the database at each read.
  */
 export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): new (model: string) => Adapter {
+  /**
+   * Ends the grants this request wrote, with what was issued under them (its code): the session
+   * they were for is gone, so nothing of the sign-in may outlast it, a code with offline_access (not
+   * bound to the session) included.
+   */
+  async function endWrittenGrants(): Promise<void> {
+    for (const grantId of takeGrantsWritten()) {
+      await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
+      await destroyPayload(db, 'Grant', grantId);
+    }
+  }
+
+  /** The session this request found is gone, ended by someone else meanwhile. */
+  async function sessionEnded(): Promise<void> {
+    noteSessionEnded();
+    await endWrittenGrants();
+  }
+
+  /**
+   * A resume signs the browser in after checking the sign-in against the account
+   * (forgetOutdatedSignIn); a reset, disable or deletion that commits between that check and the
+   * resume's writes ended the account's sessions before this one was written, or ends them while it
+   * waits for the account's row here. So once the session is written the account is read again,
+   * after any such transaction: changed, the session and the grants of this request go.
+   */
+  async function undoEndedSignIn(sessionId: string, payload: AdapterPayload): Promise<void> {
+    const resumed = resumedSignIn();
+    if (!resumed || payload.accountId !== resumed.accountId) return;
+    if (signInStillBound(await findSignInBinding(db, resumed.accountId), resumed.passwordSeen)) return;
+    await destroyPayload(db, 'Session', sessionId);
+    await sessionEnded();
+  }
+
   return class DatabaseAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       forgetRequestReads(`${this.model}:`);
       const key = { model: this.model, id };
+      if (this.model === 'Grant') noteGrantWritten(id);
       // The browser's session was ended under this request (a reset, a disable): nothing more of
       // its sign-in is written, not even under the new id a resume gives the session.
-      if (this.model === 'Session' && sessionEndedMeanwhile()) return;
+      if (this.model === 'Session' && sessionEndedMeanwhile()) return endWrittenGrants();
       if (wasFound(this.model, id)) {
         const written = await updatePayload(db, clock, key, payload, expiresIn);
-        if (!written && this.model === 'Session') noteSessionEnded();
-        return;
+        if (!written && this.model === 'Session') return sessionEnded();
+      } else {
+        const record = takeSignInRecord(this.model, id);
+        if (record) await upsertPayloadRecording(db, clock, key, payload, expiresIn, record);
+        else await upsertPayload(db, clock, key, payload, expiresIn);
       }
-      const record = takeSignInRecord(this.model, id);
-      if (record) await upsertPayloadRecording(db, clock, key, payload, expiresIn, record);
-      else await upsertPayload(db, clock, key, payload, expiresIn);
+      if (this.model === 'Session') await undoEndedSignIn(id, payload);
     }
 
     private async findBy(by: 'id' | 'uid' | 'userCode', value: string): Promise<AdapterPayload | undefined> {
@@ -150,7 +189,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       const destroyed = await destroyPayload(db, this.model, id);
       // A resume replaces the session's id: it destroys the one it found, then saves the new one. Found
       // and already gone, it was ended meanwhile, and the new one must not take its place.
-      if (found && !destroyed && this.model === 'Session') noteSessionEnded();
+      if (found && !destroyed && this.model === 'Session') await sessionEnded();
     }
 
     revokeByGrantId(grantId: string): Promise<void> {
