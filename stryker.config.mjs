@@ -25,8 +25,16 @@ const SECURITY_MODULES = [
   'server/src/oidc/cookie-signer.ts',
   // Which client registration a protocol request trusts when it is not read from the database.
   'server/src/oidc/client-cache.ts',
+  // Which signing keys are published and sign (a revoked one never again), on every instance, and
+  // the key commands that change them.
+  'server/src/oidc/key-schedule.ts',
+  'server/src/oidc/provider-source.ts',
+  'server/src/provisioning/key-operations.ts',
   // A sign-in's record (its count cleared, its audit row) written with its interaction's result.
   'server/src/oidc/sign-in-result.ts',
+  // What a protocol request may write back once the account's sign-ins were ended meanwhile.
+  'server/src/oidc/storage-adapter.ts',
+  'server/src/oidc/request-reads.ts',
   // Which browser origins the provider answers, and which client its form pages may post to.
   'server/src/oidc/browser-clients.ts',
   'server/src/oidc/form-action.ts',

@@ -50,11 +50,11 @@ describe('keys:revoke through the admin API: leaked keys leave the key set at on
     expect(errorBodySchema.parse(empty.json())).toMatchObject({ code: 'invalid_input', field: 'kids' });
 
     // One unknown kid refuses the whole request, the known one beside it included.
-    const unknown = await revoke([before[0], 'no-such-kid']);
+    const unknown = await revoke([before[0], 'no-such-kid', 'nor-this-one']);
     expect(unknown.statusCode).toBe(404);
     const body = errorBodySchema.parse(unknown.json());
-    expect(body.code).toBe('not_found');
-    expect(body.message).toContain('"no-such-kid"');
+    expect(body).toMatchObject({ code: 'not_found', field: 'kids' });
+    expect(body.message).toContain('"no-such-kid", "nor-this-one"');
     expect(await publishedKids(app())).toEqual(before);
     expect(await adminEvents(service().db, 'keys:revoke')).toEqual([]);
   });
@@ -183,6 +183,13 @@ describe('keys:revoke through the admin API: leaked keys leave the key set at on
     expect((await publishedKids(app())).sort()).toEqual([...result.replacements].sort());
     const { idToken } = await signInForIdToken(app(), EMAIL, PASSWORD);
     expect(headerOf(idToken)).toEqual({ alg: 'RS256', kid: rsa?.kid });
+    // Its audit row names every kid revoked and every replacement, and when those began to sign.
+    const [row] = (await adminEvents(service().db, 'keys:revoke')).slice(-1);
+    expect(row?.outcome).toBe('success');
+    const detail = row?.detail as Record<string, string>;
+    expect(detail.kids?.split(',').sort()).toEqual([...everything].sort());
+    expect(detail.replacements?.split(',').sort()).toEqual([...result.replacements].sort());
+    expect(detail.signsFrom).toBe(rsa?.signsFrom);
   });
 
   it('runs as keys:revoke on the command line, and refuses an unknown kid or none', async () => {

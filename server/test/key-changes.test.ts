@@ -209,4 +209,29 @@ describe('signing key changes made elsewhere', () => {
     expect(meanwhile).toBeUndefined();
     expect(listed.keys.filter((key) => key.state === 'current').length).toBeGreaterThan(0);
   });
+
+  it("have an instance sign with a rotation's key from the very millisecond it is due, not at the next 30 s read", async () => {
+    clock.advance(SECOND);
+    const instance = await startInstance(false);
+    const rotation = await rotateKeys(cli(), {});
+    const next = rotation.keys.find((key) => key.kty === 'RSA' && key.state === 'next');
+    const signsFrom = Date.parse(String(next?.signsFrom));
+    // Read 10 s before the key's time: the next read is due at that time, 20 s before the periodic one.
+    clock.advance(signsFrom - (await clock.now()).getTime() - 10 * SECOND);
+    expect(await publishedKids(instance)).toContain(next?.kid);
+    clock.advance(10 * SECOND);
+    const { idToken } = await signInForIdToken(instance, EMAIL, PASSWORD);
+    expect(headerOf(idToken).kid).toBe(next?.kid);
+  });
+
+  it('have an instance whose clock went back since its last read read the keys again', async () => {
+    clock.advance(SECOND);
+    const instance = await startInstance(false);
+    const [leaked = ''] = await publishedKids(instance);
+    // The database's clock set back a minute (a correction): the last read looks to be in the future.
+    clock.advance(-60 * SECOND);
+    await revokeKeys(cli(), { kids: [leaked] });
+    expect(await publishedKids(instance)).not.toContain(leaked);
+    clock.advance(60 * SECOND);
+  });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type KeyGeneration, type KeySchedule, keyScheduleAt, removedKids } from './key-schedule.ts';
+import {
+  generationsOf,
+  type KeyGeneration,
+  type KeySchedule,
+  keyScheduleAt,
+  removedKids,
+} from './key-schedule.ts';
 import type { SigningJwk } from './keys.ts';
 
 const MINUTE = 60_000;
@@ -79,5 +85,60 @@ describe('the key schedule with revoked keys', () => {
     // Taken for the signer from minute 60 on, it would retire the keys that sign, and their rows would
     // go 1440 minutes later.
     expect(removedKids(BASE, stored, at(60 + 1440), RETAIN_MS, revoked)).toEqual(['never']);
+  });
+});
+
+describe('the key schedule at its edges', () => {
+  it('counts a generation as never signed only when every key of it was revoked by its time, that very instant included', () => {
+    // Revoked at the instant it was to begin: it never signed, and the base set goes on signing.
+    const whole = keyScheduleAt(
+      BASE,
+      [generation(60, 'at-once')],
+      at(90),
+      RETAIN_MS,
+      new Map([['at-once', at(60)]]),
+    );
+    expect(states(whole)).toEqual([
+      ['base-rsa', 'current'],
+      ['base-ec', 'current'],
+    ]);
+    // One of its two keys revoked before its time: the other begins to sign then, and the base retires.
+    const part = keyScheduleAt(
+      BASE,
+      [generation(60, 'revoked-one', 'kept-one')],
+      at(90),
+      RETAIN_MS,
+      new Map([['revoked-one', at(30)]]),
+    );
+    expect(states(part)).toEqual([
+      ['kept-one', 'current'],
+      ['base-rsa', 'retired'],
+      ['base-ec', 'retired'],
+    ]);
+  });
+
+  it('names the earliest of the changes to come as the next one', () => {
+    // At minute 70: the base set published until 10 + 1440, the next generation signing from 100.
+    const schedule = keyScheduleAt(
+      BASE,
+      [generation(10, 'first'), generation(100, 'next')],
+      at(70),
+      RETAIN_MS,
+    );
+    expect(schedule.nextChangeAt).toEqual(at(100));
+  });
+
+  it('orders stored rows by their time, whatever order they come in', () => {
+    const rows = [
+      { jwk: key('later'), activatesAt: at(100) },
+      { jwk: key('earlier'), activatesAt: at(10) },
+      { jwk: key('earlier-too'), activatesAt: at(10) },
+    ];
+    expect(generationsOf(rows).map((entry) => [entry.activatesAt, entry.keys.map((jwk) => jwk.kid)])).toEqual(
+      [
+        [at(10), ['earlier', 'earlier-too']],
+        [at(100), ['later']],
+      ],
+    );
   });
 });
