@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { findAccountById, storePassword } from '../src/accounts/account-repository.ts';
+import { findAccountById, setDisabled, storePassword } from '../src/accounts/account-repository.ts';
 import { endAccountSessionsWithLogout } from '../src/oidc/logout.ts';
 import { withRequestReads } from '../src/oidc/request-reads.ts';
 import { boundLoginResult, forgetOutdatedSignIn } from '../src/oidc/sign-in-result.ts';
@@ -306,5 +306,59 @@ describe('a resume that an account’s sign-ins ending overtakes', () => {
     expect(await stored('Grant', 'grant-found')).toBeUndefined();
     expect(await stored('AuthorizationCode', 'code-found')).toBeUndefined();
     expect(await stored('Session', 'renewed-found')).toBeUndefined();
+  });
+
+  it('leaves none of them when the account was disabled and enabled again between its check and its writes', async () => {
+    const account = await createAccount(db(), 'resume-toggled@example.com', 'Correct-Horse-42');
+    await withRequestReads(async () => {
+      await resumeChecked(account.id);
+      // The password is as it was, but the disable ended the account's sessions.
+      await db().transaction(async (tx) => {
+        await setDisabled(tx, account.id, true);
+        await endAccountSessionsWithLogout(tx, clock, account.id);
+      });
+      await db().transaction((tx) => setDisabled(tx, account.id, false));
+      await resumeWrites(account.id, 'toggled');
+    });
+    expect(await storedOf('toggled')).toEqual({ session: undefined, grant: undefined, code: undefined });
+  });
+
+  it('leaves no grant it created once the save of the session it found wrote nothing', async () => {
+    const { account, sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await found(sessions, sessionId);
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await adapter('Grant').upsert(
+        'grant-saved',
+        { kind: 'Grant', jti: 'grant-saved', accountId: account.id },
+        3600,
+      );
+      await sessions.upsert(sessionId, { ...session, acr: 'again' }, 3600);
+    });
+    expect(await stored('Grant', 'grant-saved')).toBeUndefined();
+    expect(await stored('Session', sessionId)).toBeUndefined();
+  });
+
+  it('keeps a grant it found when the session it found was renewed by another request meanwhile', async () => {
+    // A resume in another tab gives the session a new id; this request (a silent renewal) saves the
+    // client's existing grant, then finds its session's old id gone. The grant is still the browser's.
+    const { sessionId, grantId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const grants = adapter('Grant');
+      const session = await found(sessions, sessionId);
+      const grant = await found(grants, grantId);
+      await withRequestReads(async () => {
+        const other = adapter('Session');
+        await found(other, sessionId);
+        await other.destroy(sessionId);
+        await other.upsert(`${sessionId}-other-tab`, { ...session, jti: `${sessionId}-other-tab` }, 3600);
+      });
+      await grants.upsert(grantId, grant, 3600);
+      await sessions.upsert(sessionId, session, 3600);
+    });
+    expect(await stored('Grant', grantId)).toBeDefined();
+    expect(await stored('Session', `${sessionId}-other-tab`)).toBeDefined();
   });
 });

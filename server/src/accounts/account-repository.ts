@@ -62,6 +62,7 @@ const accountByIdShared = preparedPerDb('account_by_id_for_share', (db) =>
       passwordChangedAt: accounts.passwordChangedAt,
       mustChangePassword: accounts.mustChangePassword,
       disabledAt: accounts.disabledAt,
+      updatedAt: accounts.updatedAt,
     })
     .from(accounts)
     .where(eq(accounts.id, sql.placeholder('id')))
@@ -76,7 +77,10 @@ const accountByIdShared = preparedPerDb('account_by_id_for_share', (db) =>
 export async function findSignInBinding(
   db: Db,
   id: string,
-): Promise<Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword' | 'disabledAt'> | null> {
+): Promise<Pick<
+  Account,
+  'id' | 'passwordChangedAt' | 'mustChangePassword' | 'disabledAt' | 'updatedAt'
+> | null> {
   const [row] = await accountByIdShared(db).execute({ id });
   return row ?? null;
 }

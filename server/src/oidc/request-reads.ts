@@ -13,16 +13,20 @@ interface RequestReads {
   readonly found: Set<string>;
   /** The session this request found was ended by someone else meanwhile (signedInStateEnded). */
   sessionEnded: boolean;
-  /** The grants this request wrote: they go when its session turns out ended (endWrittenGrants). */
-  readonly grantsWritten: Set<string>;
+  /** The grants this request created: they go when its session turns out ended (endWrittenGrants). */
+  readonly grantsCreated: Set<string>;
   /** The sign-in this request resumes and the password it was bound to (sign-in-result.ts). */
   resumed: ResumedSignIn | undefined;
 }
 
-/** A sign-in a resume signs the browser in with: its account and what its password was then. */
+/**
+ * A sign-in a resume signs the browser in with: its account, what its password was when the sign-in
+ * finished, and when the account's row last changed as the resume read it.
+ */
 export interface ResumedSignIn {
   readonly accountId: string;
   readonly passwordSeen: unknown;
+  readonly accountUpdatedAt: number;
 }
 
 const reads = new AsyncLocalStorage<RequestReads>();
@@ -34,7 +38,7 @@ export function withRequestReads<T>(work: () => T): T {
       answers: new Map(),
       found: new Set(),
       sessionEnded: false,
-      grantsWritten: new Set(),
+      grantsCreated: new Set(),
       resumed: undefined,
     },
     work,
@@ -86,17 +90,17 @@ export function sessionEndedMeanwhile(): boolean {
   return reads.getStore()?.sessionEnded ?? false;
 }
 
-/** Notes that this request wrote the grant `id`. */
-export function noteGrantWritten(id: string): void {
-  reads.getStore()?.grantsWritten.add(id);
+/** Notes that this request created the grant `id` (it found none stored under it). */
+export function noteGrantCreated(id: string): void {
+  reads.getStore()?.grantsCreated.add(id);
 }
 
-/** The grants this request wrote, forgotten here: whoever asks ends them. */
-export function takeGrantsWritten(): string[] {
-  const written = reads.getStore()?.grantsWritten;
-  if (!written) return [];
-  const ids = [...written];
-  written.clear();
+/** The grants this request created, forgotten here: whoever asks ends them. */
+export function takeGrantsCreated(): string[] {
+  const created = reads.getStore()?.grantsCreated;
+  if (!created) return [];
+  const ids = [...created];
+  created.clear();
   return ids;
 }
 

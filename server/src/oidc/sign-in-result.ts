@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Account, SignInRecord } from '../accounts/account-repository.ts';
-import { noteResumedSignIn } from './request-reads.ts';
+import { noteResumedSignIn, type ResumedSignIn } from './request-reads.ts';
 
 /** A sign-in record waiting for the save of its interaction (saveSignInResult). */
 interface Waiting {
@@ -85,13 +85,20 @@ export function boundLoginResult(account: SignedInAccount, amr: string[], authTi
 
 /**
  * Whether a resumed sign-in still stands by `account` as read after the resume's writes: the account
- * is there, enabled, with the password the sign-in saw.
+ * is there, enabled, with the password the sign-in saw, and its row unchanged since the resume read it.
  */
 export function signInStillBound(
-  account: (SignedInAccount & Pick<Account, 'disabledAt'>) | null,
-  seen: unknown,
+  account: (SignedInAccount & Pick<Account, 'disabledAt' | 'updatedAt'>) | null,
+  resumed: ResumedSignIn,
 ): boolean {
-  return account !== null && account.disabledAt === null && passwordSeen(account) === seen;
+  return (
+    account !== null &&
+    account.disabledAt === null &&
+    passwordSeen(account) === resumed.passwordSeen &&
+    // Any change of the row since the resume read it (an unbound domain, a disable and enable, an
+    // expiry ordered again) may have ended the account's sessions: the sign-in is made again.
+    account.updatedAt.getTime() === resumed.accountUpdatedAt
+  );
 }
 
 /** What Session.loginAccount sets when a resume signs the browser in. */
@@ -107,14 +114,21 @@ const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as 
  * the resume has just signed in is signed out again, and the provider asks for a sign-in as for a
  * browser without one. A result stored without the binding (before it existed) passes.
  */
-export function forgetOutdatedSignIn(ctx: KoaContextWithOIDC, account: SignedInAccount): boolean {
+export function forgetOutdatedSignIn(
+  ctx: KoaContextWithOIDC,
+  account: SignedInAccount & Pick<Account, 'updatedAt'>,
+): boolean {
   const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
     ?.login;
   if (login?.accountId !== account.id || !(PASSWORD_SEEN in login)) return false;
   if (login[PASSWORD_SEEN] === passwordSeen(account)) {
     // Checked again once the resume has written its session (storage-adapter.ts): a reset that
     // commits between this read and those writes must end them too.
-    noteResumedSignIn({ accountId: account.id, passwordSeen: login[PASSWORD_SEEN] });
+    noteResumedSignIn({
+      accountId: account.id,
+      passwordSeen: login[PASSWORD_SEEN],
+      accountUpdatedAt: account.updatedAt.getTime(),
+    });
     return false;
   }
   // Deleted, not set: the provider's session refuses an empty accountId. The resume has already

@@ -17,12 +17,12 @@ import {
   forgetFound,
   forgetRequestReads,
   noteFound,
-  noteGrantWritten,
+  noteGrantCreated,
   noteSessionEnded,
   readOncePerRequest,
   resumedSignIn,
   sessionEndedMeanwhile,
-  takeGrantsWritten,
+  takeGrantsCreated,
   wasFound,
 } from './request-reads.ts';
 import { signInStillBound, takeSignInRecord } from './sign-in-result.ts';
@@ -83,12 +83,12 @@ const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; reado
  */
 export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): new (model: string) => Adapter {
   /**
-   * Ends the grants this request wrote, with what was issued under them (its code): the session
+   * Ends the grants this request created, with what was issued under them (its code): the session
    * they were for is gone, so nothing of the sign-in may outlast it, a code with offline_access (not
    * bound to the session) included.
    */
   async function endWrittenGrants(): Promise<void> {
-    for (const grantId of takeGrantsWritten()) {
+    for (const grantId of takeGrantsCreated()) {
       await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
       await destroyPayload(db, 'Grant', grantId);
     }
@@ -110,7 +110,13 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
   async function undoEndedSignIn(sessionId: string, payload: AdapterPayload): Promise<void> {
     const resumed = resumedSignIn();
     if (!resumed || payload.accountId !== resumed.accountId) return;
-    if (signInStillBound(await findSignInBinding(db, resumed.accountId), resumed.passwordSeen)) return;
+    try {
+      if (signInStillBound(await findSignInBinding(db, resumed.accountId), resumed)) return;
+    } catch (error) {
+      // Unable to tell (an outage): what was written goes, as far as it can, and the resume fails.
+      await Promise.allSettled([destroyPayload(db, 'Session', sessionId), sessionEnded()]);
+      throw error;
+    }
     await destroyPayload(db, 'Session', sessionId);
     await sessionEnded();
   }
@@ -121,7 +127,8 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       forgetRequestReads(`${this.model}:`);
       const key = { model: this.model, id };
-      if (this.model === 'Grant') noteGrantWritten(id);
+      // One it found is no concern of it: ended, it is gone, and a code naming it is refused.
+      if (this.model === 'Grant' && !wasFound(this.model, id)) noteGrantCreated(id);
       // The browser's session was ended under this request (a reset, a disable): nothing more of
       // its sign-in is written, not even under the new id a resume gives the session.
       if (this.model === 'Session' && sessionEndedMeanwhile()) return endWrittenGrants();
