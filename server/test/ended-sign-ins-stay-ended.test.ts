@@ -219,8 +219,8 @@ describe('a resume that an account’s sign-ins ending overtakes', () => {
     await endAccountSessionsWithLogout(tx, clock, accountId);
   }
 
-  /** The resume's writes, in oidc-provider's order: the grant, a code with offline_access, the new session. */
-  async function resumeWrites(accountId: string, name: string): Promise<void> {
+  /** What a sign-in's authorization request creates: a grant, and a code with offline_access under it. */
+  async function grantAndCode(accountId: string, name: string): Promise<void> {
     const grant = `grant-${name}`;
     await adapter('Grant').upsert(grant, { kind: 'Grant', jti: grant, accountId, clientId: CLIENT_ID }, 3600);
     await adapter('AuthorizationCode').upsert(
@@ -234,11 +234,35 @@ describe('a resume that an account’s sign-ins ending overtakes', () => {
       },
       60,
     );
+  }
+
+  /** The resume's writes, in oidc-provider's order: the grant, a code with offline_access, the new session. */
+  async function resumeWrites(accountId: string, name: string): Promise<void> {
+    await grantAndCode(accountId, name);
     await adapter('Session').upsert(
       `session-${name}`,
       { kind: 'Session', jti: `session-${name}`, uid: `uid-${name}`, accountId, loginTs: 1 },
       3600,
     );
+  }
+
+  /**
+   * Runs `save` in a request that found the browser's session, whose account's sign-ins then ended,
+   * and which went on to create a grant and a code (`name`).
+   */
+  async function afterSessionEnded(
+    save: (sessions: ReturnType<typeof adapter>, session: AdapterPayload, sessionId: string) => Promise<void>,
+    name: string,
+  ): Promise<string> {
+    const { account, sessionId } = await signedIn();
+    await withRequestReads(async () => {
+      const sessions = adapter('Session');
+      const session = await found(sessions, sessionId);
+      await endAccountSessionsWithLogout(db(), clock, account.id);
+      await grantAndCode(account.id, name);
+      await save(sessions, session, sessionId);
+    });
+    return sessionId;
   }
 
   async function storedOf(name: string) {
@@ -285,26 +309,12 @@ describe('a resume that an account’s sign-ins ending overtakes', () => {
   });
 
   it('leaves no grant or code once its session was found ended, a code with offline_access included', async () => {
-    const { account, sessionId } = await signedIn();
-    await withRequestReads(async () => {
-      const sessions = adapter('Session');
-      const session = await found(sessions, sessionId);
-      await endAccountSessionsWithLogout(db(), clock, account.id);
-      await adapter('Grant').upsert(
-        'grant-found',
-        { kind: 'Grant', jti: 'grant-found', accountId: account.id },
-        3600,
-      );
-      await adapter('AuthorizationCode').upsert(
-        'code-found',
-        { kind: 'AuthorizationCode', jti: 'code-found', accountId: account.id, grantId: 'grant-found' },
-        60,
-      );
+    // A resume: the old id's delete finds nothing, and the session is not written under the new one.
+    await afterSessionEnded(async (sessions, session, sessionId) => {
       await sessions.destroy(sessionId);
       await sessions.upsert('renewed-found', { ...session, jti: 'renewed-found' }, 3600);
-    });
-    expect(await stored('Grant', 'grant-found')).toBeUndefined();
-    expect(await stored('AuthorizationCode', 'code-found')).toBeUndefined();
+    }, 'found');
+    expect(await storedOf('found')).toEqual({ session: undefined, grant: undefined, code: undefined });
     expect(await stored('Session', 'renewed-found')).toBeUndefined();
   });
 
@@ -324,19 +334,11 @@ describe('a resume that an account’s sign-ins ending overtakes', () => {
   });
 
   it('leaves no grant it created once the save of the session it found wrote nothing', async () => {
-    const { account, sessionId } = await signedIn();
-    await withRequestReads(async () => {
-      const sessions = adapter('Session');
-      const session = await found(sessions, sessionId);
-      await endAccountSessionsWithLogout(db(), clock, account.id);
-      await adapter('Grant').upsert(
-        'grant-saved',
-        { kind: 'Grant', jti: 'grant-saved', accountId: account.id },
-        3600,
-      );
-      await sessions.upsert(sessionId, { ...session, acr: 'again' }, 3600);
-    });
-    expect(await stored('Grant', 'grant-saved')).toBeUndefined();
+    const sessionId = await afterSessionEnded(
+      (sessions, session, id) => sessions.upsert(id, { ...session, acr: 'again' }, 3600),
+      'saved',
+    );
+    expect(await storedOf('saved')).toEqual({ session: undefined, grant: undefined, code: undefined });
     expect(await stored('Session', sessionId)).toBeUndefined();
   });
 

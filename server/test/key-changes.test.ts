@@ -57,6 +57,22 @@ async function followed(app: FastifyInstance): Promise<string[]> {
   return listed;
 }
 
+/**
+ * The test clock, which runs what `next()` answers (another process's commit) just after each reading
+ * it gives: the reading is then a moment older than that commit.
+ */
+function readingThen(next: () => (() => Promise<void>) | undefined): Clock {
+  return {
+    ...clock,
+    async now() {
+      const run = next();
+      const now = await clock.now();
+      await run?.();
+      return now;
+    },
+  };
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   await registerTestClient(database.database.db);
@@ -118,16 +134,11 @@ describe('signing key changes made elsewhere', () => {
   async function straddledRevocation(announced: boolean) {
     clock.advance(SECOND);
     let meanwhile: (() => Promise<void>) | undefined;
-    const hooked: Clock = {
-      ...clock,
-      async now() {
-        const run = meanwhile;
-        meanwhile = undefined;
-        const now = await clock.now();
-        await run?.();
-        return now;
-      },
-    };
+    const hooked = readingThen(() => {
+      const run = meanwhile;
+      meanwhile = undefined;
+      return run;
+    });
     const straddling = await buildTestApp(database.database.db, { clock: hooked });
     apps.push(straddling);
     const { browser, auth } = await attemptSignIn(straddling, EMAIL, PASSWORD);
@@ -195,16 +206,11 @@ describe('signing key changes made elsewhere', () => {
       await revokeKeys(cli(), { kids: signing.map((key) => key.kid) });
     };
     // The time read, then the revocation commits a millisecond later.
-    const hooked: Clock = {
-      ...clock,
-      async now() {
-        const run = meanwhile;
-        meanwhile = undefined;
-        const now = await clock.now();
-        await run?.();
-        return now;
-      },
-    };
+    const hooked = readingThen(() => {
+      const run = meanwhile;
+      meanwhile = undefined;
+      return run;
+    });
     const listed = await listKeys({ ...cli(), clock: hooked }, {});
     expect(meanwhile).toBeUndefined();
     expect(listed.keys.filter((key) => key.state === 'current').length).toBeGreaterThan(0);

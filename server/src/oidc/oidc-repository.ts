@@ -134,12 +134,25 @@ export async function deleteClient(db: Db, clientId: string): Promise<ClientRow 
  * names its client only inside its request object and is left to expire (60 seconds); it is checked
  * against the client again when used.
  */
-export async function deleteClientPayloads(db: Db, clientId: string): Promise<number> {
+export function deleteClientPayloads(db: Db, clientId: string): Promise<number> {
+  return deleteIssuedAndInProgress(db, clientId);
+}
+
+/**
+ * Deletes the payloads issued to `clientId` (of `types` when given, else all) and its interactions in
+ * progress; answers how many.
+ */
+async function deleteIssuedAndInProgress(
+  db: Db,
+  clientId: string,
+  types?: readonly string[],
+): Promise<number> {
+  const issued = sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`;
   const deleted = await db
     .delete(oidcPayloads)
     .where(
       or(
-        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+        types ? and(inArray(oidcPayloads.type, [...types]), issued) : issued,
         and(
           eq(oidcPayloads.type, 'Interaction'),
           sql`${oidcPayloads.payload}->'params'->>'client_id' = ${clientId}`,
@@ -212,23 +225,8 @@ export async function revokeClientCredentials(db: Db, clientId: string): Promise
  * resume would issue a code without a PKCE challenge when the client did not send one. Answers how
  * many went.
  */
-export async function revokeRedeemableByClient(db: Db, clientId: string): Promise<number> {
-  const deleted = await db
-    .delete(oidcPayloads)
-    .where(
-      or(
-        and(
-          inArray(oidcPayloads.type, ['AuthorizationCode', 'RefreshToken']),
-          sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
-        ),
-        and(
-          eq(oidcPayloads.type, 'Interaction'),
-          sql`${oidcPayloads.payload}->'params'->>'client_id' = ${clientId}`,
-        ),
-      ),
-    )
-    .returning({ id: oidcPayloads.id });
-  return deleted.length;
+export function revokeRedeemableByClient(db: Db, clientId: string): Promise<number> {
+  return deleteIssuedAndInProgress(db, clientId, ['AuthorizationCode', 'RefreshToken']);
 }
 
 // Resource servers
