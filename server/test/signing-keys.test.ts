@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { signingKeySettings } from '../src/oidc/keys.ts';
+import { addClient } from '../src/provisioning/client-operations.ts';
 import { listKeys, revokeKeys, rotateKeys } from '../src/provisioning/key-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
@@ -270,6 +271,13 @@ describe('a rotation of keys stored before RS256 was required', () => {
       ]),
     );
     expect(next).toHaveLength(2);
+    // Until the new RSA key signs, a client cannot ask for ID tokens it would sign.
+    const asking = { id: 'rs256-early', name: 'Early', redirectUris: ['https://early.example/cb'] };
+    await expect(addClient(deps(), { ...asking, idTokenSignedResponseAlg: 'RS256' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'idTokenSignedResponseAlg',
+    });
+    await addClient(deps(), { ...asking, idTokenSignedResponseAlg: 'ES256' });
   });
 });
 

@@ -97,7 +97,6 @@ export function keyScheduleAt(
     let entry: Omit<ScheduledKey, 'jwk'>;
     if (index === currentIndex) {
       entry = { state: 'current', activatesAt, retiredAt: null, publishedUntil: null };
-      // Stryker disable next-line EqualityOperator: the current index is taken by the branch above
     } else if (index > currentIndex) {
       // Stryker disable next-line ConditionalExpression: only the base set has no time, and it is never after the current one
       if (activatesAt !== null) changes.push(activatesAt.getTime());
