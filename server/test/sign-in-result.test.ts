@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
 import { clearFailures, failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
@@ -8,7 +9,12 @@ import { attemptLogin, createLoginDeps, type SuccessRecorder } from '../src/acco
 import { verifyArgon2 } from '../src/accounts/password-hash.ts';
 import { auditRow } from '../src/audit/audit-log.ts';
 import { findLivePayload } from '../src/oidc/oidc-repository.ts';
-import { saveSignInResult } from '../src/oidc/sign-in-result.ts';
+import {
+  boundLoginResult,
+  forgetOutdatedSignIn,
+  saveSignInResult,
+  signInStillBound,
+} from '../src/oidc/sign-in-result.ts';
 import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
@@ -387,5 +393,42 @@ describe('POST /api/login with the right password', () => {
     expect(await successRows(db)).toHaveLength(1);
     const signedIn = await findLivePayload(db, clock, 'Interaction', 'id', uid);
     expect(signedIn?.payload).toHaveProperty('result.login.amr', ['pwd']);
+  });
+});
+
+describe('a resumed sign-in, checked again after the resume wrote its session', () => {
+  const changedAt = new Date('2026-02-01T09:00:00Z');
+  const account = {
+    id: 'a3f1c2d4-0000-4000-8000-000000000001',
+    passwordChangedAt: changedAt,
+    mustChangePassword: false,
+    disabledAt: null,
+    updatedAt: changedAt,
+  };
+  const resumed = {
+    accountId: account.id,
+    passwordSeen: changedAt.toISOString(),
+    accountUpdatedAt: changedAt.getTime(),
+  };
+
+  it('stands while the account is there, enabled, with the same password and an unchanged row', () => {
+    expect(signInStillBound(account, resumed)).toBe(true);
+  });
+
+  it('does not stand once the account is gone, disabled, has another password or changed at all', () => {
+    const later = new Date(changedAt.getTime() + 1);
+    expect(signInStillBound(null, resumed)).toBe(false);
+    // Each alone, the row's time unchanged: a change made without touching it still counts.
+    expect(signInStillBound({ ...account, disabledAt: later }, resumed)).toBe(false);
+    expect(signInStillBound({ ...account, passwordChangedAt: later }, resumed)).toBe(false);
+    expect(signInStillBound({ ...account, mustChangePassword: true }, resumed)).toBe(false);
+    expect(signInStillBound({ ...account, updatedAt: later }, resumed)).toBe(false);
+  });
+
+  it('is checked outside a protocol request without noting anything or failing', () => {
+    const ctx = {
+      oidc: { entities: { Interaction: { result: boundLoginResult(account, ['pwd']) } }, session: {} },
+    } as unknown as KoaContextWithOIDC;
+    expect(forgetOutdatedSignIn(ctx, account)).toBe(false);
   });
 });
