@@ -10,6 +10,7 @@ import { auditEvents, oidcPayloads } from '../src/store/tables/index.ts';
 import { signIn } from './admin-api-kit.ts';
 import {
   BOUND_DOMAIN,
+  expectNotSignedIn,
   lastFederationAudit,
   startRegisteredUpstream,
   throughUpstream,
@@ -224,5 +225,30 @@ describe('an unbind racing an upstream sign-in leaves no account linked without 
       externalIdpId: null,
       externalSubject: null,
     });
+  });
+});
+
+describe('an upstream sign-in that came back before its domain was unbound', () => {
+  const LATE_DOMAIN = 'contoso-late.example';
+
+  it('is not resumed after the unbind: the browser is asked to sign in, and no session is written', async () => {
+    const pat = upstreamPerson('pat', LATE_DOMAIN);
+    idp.setPerson(pat);
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    const { browser, auth, back } = await throughUpstream(app(), providerId, pat);
+    expect(back.headers.location).toBe(`http://localhost:3000${auth.returnUrl}`);
+    const account = await accountOf(pat);
+    // The organisation no longer vouches for the domain: the link goes, and with it every sign-in.
+    await unbindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    await expectNotSignedIn(browser, auth.returnUrl);
+    expect(await payloadsOf(account.id)).not.toContain('Session');
+  });
+
+  it('is resumed while the domain stays bound', async () => {
+    const quinn = upstreamPerson('quinn', KEPT_DOMAIN);
+    idp.setPerson(quinn);
+    const { browser, auth } = await throughUpstream(app(), providerId, quinn);
+    const tokens = await redeemCode(app(), await resumeToCode(browser, auth.returnUrl), auth.verifier);
+    expect(tokens.id_token).toBeTruthy();
   });
 });

@@ -404,6 +404,7 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
     mustChangePassword: false,
     disabledAt: null,
     updatedAt: changedAt,
+    externalIdpId: null,
   };
   const resumed = {
     accountId: account.id,

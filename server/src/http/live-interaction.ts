@@ -52,8 +52,8 @@ export async function finishLogin(
   account: SignedInAccount,
   amr: string[],
   record: SignInRecord,
-  authTime?: number,
+  upstream?: { readonly providerId: string; readonly authTime: number | undefined },
 ): Promise<void> {
-  interaction.result = boundLoginResult(account, amr, authTime);
+  interaction.result = boundLoginResult(account, amr, upstream);
   await saveSignInResult(interaction, interaction.exp - Math.floor(Date.now() / 1000), record);
 }

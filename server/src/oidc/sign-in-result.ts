@@ -52,6 +52,13 @@ export function takeSignInRecord(model: string, id: string): SignInRecord | unde
  */
 const PASSWORD_SEEN = 'passwordChangedAt';
 
+/**
+ * The organisation's provider that vouched for an upstream sign-in (its id): the account must still
+ * be linked to it when the sign-in is resumed. An unbind of the domain unlinks the account and ends
+ * its sessions; a sign-in that came back before it must not start one after it.
+ */
+const UPSTREAM_SEEN = 'externalIdpId';
+
 /** The account as a sign-in read it, before it checked anything. */
 export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword'>;
 
@@ -66,21 +73,36 @@ function passwordSeen(account: SignedInAccount): string | null {
 }
 
 /**
- * An interaction's login result, bound to the password `account` had when the sign-in read it.
- * `authTime` (epoch seconds) is when the person authenticated, when that was before this sign-in (an
- * organisation's provider that kept its own session): the ID token's auth_time and every later
- * max_age check count from it. Unset: now, when the sign-in is resumed.
+ * An interaction's login result, bound to the password `account` had when the sign-in read it, and
+ * for a sign-in `upstream` to the provider that vouched for it. Its `authTime` (epoch seconds) is
+ * when the person authenticated, when that was before this sign-in (an organisation's provider that
+ * kept its own session): the ID token's auth_time and every later max_age check count from it.
+ * Unset: now, when the sign-in is resumed.
  */
-export function boundLoginResult(account: SignedInAccount, amr: string[], authTime?: number) {
+export function boundLoginResult(
+  account: SignedInAccount,
+  amr: string[],
+  upstream?: { readonly providerId: string; readonly authTime: number | undefined },
+) {
   return {
     login: {
       accountId: account.id,
       amr,
       remember: true,
-      ...(authTime === undefined ? {} : { ts: authTime }),
+      ...(upstream?.authTime === undefined ? {} : { ts: upstream.authTime }),
+      ...(upstream === undefined ? {} : { [UPSTREAM_SEEN]: upstream.providerId }),
       [PASSWORD_SEEN]: passwordSeen(account),
     },
   };
+}
+
+/** Whether the result's binding holds for `account` as the resume reads it. */
+function stillAsSeen(
+  login: Record<string, unknown>,
+  account: SignedInAccount & Pick<Account, 'externalIdpId'>,
+) {
+  if (login[PASSWORD_SEEN] !== passwordSeen(account)) return false;
+  return !(UPSTREAM_SEEN in login) || login[UPSTREAM_SEEN] === account.externalIdpId;
 }
 
 /**
@@ -106,7 +128,8 @@ const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as 
 
 /**
  * Undoes the resume of a sign-in that finished before the account's password last changed (DESIGN §2
- * Reset password: all sessions of the account end), and says whether it did. A reset deletes the
+ * Reset password: all sessions of the account end), or, upstream, before the account was unlinked
+ * from the provider that vouched for it (an unbind), and says whether it did. A reset deletes the
  * sessions, but a sign-in that has finished and not yet been resumed is not a session yet: its resume
  * link would start one with the old password for up to the interaction's hour, and a sign-in whose
  * check overlapped the reset would save its result after the reset had ended everything. So the
@@ -116,12 +139,12 @@ const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as 
  */
 export function forgetOutdatedSignIn(
   ctx: KoaContextWithOIDC,
-  account: SignedInAccount & Pick<Account, 'updatedAt'>,
+  account: SignedInAccount & Pick<Account, 'updatedAt' | 'externalIdpId'>,
 ): boolean {
   const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
     ?.login;
   if (login?.accountId !== account.id || !(PASSWORD_SEEN in login)) return false;
-  if (login[PASSWORD_SEEN] === passwordSeen(account)) {
+  if (stillAsSeen(login, account)) {
     // Checked again once the resume has written its session (storage-adapter.ts): a reset that
     // commits between this read and those writes must end them too.
     noteResumedSignIn({
