@@ -244,6 +244,22 @@ describe('an upstream sign-in that came back before its domain was unbound', () 
     expect(await payloadsOf(account.id)).not.toContain('Session');
   });
 
+  it('is not resumed once the account is linked again to another person at the same provider', async () => {
+    const ray = upstreamPerson('ray', LATE_DOMAIN);
+    idp.setPerson(ray);
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    const { browser, auth } = await throughUpstream(app(), providerId, ray);
+    await unbindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    // Bound again, and the address now belongs to someone else there: their first sign-in links it.
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    const relinked = await linkOrProvisionAccount(
+      { db: db(), clock: manualClock() },
+      { providerId, subject: 'sub-ray-successor', email: ray.email, displayName: 'Ray Successor' },
+    );
+    expect(relinked).toMatchObject({ ok: true, how: 'linked' });
+    await expectNotSignedIn(browser, auth.returnUrl);
+  });
+
   it('is resumed while the domain stays bound', async () => {
     const quinn = upstreamPerson('quinn', KEPT_DOMAIN);
     idp.setPerson(quinn);

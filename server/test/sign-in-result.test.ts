@@ -405,6 +405,7 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
     disabledAt: null,
     updatedAt: changedAt,
     externalIdpId: null,
+    externalSubject: null,
   };
   const resumed = {
     accountId: account.id,

@@ -17,6 +17,8 @@ export type CompleteResult =
       /** The account signed in, as linked: the sign-in's result is bound to its password (sign-in-result.ts). */
       readonly account: Account;
       readonly providerId: string;
+      /** The person's identifier at that provider (the ID token's sub), to which the account is linked. */
+      readonly subject: string;
       readonly how: Extract<LinkResult, { ok: true }>['how'];
       /** When the provider authenticated the person (the ID token's auth_time, epoch seconds), if it says. */
       readonly authTime: number | null;
@@ -129,7 +131,7 @@ export async function completeUpstreamSignIn(
   if (linked.account.emailVerifiedAt === null) await markEmailVerified(deps.db, linked.account.id);
   deps.signIns.signedIn('federated');
   const authTime = typeof idToken.auth_time === 'number' ? idToken.auth_time : null;
-  return { ok: true, account: linked.account, providerId, how: linked.how, authTime };
+  return { ok: true, account: linked.account, providerId, subject: idToken.sub, how: linked.how, authTime };
 }
 
 /** The name claim, else given and family name, else the address's local part: never empty. */

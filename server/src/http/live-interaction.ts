@@ -3,7 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import type { SignInRecord } from '../accounts/account-repository.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
-import { boundLoginResult, type SignedInAccount, saveSignInResult } from '../oidc/sign-in-result.ts';
+import {
+  boundLoginResult,
+  type SignedInAccount,
+  saveSignInResult,
+  type UpstreamSignIn,
+} from '../oidc/sign-in-result.ts';
 
 const RESUME_PATH = new RegExp(`^${OIDC_MOUNT}/auth/([A-Za-z0-9_-]{1,64})(?:\\?|$)`);
 
@@ -52,7 +57,7 @@ export async function finishLogin(
   account: SignedInAccount,
   amr: string[],
   record: SignInRecord,
-  upstream?: { readonly providerId: string; readonly authTime: number | undefined },
+  upstream?: UpstreamSignIn,
 ): Promise<void> {
   interaction.result = boundLoginResult(account, amr, upstream);
   await saveSignInResult(interaction, interaction.exp - Math.floor(Date.now() / 1000), record);

@@ -53,11 +53,21 @@ export function takeSignInRecord(model: string, id: string): SignInRecord | unde
 const PASSWORD_SEEN = 'passwordChangedAt';
 
 /**
- * The organisation's provider that vouched for an upstream sign-in (its id): the account must still
- * be linked to it when the sign-in is resumed. An unbind of the domain unlinks the account and ends
- * its sessions; a sign-in that came back before it must not start one after it.
+ * The organisation's provider that vouched for an upstream sign-in (its id) and the person it vouched
+ * for (their subject there): the account must still be linked to that very identity when the sign-in
+ * is resumed. An unbind of the domain unlinks the account and ends its sessions; a sign-in that came
+ * back before it must not start one after it, nor after the account was linked again to someone else
+ * at the same provider.
  */
 const UPSTREAM_SEEN = 'externalIdpId';
+const UPSTREAM_SUBJECT_SEEN = 'externalSubject';
+
+/** An upstream sign-in as its result records it. */
+export interface UpstreamSignIn {
+  readonly providerId: string;
+  readonly subject: string;
+  readonly authTime: number | undefined;
+}
 
 /** The account as a sign-in read it, before it checked anything. */
 export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword'>;
@@ -79,18 +89,16 @@ function passwordSeen(account: SignedInAccount): string | null {
  * kept its own session): the ID token's auth_time and every later max_age check count from it.
  * Unset: now, when the sign-in is resumed.
  */
-export function boundLoginResult(
-  account: SignedInAccount,
-  amr: string[],
-  upstream?: { readonly providerId: string; readonly authTime: number | undefined },
-) {
+export function boundLoginResult(account: SignedInAccount, amr: string[], upstream?: UpstreamSignIn) {
   return {
     login: {
       accountId: account.id,
       amr,
       remember: true,
       ...(upstream?.authTime === undefined ? {} : { ts: upstream.authTime }),
-      ...(upstream === undefined ? {} : { [UPSTREAM_SEEN]: upstream.providerId }),
+      ...(upstream === undefined
+        ? {}
+        : { [UPSTREAM_SEEN]: upstream.providerId, [UPSTREAM_SUBJECT_SEEN]: upstream.subject }),
       [PASSWORD_SEEN]: passwordSeen(account),
     },
   };
@@ -99,10 +107,13 @@ export function boundLoginResult(
 /** Whether the result's binding holds for `account` as the resume reads it. */
 function stillAsSeen(
   login: Record<string, unknown>,
-  account: SignedInAccount & Pick<Account, 'externalIdpId'>,
+  account: SignedInAccount & Pick<Account, 'externalIdpId' | 'externalSubject'>,
 ) {
   if (login[PASSWORD_SEEN] !== passwordSeen(account)) return false;
-  return !(UPSTREAM_SEEN in login) || login[UPSTREAM_SEEN] === account.externalIdpId;
+  if (!(UPSTREAM_SEEN in login)) return true;
+  return (
+    login[UPSTREAM_SEEN] === account.externalIdpId && login[UPSTREAM_SUBJECT_SEEN] === account.externalSubject
+  );
 }
 
 /**
@@ -139,7 +150,7 @@ const SIGNED_IN_FIELDS = ['accountId', 'loginTs', 'amr', 'acr', 'transient'] as 
  */
 export function forgetOutdatedSignIn(
   ctx: KoaContextWithOIDC,
-  account: SignedInAccount & Pick<Account, 'updatedAt' | 'externalIdpId'>,
+  account: SignedInAccount & Pick<Account, 'updatedAt' | 'externalIdpId' | 'externalSubject'>,
 ): boolean {
   const login = (ctx.oidc?.entities.Interaction?.result as { login?: Record<string, unknown> } | undefined)
     ?.login;

@@ -187,7 +187,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
           detail: { step: 'callback', providerId: result.providerId, account: result.how },
         }),
       },
-      { providerId: result.providerId, authTime },
+      { providerId: result.providerId, subject: result.subject, authTime },
     );
     // DESIGN §2 Redirect rules: a local resume path, on PUBLIC_URL; the provider finishes the code flow.
     return reply.redirect(`${publicUrl}${flow.returnUrl}`, 302);
