@@ -1,5 +1,10 @@
 import type { Database } from '../store/database.ts';
-import { listenForNotifications, type NotificationListener } from '../store/notification-listener.ts';
+import {
+  connectionStringOf,
+  type ListenerLog,
+  listenReporting,
+  type NotificationListener,
+} from '../store/notification-listener.ts';
 import type { PgliteClient } from '../store/pglite-client.ts';
 import { PgliteThread } from '../store/pglite-thread-client.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -12,11 +17,6 @@ function forgetAnnounced(cache: ClientCache): (clientId: string) => void {
   return (clientId) => (clientId === '' ? cache.forgetAll() : cache.forget(clientId));
 }
 
-export interface ClientChangeLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
-
 /**
  * Keeps `cache` true to the database on PostgreSQL, where other processes (instances, the admin CLI)
  * change clients: every announced change drops its entry; the cache answers from memory only while
@@ -25,28 +25,23 @@ export interface ClientChangeLog {
 export function followClientChanges(
   connectionString: string,
   cache: ClientCache,
-  log: ClientChangeLog,
+  log: ListenerLog,
   timing: { readonly retryMs?: readonly number[]; readonly checkEveryMs?: number } = {},
 ): NotificationListener {
-  let lost = false;
-  return listenForNotifications({
+  return listenReporting({
     connectionString,
     channel: CLIENT_CHANGES_CHANNEL,
     ...timing,
+    log,
+    messages: {
+      back: 'Client changes are heard again: registrations are cached again',
+      lost: (reason) =>
+        `Client changes can no longer be heard (${reason}): registrations are read from the database until the listener is back`,
+    },
     handlers: {
       onNotification: forgetAnnounced(cache),
-      onListening: () => {
-        cache.enable();
-        if (lost) log.info('Client changes are heard again: registrations are cached again');
-        lost = false;
-      },
-      onLost: (reason) => {
-        cache.disable();
-        lost = true;
-        log.warn(
-          `Client changes can no longer be heard (${reason}): registrations are read from the database until the listener is back`,
-        );
-      },
+      onListening: () => cache.enable(),
+      onLost: () => cache.disable(),
     },
   });
 }
@@ -76,13 +71,9 @@ export async function followEmbeddedClientChanges(
 export async function followClientChangesIn(
   database: Database,
   cache: ClientCache,
-  log: ClientChangeLog,
+  log: ListenerLog,
 ): Promise<NotificationListener | undefined> {
-  if (database.kind === 'postgres') {
-    const { connectionString } = database.client.options;
-    if (connectionString === undefined) throw new Error('the PostgreSQL pool was opened without a URL');
-    return followClientChanges(connectionString, cache, log);
-  }
+  if (database.kind === 'postgres') return followClientChanges(connectionStringOf(database), cache, log);
   const lost = database.client instanceof PgliteThread ? database.client.lost : undefined;
   await followEmbeddedClientChanges(database.client, cache, lost);
   return undefined;

@@ -1,5 +1,10 @@
 import type { Database } from '../store/database.ts';
-import { listenForNotifications, type NotificationListener } from '../store/notification-listener.ts';
+import {
+  connectionStringOf,
+  type ListenerLog,
+  listenReporting,
+  type NotificationListener,
+} from '../store/notification-listener.ts';
 import type { PgliteClient } from '../store/pglite-client.ts';
 import type { KeyScheduleCache } from './provider-source.ts';
 
@@ -8,11 +13,6 @@ import type { KeyScheduleCache } from './provider-source.ts';
  * triggers, migration 0013), with an empty payload: the whole schedule is read again.
  */
 export const KEY_CHANGES_CHANNEL = 'keycard_signing_keys_changed';
-
-export interface KeyChangeLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
 /**
  * Tells `schedule` of every rotation or revocation another process (an instance, the admin CLI)
@@ -24,27 +24,23 @@ export interface KeyChangeLog {
 export function followKeyChanges(
   connectionString: string,
   schedule: KeyScheduleCache,
-  log: KeyChangeLog,
+  log: ListenerLog,
   timing: { readonly retryMs?: readonly number[]; readonly checkEveryMs?: number } = {},
 ): NotificationListener {
-  let lost = false;
-  return listenForNotifications({
+  return listenReporting({
     connectionString,
     channel: KEY_CHANGES_CHANNEL,
     ...timing,
+    log,
+    messages: {
+      back: 'Signing key changes are heard again: rotations and revocations apply at once',
+      lost: (reason) =>
+        `Signing key changes can no longer be heard (${reason}): another process's rotation or revocation applies here within 30 s until the listener is back`,
+    },
     handlers: {
       onNotification: () => schedule.invalidate(),
-      onListening: () => {
-        schedule.invalidate();
-        if (lost) log.info('Signing key changes are heard again: rotations and revocations apply at once');
-        lost = false;
-      },
-      onLost: (reason) => {
-        lost = true;
-        log.warn(
-          `Signing key changes can no longer be heard (${reason}): another process's rotation or revocation applies here within 30 s until the listener is back`,
-        );
-      },
+      onListening: () => schedule.invalidate(),
+      onLost: () => {},
     },
   });
 }
@@ -68,13 +64,9 @@ export async function followEmbeddedKeyChanges(
 export async function followKeyChangesIn(
   database: Database,
   schedule: KeyScheduleCache,
-  log: KeyChangeLog,
+  log: ListenerLog,
 ): Promise<NotificationListener | undefined> {
-  if (database.kind === 'postgres') {
-    const { connectionString } = database.client.options;
-    if (connectionString === undefined) throw new Error('the PostgreSQL pool was opened without a URL');
-    return followKeyChanges(connectionString, schedule, log);
-  }
+  if (database.kind === 'postgres') return followKeyChanges(connectionStringOf(database), schedule, log);
   await followEmbeddedKeyChanges(database.client, schedule);
   return undefined;
 }

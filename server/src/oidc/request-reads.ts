@@ -13,7 +13,7 @@ interface RequestReads {
   readonly found: Set<string>;
   /** The session this request found was ended by someone else meanwhile (signedInStateEnded). */
   sessionEnded: boolean;
-  /** The grants this request created: they go when its session turns out ended (endWrittenGrants). */
+  /** The grants this request created: they go when its session turns out ended (endCreatedGrants). */
   readonly grantsCreated: Set<string>;
   /** The sign-in this request resumes and the password it was bound to (sign-in-result.ts). */
   resumed: ResumedSignIn | undefined;

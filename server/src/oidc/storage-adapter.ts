@@ -87,17 +87,20 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
    * they were for is gone, so nothing of the sign-in may outlast it, a code with offline_access (not
    * bound to the session) included.
    */
-  async function endWrittenGrants(): Promise<void> {
-    for (const grantId of takeGrantsCreated()) {
-      await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
-      await destroyPayload(db, 'Grant', grantId);
-    }
+  async function endCreatedGrants(): Promise<void> {
+    for (const grantId of takeGrantsCreated()) await endGrant(grantId);
+  }
+
+  /** Takes away a grant and what was issued under it. */
+  async function endGrant(grantId: string): Promise<void> {
+    await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
+    await destroyPayload(db, 'Grant', grantId);
   }
 
   /** The session this request found is gone, ended by someone else meanwhile. */
   async function sessionEnded(): Promise<void> {
     noteSessionEnded();
-    await endWrittenGrants();
+    await endCreatedGrants();
   }
 
   /**
@@ -131,7 +134,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       if (this.model === 'Grant' && !wasFound(this.model, id)) noteGrantCreated(id);
       // The browser's session was ended under this request (a reset, a disable): nothing more of
       // its sign-in is written, not even under the new id a resume gives the session.
-      if (this.model === 'Session' && sessionEndedMeanwhile()) return endWrittenGrants();
+      if (this.model === 'Session' && sessionEndedMeanwhile()) return endCreatedGrants();
       if (wasFound(this.model, id)) {
         const written = await updatePayload(db, clock, key, payload, expiresIn);
         if (!written && this.model === 'Session') return sessionEnded();
@@ -182,10 +185,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       const { consumed, grantId } = await consumePayload(db, clock, this.model, id);
       const secondUse = SECOND_USE[this.model];
       if (consumed || !secondUse) return;
-      if (secondUse.revokes && grantId !== null) {
-        await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
-        await destroyPayload(db, 'Grant', grantId);
-      }
+      if (secondUse.revokes && grantId !== null) await endGrant(grantId);
       throw secondUse.refusal();
     }
 

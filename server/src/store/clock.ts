@@ -71,10 +71,9 @@ export async function readClockIn(db: Db, clock: Clock): Promise<Date> {
 export function databaseClock(db: Db): Clock {
   // How far the database's clock was ahead of the local one at the last reading.
   let offsetMs = 0;
-  return {
+  const clock: Clock = {
     async now() {
-      const [row] = rowsOf<{ ms: string | number }>(await db.execute(sql`select ${DATABASE_NOW_MS} as ms`));
-      const now = epochMsOf(row?.ms ?? null);
+      const now = await readClockIn(db, clock);
       offsetMs = now.getTime() - Date.now();
       return now;
     },
@@ -82,6 +81,7 @@ export function databaseClock(db: Db): Clock {
     preparedReading: () => null,
     estimate: () => new Date(Date.now() + offsetMs),
   };
+  return clock;
 }
 
 /** A clock for tests: starts at `start`, moved explicitly with `advance`. */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Database } from './database.ts';
 
 export interface NotificationHandlers {
   /** A notification's payload (sent with `pg_notify(channel, payload)` by a committed transaction). */
@@ -136,4 +137,55 @@ export function listenForNotifications({
       if (client) await endWithin(client, timeoutMs);
     },
   };
+}
+
+/** Where a listener tells the operator it lost its connection and got it back. */
+export interface ListenerLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** What a followed change listener says when it is lost (with the reason) and when it is back after that. */
+export interface ListenerMessages {
+  readonly back: string;
+  lost(reason: string): string;
+}
+
+/** The URL the PostgreSQL pool of `database` was opened with, for a listener's own connection. */
+export function connectionStringOf(database: Extract<Database, { kind: 'postgres' }>): string {
+  const { connectionString } = database.client.options;
+  if (connectionString === undefined) throw new Error('the PostgreSQL pool was opened without a URL');
+  return connectionString;
+}
+
+/**
+ * listenForNotifications with the operator told: a warning each time the listener is lost, and a
+ * line when it listens again after a loss (not at its first start).
+ */
+export function listenReporting({
+  log,
+  messages,
+  handlers,
+  ...listener
+}: ListenerOptions & {
+  readonly log: ListenerLog;
+  readonly messages: ListenerMessages;
+}): NotificationListener {
+  let lost = false;
+  return listenForNotifications({
+    ...listener,
+    handlers: {
+      onNotification: handlers.onNotification,
+      onListening: () => {
+        handlers.onListening();
+        if (lost) log.info(messages.back);
+        lost = false;
+      },
+      onLost: (reason) => {
+        handlers.onLost(reason);
+        lost = true;
+        log.warn(messages.lost(reason));
+      },
+    },
+  });
 }
