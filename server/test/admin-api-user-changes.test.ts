@@ -267,4 +267,19 @@ describe('POST /admin/api/users/{id}/disable and /enable', () => {
     expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);
     expect(await signsInSilently(browser)).toBe(false);
   });
+
+  it('stops a sign-in that finished before a disable, even once the account is enabled again before its resume', async () => {
+    const account = await createAccount(db(), 'disabled-meanwhile@example.com', STRONG);
+    const { browser, auth, body } = await attemptSignIn(app(), account.email, STRONG);
+    expect(body.isAuthenticated).toBe(true);
+    // Disabled (say, a stolen password noticed) and enabled again: the password never changed.
+    expect((await api('POST', `/users/${account.id}/disable`)).statusCode).toBe(200);
+    expect((await api('POST', `/users/${account.id}/enable`)).statusCode).toBe(200);
+    const resumed = await browser.get(auth.returnUrl);
+    expect(resumed.statusCode).toBe(303);
+    expect(String(resumed.headers.location)).toMatch(/^\/\?ReturnUrl=/);
+    expect(await signsInSilently(browser)).toBe(false);
+    // A sign-in made after the enable resumes as usual.
+    expect(await signsInSilently(await signedInBrowser(app(), account.email, STRONG))).toBe(true);
+  });
 });

@@ -403,6 +403,7 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
     passwordChangedAt: changedAt,
     mustChangePassword: false,
     disabledAt: null,
+    sessionsEnded: 2,
     updatedAt: changedAt,
     externalIdpId: null,
     externalSubject: null,
@@ -410,6 +411,7 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
   const resumed = {
     accountId: account.id,
     passwordSeen: changedAt.toISOString(),
+    sessionsEnded: 2,
     accountUpdatedAt: changedAt.getTime(),
   };
 
@@ -424,6 +426,7 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
     expect(signInStillBound({ ...account, disabledAt: later }, resumed)).toBe(false);
     expect(signInStillBound({ ...account, passwordChangedAt: later }, resumed)).toBe(false);
     expect(signInStillBound({ ...account, mustChangePassword: true }, resumed)).toBe(false);
+    expect(signInStillBound({ ...account, sessionsEnded: 3 }, resumed)).toBe(false);
     expect(signInStillBound({ ...account, updatedAt: later }, resumed)).toBe(false);
   });
 

@@ -62,6 +62,7 @@ const accountByIdShared = preparedPerDb('account_by_id_for_share', (db) =>
       passwordChangedAt: accounts.passwordChangedAt,
       mustChangePassword: accounts.mustChangePassword,
       disabledAt: accounts.disabledAt,
+      sessionsEnded: accounts.sessionsEnded,
       updatedAt: accounts.updatedAt,
     })
     .from(accounts)
@@ -79,10 +80,21 @@ export async function findSignInBinding(
   id: string,
 ): Promise<Pick<
   Account,
-  'id' | 'passwordChangedAt' | 'mustChangePassword' | 'disabledAt' | 'updatedAt'
+  'id' | 'passwordChangedAt' | 'mustChangePassword' | 'disabledAt' | 'sessionsEnded' | 'updatedAt'
 > | null> {
   const [row] = await accountByIdShared(db).execute({ id });
   return row ?? null;
+}
+
+/**
+ * Counts one ending of every session of the account (endAccountSessionsWithLogout), inside the
+ * caller's transaction: a sign-in that finished before it is not resumed after it (sign-in-result.ts).
+ */
+export async function countSessionsEnded(db: Db, id: string): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ sessionsEnded: sql`${accounts.sessionsEnded} + 1` })
+    .where(eq(accounts.id, id));
 }
 
 export interface NewAccount {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { findAccountById } from '../accounts/account-repository.ts';
+import { countSessionsEnded, findAccountById } from '../accounts/account-repository.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { type ClientSession, queueLogoutTokens } from '../backchannel/backchannel-repository.ts';
 import type { Clock } from '../store/clock.ts';
@@ -231,12 +231,15 @@ function clientSessionsOf(authorizations: Authorizations): ClientSession[] {
 /**
  * Ends every session and grant of an account (a password reset, an admin disable or delete) and queues
  * a logout token for each client of each session, as a sign-out does: relying parties learn that the
- * person is signed out there too. Runs inside the caller's transaction, with a clock that does not
- * query outside it; answers how many tokens were queued (the worker finds them at its next poll).
+ * person is signed out there too. Sign-ins that have finished but are not resumed yet end too: the
+ * account's count of endings moves on, and their results name the count they saw (sign-in-result.ts).
+ * Runs inside the caller's transaction, with a clock that does not query outside it; answers how many
+ * tokens were queued (the worker finds them at its next poll).
  */
 export async function endAccountSessionsWithLogout(db: Db, clock: Clock, accountId: string): Promise<number> {
   const sessions = await findAccountSessionPayloads(db, accountId);
   await endAccountSessions(db, accountId);
+  await countSessionsEnded(db, accountId);
   const clientSessions = sessions.flatMap((payload) =>
     clientSessionsOf((payload.authorizations ?? {}) as Authorizations),
   );

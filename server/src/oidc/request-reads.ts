@@ -26,6 +26,8 @@ interface RequestReads {
 export interface ResumedSignIn {
   readonly accountId: string;
   readonly passwordSeen: unknown;
+  /** The account's count of session endings as the resume read it. */
+  readonly sessionsEnded: number;
   readonly accountUpdatedAt: number;
 }
 

@@ -62,6 +62,14 @@ const PASSWORD_SEEN = 'passwordChangedAt';
 const UPSTREAM_SEEN = 'externalIdpId';
 const UPSTREAM_SUBJECT_SEEN = 'externalSubject';
 
+/**
+ * How many times every session of the account had been ended when the sign-in read it (the account's
+ * `sessionsEnded`). Anything that ends them (a reset, a disable, an unbind, an expiry) counts one more,
+ * so a sign-in that finished before is not resumed after it, even when what ended the sessions was
+ * undone meanwhile (a disable and an enable) and the password never changed.
+ */
+const ENDINGS_SEEN = 'sessionsEnded';
+
 /** An upstream sign-in as its result records it. */
 export interface UpstreamSignIn {
   readonly providerId: string;
@@ -70,7 +78,10 @@ export interface UpstreamSignIn {
 }
 
 /** The account as a sign-in read it, before it checked anything. */
-export type SignedInAccount = Pick<Account, 'id' | 'passwordChangedAt' | 'mustChangePassword'>;
+export type SignedInAccount = Pick<
+  Account,
+  'id' | 'passwordChangedAt' | 'mustChangePassword' | 'sessionsEnded'
+>;
 
 /**
  * The account's password as a result records it: when it was set, as ISO text, or null for none; or
@@ -100,6 +111,7 @@ export function boundLoginResult(account: SignedInAccount, amr: string[], upstre
         ? {}
         : { [UPSTREAM_SEEN]: upstream.providerId, [UPSTREAM_SUBJECT_SEEN]: upstream.subject }),
       [PASSWORD_SEEN]: passwordSeen(account),
+      [ENDINGS_SEEN]: account.sessionsEnded,
     },
   };
 }
@@ -110,6 +122,8 @@ function stillAsSeen(
   account: SignedInAccount & Pick<Account, 'externalIdpId' | 'externalSubject'>,
 ) {
   if (login[PASSWORD_SEEN] !== passwordSeen(account)) return false;
+  // A result stored before the count existed carries none: its password and provider still bind it.
+  if (ENDINGS_SEEN in login && login[ENDINGS_SEEN] !== account.sessionsEnded) return false;
   if (!(UPSTREAM_SEEN in login)) return true;
   return (
     login[UPSTREAM_SEEN] === account.externalIdpId && login[UPSTREAM_SUBJECT_SEEN] === account.externalSubject
@@ -118,7 +132,8 @@ function stillAsSeen(
 
 /**
  * Whether a resumed sign-in still stands by `account` as read after the resume's writes: the account
- * is there, enabled, with the password the sign-in saw, and its row unchanged since the resume read it.
+ * is there, enabled, with the password the sign-in saw, its sessions not ended since the resume read
+ * it, and its row unchanged since then.
  */
 export function signInStillBound(
   account: (SignedInAccount & Pick<Account, 'disabledAt' | 'updatedAt'>) | null,
@@ -128,6 +143,7 @@ export function signInStillBound(
     account !== null &&
     account.disabledAt === null &&
     passwordSeen(account) === resumed.passwordSeen &&
+    account.sessionsEnded === resumed.sessionsEnded &&
     // Any change of the row since the resume read it (an unbound domain, a disable and enable, an
     // expiry ordered again) may have ended the account's sessions: the sign-in is made again.
     account.updatedAt.getTime() === resumed.accountUpdatedAt
@@ -161,6 +177,7 @@ export function forgetOutdatedSignIn(
     noteResumedSignIn({
       accountId: account.id,
       passwordSeen: login[PASSWORD_SEEN],
+      sessionsEnded: account.sessionsEnded,
       accountUpdatedAt: account.updatedAt.getTime(),
     });
     return false;

@@ -37,6 +37,12 @@ export const accounts = pgTable(
     /** Upstream provider and subject when the account was linked or provisioned by federation. */
     externalIdpId: uuid('external_idp_id'),
     externalSubject: text('external_subject'),
+    /**
+     * How many times every session of the account was ended (a reset, a disable, an unbind, an expiry:
+     * endAccountSessionsWithLogout). A finished sign-in records it, and its resume is refused once it
+     * has moved on, whatever else changed back meanwhile (a disable undone by an enable, say).
+     */
+    sessionsEnded: integer('sessions_ended').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
