@@ -127,6 +127,12 @@ function environmentSchema(readText: ReadText) {
       REFRESH_TOKEN_IDLE_DAYS: wholeNumber(1, 365).default(14),
       /** Days from the sign-in after which no refresh token of it works, however often it was used. */
       REFRESH_TOKEN_ABSOLUTE_DAYS: wholeNumber(1, 3650).default(90),
+      /**
+       * Days from the sign-in after which its session ends however often it is used (it ends after 24
+       * hours unused anyway): the person signs in again. 30: NIST SP 800-63B §5.1's overall timeout for a
+       * password alone (SHOULD be at most 30).
+       */
+      SESSION_MAX_DAYS: wholeNumber(1, 365).default(30),
       /** Requests per minute and client IP on /api, /oidc and /admin/api (DESIGN §2 rate limits). */
       RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(1200),
       // DESIGN §2 Forgot password: mail per address and per IP is limited, in windows of this length.
@@ -295,6 +301,8 @@ function toConfig(env: Environment) {
     passwordHistory: env.PASSWORD_HISTORY,
     passwordMaxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
     passwordMinScore: env.PASSWORD_MIN_SCORE,
+    /** Seconds a sign-in session lasts unused, and at most from the sign-in. */
+    sessionLifetimes: { idleSeconds: DAY_SECONDS, absoluteSeconds: env.SESSION_MAX_DAYS * DAY_SECONDS },
     /** Seconds a refresh token works unused, and at most from the sign-in that began it. */
     refreshTokenLifetimes: {
       idleSeconds: env.REFRESH_TOKEN_IDLE_DAYS * DAY_SECONDS,

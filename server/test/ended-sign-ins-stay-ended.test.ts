@@ -9,6 +9,7 @@ import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
 import type { Db } from '../src/store/database.ts';
 import { oidcPayloads } from '../src/store/tables/index.ts';
+import { testConfig } from './support/app.ts';
 import {
   CLIENT_ID,
   createAccount,
@@ -36,7 +37,8 @@ const service = useTestService({
 const db = () => service().db;
 const clock = manualClock(new Date());
 /** The provider's storage on the service's database, as a protocol request uses it. */
-const adapter = (model: string) => new (databaseAdapter(db(), clock))(model);
+const adapter = (model: string) =>
+  new (databaseAdapter(db(), clock, { sessionLifetimes: testConfig().sessionLifetimes }))(model);
 
 let serial = 0;
 

@@ -1,7 +1,9 @@
 import { loginResponse } from '@keycard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { clockReading } from '../src/store/clock.ts';
+import { testConfig } from './support/app.ts';
 import {
   type Authorization,
   authorizationRequest,
@@ -91,6 +93,46 @@ describe('sign-in session: 24 hours', () => {
     expect(await authorize(early.browser)).toBe('signed in');
     vi.setSystemTime(start + 24 * HOUR + SECOND);
     expect(await authorize(late.browser)).toBe('asked to sign in');
+  });
+});
+
+describe('sign-in session: at most 30 days from the sign-in (SESSION_MAX_DAYS), however often it is used', () => {
+  it('answers without signing in one second before 30 days, used every 23 hours, and asks again one second after', async () => {
+    const DAY = 24 * HOUR;
+    const start = freezeTime();
+    const { browser } = await signedInBrowser();
+    for (let used = 23 * HOUR; used < 30 * DAY; used += 23 * HOUR) {
+      vi.setSystemTime(start + used);
+      expect(await authorize(browser)).toBe('signed in');
+    }
+    vi.setSystemTime(start + 30 * DAY - SECOND);
+    expect(await authorize(browser)).toBe('signed in');
+    vi.setSystemTime(start + 30 * DAY + SECOND);
+    expect(await authorize(browser)).toBe('asked to sign in');
+  });
+
+  it('is not found once 30 days old, though stored to last longer (as before this rule, 24 hours from its last use)', async () => {
+    const DAY = 24 * HOUR;
+    const start = freezeTime();
+    const adapter = new (databaseAdapter(
+      db(),
+      clockReading(() => Date.now()),
+      {
+        sessionLifetimes: testConfig().sessionLifetimes,
+      },
+    ))('Session');
+    const signedInAt = start / SECOND - (30 * DAY) / SECOND;
+    const stored = (id: string, loginTs: number) =>
+      adapter.upsert(
+        id,
+        { jti: id, uid: `uid-${id}`, kind: 'Session', accountId: 'a', loginTs },
+        (24 * HOUR) / SECOND,
+      );
+    await stored('thirty-days-old', signedInAt);
+    await stored('a-second-younger', signedInAt + 1);
+    expect(await adapter.find('thirty-days-old')).toBeUndefined();
+    expect(await adapter.findByUid('uid-thirty-days-old')).toBeUndefined();
+    expect(await adapter.find('a-second-younger')).toMatchObject({ loginTs: signedInAt + 1 });
   });
 });
 

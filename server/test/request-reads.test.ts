@@ -3,6 +3,7 @@ import { destroyPayload } from '../src/oidc/oidc-repository.ts';
 import { withRequestReads } from '../src/oidc/request-reads.ts';
 import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
+import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 /**
@@ -15,7 +16,9 @@ const testDb = useTestDatabase();
 const MINUTE = 60;
 
 function sessions() {
-  const Adapter = databaseAdapter(testDb().db, manualClock());
+  const Adapter = databaseAdapter(testDb().db, manualClock(), {
+    sessionLifetimes: testConfig().sessionLifetimes,
+  });
   return new Adapter('Session');
 }
 

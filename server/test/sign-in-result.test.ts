@@ -37,7 +37,7 @@ const POLICY = { threshold: 5, minutes: 60 };
 let serial = 0;
 
 function adapter(model: string) {
-  const Adapter = databaseAdapter(testDb().db, clock);
+  const Adapter = databaseAdapter(testDb().db, clock, { sessionLifetimes: testConfig().sessionLifetimes });
   return new Adapter(model);
 }
 

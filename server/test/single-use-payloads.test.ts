@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseAdapter } from '../src/oidc/storage-adapter.ts';
 import { manualClock } from '../src/store/clock.ts';
+import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 
 /**
@@ -13,7 +14,9 @@ const testDb = useTestDatabase();
 const MINUTE = 60;
 
 function adapters() {
-  const Adapter = databaseAdapter(testDb().db, manualClock());
+  const Adapter = databaseAdapter(testDb().db, manualClock(), {
+    sessionLifetimes: testConfig().sessionLifetimes,
+  });
   return (model: string) => new Adapter(model);
 }
 

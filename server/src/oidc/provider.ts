@@ -21,6 +21,7 @@ import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
 import { withRequestReads } from './request-reads.ts';
 import { grantResourceScopes, introspectionPolicy, resourceServerInfo } from './resource-servers.ts';
+import { sessionTtl } from './session-lifetime.ts';
 import { forgetOutdatedSignIn } from './sign-in-result.ts';
 import { databaseAdapter } from './storage-adapter.ts';
 
@@ -124,7 +125,7 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
   const cookies = cookiePolicy(config.publicUrl).provider;
   const { absoluteSeconds } = config.refreshTokenLifetimes;
   return {
-    adapter: databaseAdapter(db, clock, clientCache),
+    adapter: databaseAdapter(db, clock, { clients: clientCache, sessionLifetimes: config.sessionLifetimes }),
     ...signingConfiguration(keys.schedule),
     cookies: {
       keys: cookieSigner(keys.cookieKeys),
@@ -208,7 +209,7 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
       },
     },
     ttl: {
-      Session: 24 * 60 * 60,
+      Session: sessionTtl(config.sessionLifetimes),
       Interaction: 60 * 60,
       // A grant lives as long as the longest refresh token issued under it may.
       Grant: Math.max(14 * 24 * 60 * 60, absoluteSeconds),

@@ -25,6 +25,7 @@ import {
   takeGrantsCreated,
   wasFound,
 } from './request-reads.ts';
+import { pastAbsoluteEnd, type SessionLifetimes } from './session-lifetime.ts';
 import { signInStillBound, takeSignInRecord } from './sign-in-result.ts';
 
 /**
@@ -74,14 +75,30 @@ const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; reado
   },
 };
 
+/** What the storage adapter needs beside the database and its clock. */
+export interface AdapterOptions {
+  /** Client registrations kept across requests (client-cache.ts); absent: read at each request. */
+  readonly clients?: ClientCache;
+  /** A session past its absolute end is not found (session-lifetime.ts). */
+  readonly sessionLifetimes: SessionLifetimes;
+}
+
 /**
  * oidc-provider's storage in the database (PGlite or PostgreSQL), so any instance can continue a flow
  * another one started. Expiry is stamped and checked against `clock` (the database's in the service,
  * DESIGN §2) on every write and read, exactly: the provider's own check of a payload's `exp` allows
  * 15 seconds of clock skew. Client registrations come from `clients` when given (client-cache.ts:
- * on PostgreSQL, while their changes are heard), else from the database at each read.
+ * on PostgreSQL, while their changes are heard), else from the database at each read. A session past
+ * its absolute end (`sessionLifetimes`, session-lifetime.ts) is not found.
  */
-export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): new (model: string) => Adapter {
+export function databaseAdapter(
+  db: Db,
+  clock: Clock,
+  options: AdapterOptions,
+): new (
+  model: string,
+) => Adapter {
+  const { clients, sessionLifetimes } = options;
   /**
    * Ends the grants this request created, with what was issued under them (its code): the session
    * they were for is gone, so nothing of the sign-in may outlast it, a code with offline_access (not
@@ -150,6 +167,7 @@ export function databaseAdapter(db: Db, clock: Clock, clients?: ClientCache): ne
       const row = await findLivePayload(db, clock, this.model, by, value);
       if (!row) return undefined;
       const payload = row.payload as AdapterPayload;
+      if (this.model === 'Session' && pastAbsoluteEnd(sessionLifetimes, payload)) return undefined;
       if (NOT_REVIVED.has(this.model)) noteFound(this.model, by === 'id' ? value : String(payload.jti));
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
