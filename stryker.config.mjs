@@ -56,9 +56,8 @@ const SECURITY_MODULES = [
   // Where logout tokens may be posted (public addresses, configured networks).
   'server/src/backchannel/reachable-networks.ts',
   'server/src/backchannel/backchannel-delivery.ts',
-  // Which sessions and grants a request may write back (not those an account's ending removed).
-  'server/src/oidc/storage-adapter.ts',
-  'server/src/oidc/request-reads.ts',
+  // How long a sign-in session lasts: 24 hours unused, and an absolute end from the sign-in.
+  'server/src/oidc/session-lifetime.ts',
   // The SQLSTATE checks that settle races (a unique index) and rerun conflicts.
   'server/src/store/sql-state.ts',
   // The rules both sides apply: SPEC §5's password composition and the strength in context on top,
