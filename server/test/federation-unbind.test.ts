@@ -260,6 +260,22 @@ describe('an upstream sign-in that came back before its domain was unbound', () 
     await expectNotSignedIn(browser, auth.returnUrl);
   });
 
+  it('is not resumed once the domain is bound again and the same person linked again: the unbind ended it', async () => {
+    const sky = upstreamPerson('sky', LATE_DOMAIN);
+    idp.setPerson(sky);
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    const { browser, auth } = await throughUpstream(app(), providerId, sky);
+    await unbindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
+    // Provider and subject are those the result names once more; only the ending tells it apart.
+    const relinked = await linkOrProvisionAccount(
+      { db: db(), clock: manualClock() },
+      { providerId, subject: sky.sub, email: sky.email, displayName: 'Sky Upstream' },
+    );
+    expect(relinked).toMatchObject({ ok: true, how: 'linked' });
+    await expectNotSignedIn(browser, auth.returnUrl);
+  });
+
   it('is resumed while the domain stays bound', async () => {
     const quinn = upstreamPerson('quinn', KEPT_DOMAIN);
     idp.setPerson(quinn);

@@ -396,6 +396,13 @@ describe('POST /api/login with the right password', () => {
   });
 });
 
+const UNKNOWN_PROVIDER = 'c0ffee00-0000-4000-8000-000000000003';
+
+/** A resume's context as findAccount sees it: the interaction's result and the browser's session. */
+function resuming(result: unknown): KoaContextWithOIDC {
+  return { oidc: { entities: { Interaction: { result } }, session: {} } } as unknown as KoaContextWithOIDC;
+}
+
 describe('a resumed sign-in, checked again after the resume wrote its session', () => {
   const changedAt = new Date('2026-02-01T09:00:00Z');
   const account = {
@@ -428,6 +435,36 @@ describe('a resumed sign-in, checked again after the resume wrote its session', 
     expect(signInStillBound({ ...account, mustChangePassword: true }, resumed)).toBe(false);
     expect(signInStillBound({ ...account, sessionsEnded: 3 }, resumed)).toBe(false);
     expect(signInStillBound({ ...account, updatedAt: later }, resumed)).toBe(false);
+  });
+
+  it("is forgotten at the resume once the account's sessions were ended since, though nothing else changed", () => {
+    expect(forgetOutdatedSignIn(resuming(boundLoginResult(account, ['pwd'])), account)).toBe(false);
+    const ended = { ...account, sessionsEnded: 3 };
+    expect(forgetOutdatedSignIn(resuming(boundLoginResult(account, ['pwd'])), ended)).toBe(true);
+  });
+
+  it('stored before the count existed (the last release), is judged by its password alone', () => {
+    const { sessionsEnded: _, ...stored } = boundLoginResult(account, ['pwd']).login;
+    const later = new Date(changedAt.getTime() + 1);
+    expect(forgetOutdatedSignIn(resuming({ login: stored }), { ...account, sessionsEnded: 3 })).toBe(false);
+    expect(forgetOutdatedSignIn(resuming({ login: stored }), { ...account, passwordChangedAt: later })).toBe(
+      true,
+    );
+  });
+
+  it('stored upstream before the count existed, is judged by the provider and subject that vouched for it', () => {
+    const providerId = 'b1c2d3e4-0000-4000-8000-000000000002';
+    const upstream = { providerId, subject: 'sub-kim', authTime: undefined };
+    const { sessionsEnded: _, ...stored } = boundLoginResult(account, ['fed'], upstream).login;
+    const linked = { ...account, externalIdpId: providerId, externalSubject: 'sub-kim' };
+    expect(forgetOutdatedSignIn(resuming({ login: stored }), linked)).toBe(false);
+    expect(forgetOutdatedSignIn(resuming({ login: stored }), account)).toBe(true);
+    expect(
+      forgetOutdatedSignIn(resuming({ login: stored }), { ...linked, externalSubject: 'sub-other' }),
+    ).toBe(true);
+    expect(
+      forgetOutdatedSignIn(resuming({ login: stored }), { ...linked, externalIdpId: UNKNOWN_PROVIDER }),
+    ).toBe(true);
   });
 
   it('is checked outside a protocol request without noting anything or failing', () => {
