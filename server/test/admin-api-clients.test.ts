@@ -80,6 +80,32 @@ describe('back-channel logout URI through the admin API', () => {
     expect(loopback.statusCode).toBe(201);
   });
 
+  it('refuses a plain-http redirect URI off loopback, public or confidential, and takes one on loopback', async () => {
+    for (const secret of [undefined, 'a-secret-of-thirty-two-characters-or-more']) {
+      const refused = await api('POST', '/clients', {
+        id: secret ? 'clear-confidential' : 'clear-public',
+        name: 'In Clear',
+        redirectUris: ['https://clear.example/cb', 'http://clear.example/cb'],
+        ...(secret ? { secret } : {}),
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
+    }
+    for (const [id, uri] of [
+      ['on-localhost', 'http://localhost:8765/cb'],
+      ['on-ipv6-loopback', 'http://[::1]:8765/cb'],
+    ]) {
+      const taken = await api('POST', '/clients', { id, name: 'Loopback', redirectUris: [uri] });
+      expect(taken.statusCode).toBe(201);
+    }
+    // Changed later to one in clear: refused, and the registration stays as it was.
+    const changed = await api('PATCH', '/clients/on-localhost', { redirectUris: ['http://app.example/cb'] });
+    expect(changed.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
+    expect((await api('GET', '/clients/on-localhost')).json()).toMatchObject({
+      redirectUris: ['http://localhost:8765/cb'],
+    });
+  });
+
   it('refuses a back-channel logout URI with a fragment (400 naming the field)', async () => {
     const refused = await api('POST', '/clients', {
       id: 'fragmented',

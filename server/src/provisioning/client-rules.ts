@@ -134,6 +134,18 @@ const BACKCHANNEL_RULES: Rule[] = [
       : undefined,
 ];
 
+/**
+ * RFC 6749 §3.1.2.1: the redirection endpoint should use TLS, since the code (and the state that binds
+ * it to the browser) crosses the network in its URL; whoever reads it on the way can try it first.
+ * On loopback it never leaves the machine (RFC 8252 §7.3: an application in development, a native one).
+ */
+const REDIRECT_RULES: Rule[] = [
+  (r) =>
+    r.redirectUris.some(inClearOverNetwork)
+      ? problem('redirectUris', 'a redirect URI uses https, or http on loopback only')
+      : undefined,
+];
+
 /** PKCE: a public client proves the code is its own with nothing else (RFC 9700 §2.1.1). */
 const PKCE_RULES: Rule[] = [
   (r) =>
@@ -162,7 +174,14 @@ const ADMIN_RULES: Rule[] = [
       : undefined,
 ];
 
-const RULES = [...ADMIN_RULES, ...CREDENTIAL_RULES, ...GRANT_RULES, ...BACKCHANNEL_RULES, ...PKCE_RULES];
+const RULES = [
+  ...ADMIN_RULES,
+  ...CREDENTIAL_RULES,
+  ...GRANT_RULES,
+  ...REDIRECT_RULES,
+  ...BACKCHANNEL_RULES,
+  ...PKCE_RULES,
+];
 
 /**
  * Refuses a registration that could not work, naming the first field at fault. `signingAlgorithms`
