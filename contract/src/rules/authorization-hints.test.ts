@@ -1,10 +1,34 @@
 import { describe, expect, it } from 'vitest';
+import { productNameField } from '../schemas/admin-fields.ts';
 import {
   firstSupportedLanguage,
   isPlausibleEmail,
   MAX_LOGIN_HINT_LENGTH,
   usableLoginHint,
+  usableProductName,
 } from './authorization-hints.ts';
+
+describe('usableProductName', () => {
+  it('keeps a name of up to 100 characters, trimmed, as a client may register it', () => {
+    expect(usableProductName('  Rooms Pro ')).toBe('Rooms Pro');
+    expect(usableProductName('R'.repeat(100))).toBe('R'.repeat(100));
+    expect(productNameField.safeParse('R'.repeat(100)).success).toBe(true);
+  });
+
+  it('drops a missing, empty, longer or control-character one, which no client can register either', () => {
+    for (const made of [
+      undefined,
+      null,
+      '  ',
+      'R'.repeat(101),
+      'Rooms\nYour account is locked',
+      'Rooms\u0085',
+    ]) {
+      expect(usableProductName(made)).toBeNull();
+      expect(productNameField.safeParse(made).success).toBe(false);
+    }
+  });
+});
 
 describe('usableLoginHint', () => {
   it('trims a hint and keeps it', () => {

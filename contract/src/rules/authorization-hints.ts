@@ -4,6 +4,21 @@
  * page, and the SPA, which reads them there: the browser can change what it reads, so both check.
  */
 import { LANGUAGES, type Language } from '../text-keys.ts';
+import { isPlainText } from './plain-text.ts';
+
+/** The longest product name a client may register, and so the longest the sign-in page shows. */
+export const MAX_PRODUCT_NAME_LENGTH = 100;
+
+/**
+ * The product name to show from the ReturnUrl's `product` (SPEC §3), trimmed, or null for an empty,
+ * overlong or odd value: anyone can write a link to the sign-in page, and no registered name is longer,
+ * so a longer one is a message someone made up, not a product.
+ */
+export function usableProductName(product: string | null | undefined): string | null {
+  const trimmed = typeof product === 'string' ? product.trim() : '';
+  if (trimmed === '' || trimmed.length > MAX_PRODUCT_NAME_LENGTH || !isPlainText(trimmed)) return null;
+  return trimmed;
+}
 
 /** The longest login hint forwarded: the longest e-mail address the calls accept. */
 export const MAX_LOGIN_HINT_LENGTH = 320;

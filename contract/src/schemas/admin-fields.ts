@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PRODUCT_NAME_LENGTH } from '../rules/authorization-hints.ts';
 import { isPlainText } from '../rules/plain-text.ts';
 import { plainText } from './plain-text.ts';
 
@@ -27,7 +28,9 @@ export const clientIdField = plainText({ error: 'is required' }).regex(
   'must be 3 to 64 characters from A–Z, a–z, 0–9, ".", "_" and "-"',
 );
 
-export const productNameField = displayNameField.pipe(z.string().max(100, 'must be at most 100 characters'));
+export const productNameField = displayNameField.pipe(
+  z.string().max(MAX_PRODUCT_NAME_LENGTH, `must be at most ${MAX_PRODUCT_NAME_LENGTH} characters`),
+);
 
 /** An absolute http(s) URL without fragment or credentials, stored exactly as given (RPs compare strings). */
 export const redirectUriField = plainText({ error: 'is required' })

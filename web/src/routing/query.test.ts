@@ -79,6 +79,14 @@ describe('readProduct (SPEC §3)', () => {
     expect(readProduct('/resume?product=', OWN)).toBe(OWN);
     expect(readProduct('/resume?other=1', OWN)).toBe(OWN);
   });
+
+  it('shows a name of up to 100 characters, the longest a client registers, and nothing made up past it', () => {
+    const longest = 'P'.repeat(100);
+    expect(readProduct(`/resume?product=${longest}`, OWN)).toBe(longest);
+    expect(readProduct(`/resume?product=${longest}x`, OWN)).toBe(OWN);
+    expect(readProduct('/resume?product=%20%20Rooms%20%20', OWN)).toBe('Rooms');
+    expect(readProduct('/resume?product=Rooms%0AYour%20account%20is%20locked', OWN)).toBe(OWN);
+  });
 });
 
 describe('readLoginHint (the login_hint inside a ReturnUrl)', () => {

@@ -1,4 +1,4 @@
-import { firstSupportedLanguage, usableLoginHint } from '@keycard/contract';
+import { firstSupportedLanguage, usableLoginHint, usableProductName } from '@keycard/contract';
 
 /**
  * Query readers of SPEC §3. They take `location.search` as it is ("?a=b" or "").
@@ -42,11 +42,11 @@ function returnUrlParam(returnUrl: string, name: string): string | null {
 
 /**
  * SPEC §3: the `product` parameter carried inside the ReturnUrl; by default `ownName`, the product's
- * own name (the two name parts of the text resource, from SITE_FILE).
+ * own name (the two name parts of the text resource, from SITE_FILE), which also stands in for a
+ * value no client could have registered (overlong, or holding control characters).
  */
 export function readProduct(returnUrl: string, ownName: string): string {
-  const product = returnUrlParam(returnUrl, 'product');
-  return product?.trim() ? product : ownName;
+  return usableProductName(returnUrlParam(returnUrl, 'product')) ?? ownName;
 }
 
 /**
