@@ -222,6 +222,31 @@ describe('DELETE /admin/api/users/{id}', () => {
     expect(again.statusCode).toBe(404);
   });
 
+  it('deletes the mail queued about the account, to its new address too, and leaves the mail of others', async () => {
+    const leaving = await createAccount(db(), 'mail-leaver@example.com', STRONG, 'Mo Leaver');
+    const staying = await createAccount(db(), 'mail-stayer@example.com', STRONG, 'Sam Stayer');
+    for (const [account, newEmail] of [
+      [leaving, 'mail-leaver@new.example'],
+      [staying, 'mail-stayer@new.example'],
+    ] as const) {
+      expect((await api('POST', `/users/${account.id}/change-email`, { newEmail })).statusCode).toBe(200);
+    }
+    const queued = async () => (await service().mails()).map((mail) => mail.recipient);
+    expect(await queued()).toEqual(
+      expect.arrayContaining([
+        'mail-leaver@new.example',
+        'mail-leaver@example.com',
+        'mail-stayer@new.example',
+        'mail-stayer@example.com',
+      ]),
+    );
+    expect((await api('DELETE', `/users/${leaving.id}`)).statusCode).toBe(200);
+    const left = await queued();
+    expect(left).not.toContain('mail-leaver@new.example');
+    expect(left).not.toContain('mail-leaver@example.com');
+    expect(left).toEqual(expect.arrayContaining(['mail-stayer@new.example', 'mail-stayer@example.com']));
+  });
+
   it('frees the address for a new account', async () => {
     const account = await createAccount(db(), 'reuse@example.com', STRONG);
     await api('DELETE', `/users/${account.id}`);

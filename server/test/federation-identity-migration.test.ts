@@ -1,51 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindExternalIdentity, linkExternalIdentity } from '../src/accounts/account-repository.ts';
-import type { Database } from '../src/store/database.ts';
-import { MIGRATIONS_FOLDER, migrateDatabase } from '../src/store/migrate.ts';
-import { drizzleOnPglite } from '../src/store/open-database.ts';
+import { migrateDatabase } from '../src/store/migrate.ts';
 import { rowsOf } from '../src/store/rows.ts';
 import { isUniqueViolation } from '../src/store/sql-state.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { migrateWith, migrationsBefore } from './support/partial-migrations.ts';
 
 /** The migration that adds account_external_identity_idx. */
 const INDEX_MIGRATION = '0010_external_identity';
-
-/** A copy of the migrations folder as it stood before the index: its journal ends one migration earlier. */
-async function migrationsBeforeIndex(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'keycard-migrations-'));
-  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag === INDEX_MIGRATION);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  return folder;
-}
-
-/** Applies the migrations of `folder` as migrate.ts does, on either store. */
-async function migrateWith(database: Database, folder: string): Promise<void> {
-  if (database.kind === 'pglite') {
-    await migratePglite(drizzleOnPglite(database.client), { migrationsFolder: folder });
-  } else {
-    await migratePostgres(drizzlePostgres({ client: database.client }), { migrationsFolder: folder });
-  }
-}
 
 let store: TestDatabase;
 let folder: string;
 beforeAll(async () => {
   store = await createTestDatabase({ migrated: false });
-  folder = await migrationsBeforeIndex();
+  folder = await migrationsBefore(INDEX_MIGRATION);
   await migrateWith(store.database, folder);
 });
 afterAll(async () => {

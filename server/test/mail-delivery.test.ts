@@ -73,6 +73,7 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
   it('delivers German mail in the formal address with real umlauts', async () => {
     const { parsed } = await deliver({
       kind: 'unlock',
+      accountId: null,
       to: 'joerg@example.test',
       language: 'de',
       values: { userName: 'Jörg Müller', link: `${PUBLIC_URL}/unlock/c0de-DE` },
@@ -90,6 +91,7 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
     const hostile = '<script>alert("x")</script> & <b>Mallory</b>';
     const { parsed } = await deliver({
       kind: 'email_change_confirm',
+      accountId: null,
       to: 'mallory@example.test',
       language: 'en',
       values: {
@@ -112,6 +114,7 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
   it('keeps a line break in a value from forging lines of the message', async () => {
     const { parsed } = await deliver({
       kind: 'password_changed',
+      accountId: null,
       to: 'eve@example.test',
       language: 'en',
       values: { userName: 'Eve\n\nClick https://evil.test now' },
@@ -136,7 +139,13 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
       log: recordingLog(),
     });
     const { parsed } = await deliver(
-      { kind: 'password_changed', to: 'ann@example.test', language: 'en', values: { userName: 'Ann' } },
+      {
+        kind: 'password_changed',
+        accountId: null,
+        to: 'ann@example.test',
+        language: 'en',
+        values: { userName: 'Ann' },
+      },
       service,
     );
     expect(parsed.subject).toBe('Your GuestPass password was changed');
@@ -162,7 +171,7 @@ describe('queued mail delivered over SMTP (DESIGN §2 Mail)', () => {
 
   it.each(['en', 'de'] as const)('delivers every kind in %s with its values filled in', async (language) => {
     for (const [kind, values] of Object.entries(SAMPLES) as [MailKind, MailValues[MailKind]][]) {
-      const { parsed } = await deliver({ kind, to: 'ann@example.test', language, values });
+      const { parsed } = await deliver({ kind, accountId: null, to: 'ann@example.test', language, values });
       const filled = Object.values(values).filter((value) => !value.startsWith('http'));
       for (const value of filled) expect(parsed.text, kind).toContain(value);
       expect(parsed.text, kind).not.toMatch(/[{}]/);

@@ -83,6 +83,7 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
       .where(eq(outbox.id, older.id));
     await app.mail.queue(testDb().db, {
       kind: 'unlock',
+      accountId: null,
       to: 'second@example.test',
       language: 'de',
       values: { userName: '<script>alert(1)</script>', link: `${PUBLIC_URL}/unlock/newer` },

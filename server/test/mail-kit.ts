@@ -35,6 +35,7 @@ export function steppingClock(): Clock & { advance(ms: number): void } {
 export function resetRequest(to: string, code = 'reset-code-1'): MailRequest<'password_reset'> {
   return {
     kind: 'password_reset',
+    accountId: null,
     to,
     language: 'en',
     values: { userName: 'Dana Demo', link: `${PUBLIC_URL}/resetPassword/1/${code}` },

@@ -34,6 +34,11 @@ export type MailKind = keyof MailValues;
 export interface MailRequest<K extends MailKind = MailKind> {
   kind: K;
   to: string;
+  /**
+   * The account the message is about: deleting it deletes the message too (sent or not), so nothing
+   * is mailed, nor kept, for an account that is gone. Null: about no account (a test's message).
+   */
+  accountId: string | null;
   /** The account's language when known, else the request's (by Accept-Language / requestedLanguageCode). */
   language: Language;
   values: MailValues[K];

@@ -22,7 +22,10 @@ export interface ClaimedMail {
 
 export async function insertMail(
   db: Db,
-  row: Pick<OutboxRow, 'kind' | 'recipient' | 'subject' | 'textBody' | 'htmlBody' | 'expiresAt'>,
+  row: Pick<
+    OutboxRow,
+    'kind' | 'accountId' | 'recipient' | 'subject' | 'textBody' | 'htmlBody' | 'expiresAt'
+  >,
 ): Promise<string> {
   const [inserted] = await db.insert(outbox).values(row).returning({ id: outbox.id });
   if (!inserted) throw new Error('mail outbox insert returned no row');

@@ -40,6 +40,7 @@ export function createOutbox(config: Pick<Config, 'publicUrl' | 'site'>): Outbox
       const rendered = renderMail(request, siteTextsFor(config.site, request.language));
       const id = await insertMail(db, {
         kind: request.kind,
+        accountId: request.accountId,
         recipient: request.to,
         subject: rendered.subject,
         textBody: rendered.text,

@@ -95,6 +95,7 @@ export async function expirePassword(
     if (changed && account.passwordHash !== null && isDeliverableAddress(account.email)) {
       await mailing.mail.queue(tx, {
         kind: 'password_expired',
+        accountId: account.id,
         to: account.email,
         language: mailLanguage(account),
         values: { userName: account.displayName },

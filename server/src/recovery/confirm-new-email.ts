@@ -64,6 +64,7 @@ async function applyChange(
       await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await deps.mail.queue(tx, {
         kind: 'email_changed',
+        accountId: account.id,
         to: account.email,
         language: mailLanguage(account, input.language),
         values: { userName: account.displayName, newEmail },

@@ -75,6 +75,7 @@ async function queueMail(
       });
       await deps.mail.queue(tx, {
         kind: 'password_reset',
+        accountId: account.id,
         to: account.email,
         language: mailLanguage(account, input.language, input.flowLanguage),
         values: { userName: account.displayName, link: resetPasswordLink(deps.publicUrl, 1, code, query) },
@@ -86,6 +87,7 @@ async function queueMail(
       codeHash(randomBytes(32).toString('base64url'));
       await deps.mail.queue(tx, {
         kind: 'federated_account',
+        accountId: account.id,
         to: account.email,
         language: mailLanguage(account, input.language, input.flowLanguage),
         values: { userName: account.displayName, providerName: recipient.providerName },

@@ -23,6 +23,7 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
     });
     await deps.mail.queue(tx, {
       kind: 'invitation',
+      accountId: account.id,
       to: account.email,
       language: mailLanguage(account),
       values: {

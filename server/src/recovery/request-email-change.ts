@@ -37,6 +37,7 @@ export async function requestEmailChange(
     const language = mailLanguage(account);
     await deps.mail.queue(tx, {
       kind: 'email_change_confirm',
+      accountId: account.id,
       to: wanted,
       language,
       values: {
@@ -48,6 +49,7 @@ export async function requestEmailChange(
     });
     await deps.mail.queue(tx, {
       kind: 'email_change_notice',
+      accountId: account.id,
       to: account.email,
       language,
       values: { userName: account.displayName, newEmail: wanted },

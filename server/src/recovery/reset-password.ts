@@ -76,6 +76,7 @@ async function applyReset(
     if (isDeliverableAddress(account.email)) {
       await deps.mail.queue(tx, {
         kind: 'password_changed',
+        accountId: account.id,
         to: account.email,
         language: mailLanguage(account, input.language),
         values: { userName: account.displayName },

@@ -31,6 +31,7 @@ export function queueUnlockMail(
     });
     await deps.mail.queue(tx, {
       kind: 'unlock',
+      accountId: account.id,
       to: account.email,
       language: mailLanguage(account, language, flowLanguage),
       values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },

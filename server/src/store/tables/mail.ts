@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts.ts';
 
 /**
  * Mail outbox (DESIGN §2 Mail): written in the same transaction as the code a message carries; a worker
@@ -10,6 +11,11 @@ export const outbox = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: text('kind').notNull(),
+    /**
+     * The account the message is about; the message goes with it when it is deleted, unsent or not.
+     * Null for a message queued before the column existed.
+     */
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
     recipient: text('recipient').notNull(),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
@@ -35,6 +41,8 @@ export const outbox = pgTable(
   },
   (table) => [
     index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt),
+    // What an account's deletion deletes with it.
+    index('mail_outbox_account_idx').on(table.accountId),
     // The few finished messages still holding links, which the worker looks at on every pass.
     index('mail_outbox_links_kept_idx')
       .on(table.expiresAt)
