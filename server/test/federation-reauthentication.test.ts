@@ -31,6 +31,10 @@ const service = useTestService({
 const app = () => service().app;
 const db = () => service().db;
 
+/** 30 days in seconds, as the upstream request states it. */
+const THIRTY_DAYS = String(30 * 24 * 60 * 60);
+const SESSION_MAX = 30 * 24 * 60 * 60;
+
 /** Through the upstream provider, having authenticated there `secondsAgo` seconds ago. */
 async function authenticatedUpstream(parameters: Record<string, string>, secondsAgo: number) {
   idp.authenticateSecondsAgo(secondsAgo);
@@ -43,15 +47,17 @@ async function authenticatedUpstream(parameters: Record<string, string>, seconds
 
 describe('re-authentication the relying party asks for is asked upstream (OpenID Connect Core §3.1.2.1)', () => {
   it.each([
-    [{}, { prompt: null, max_age: null }],
-    [{ prompt: 'login' }, { prompt: 'login', max_age: null }],
+    // Never an authentication older than the session's 30 days (SESSION_MAX_DAYS) would last.
+    [{}, { prompt: null, max_age: THIRTY_DAYS }],
+    [{ prompt: 'login' }, { prompt: 'login', max_age: THIRTY_DAYS }],
     [{ max_age: '300' }, { prompt: null, max_age: '300' }],
+    [{ max_age: '3000000' }, { prompt: null, max_age: THIRTY_DAYS }],
     [
       { prompt: 'login', max_age: '300' },
       { prompt: 'login', max_age: '300' },
     ],
     // max_age=0 is prompt=login (oidc-provider turns one into the other).
-    [{ max_age: '0' }, { prompt: 'login', max_age: null }],
+    [{ max_age: '0' }, { prompt: 'login', max_age: THIRTY_DAYS }],
   ])('sends a request with %j upstream with %j', async (asked, upstream) => {
     const { authorizationUrl } = await sentUpstream(app(), providerId, PEOPLE.ada, asked);
     expect({
@@ -114,28 +120,55 @@ describe('re-authentication the relying party asks for is asked upstream (OpenID
     const unasked = await authenticatedUpstream({}, 86_400);
     expect(unasked.back.headers.location).toBe(`http://localhost:3000${unasked.auth.returnUrl}`);
   });
+
+  it('signs in with an upstream authentication just under 30 days old, whose code is redeemed, and refuses one of 30 days', async () => {
+    // The session would end 30 days after the authentication (SESSION_MAX_DAYS): a provider that
+    // ignores the max_age it was sent must not start one that is over at once.
+    const recent = await authenticatedUpstream({}, SESSION_MAX - 60);
+    const tokens = await redeemCode(
+      app(),
+      await resumeToCode(recent.browser, recent.auth.returnUrl),
+      recent.auth.verifier,
+    );
+    expect(tokens.id_token).toBeTruthy();
+    const tooOld = await authenticatedUpstream({}, SESSION_MAX);
+    expectErrorPage(tooOld.back);
+    expect(await lastFederationAudit(db())).toMatchObject({
+      outcome: 'refused',
+      detail: { step: 'callback', reason: 'authentication_too_old', providerId },
+    });
+    await expectNotSignedIn(tooOld.browser, tooOld.auth.returnUrl);
+  });
 });
 
 describe('reading and checking re-authentication', () => {
   it('reads prompt=login among other prompts and max_age in text, as oidc-provider stores them', () => {
-    expect(reauthenticationAsked({ prompt: 'consent login', max_age: '3600' })).toEqual({
+    expect(reauthenticationAsked({ prompt: 'consent login', max_age: '3600' }, SESSION_MAX)).toEqual({
       promptLogin: true,
       maxAge: 3600,
+      sessionMaxAge: SESSION_MAX,
     });
-    expect(reauthenticationAsked({ prompt: 'consent' })).toEqual({ promptLogin: false, maxAge: null });
+    expect(reauthenticationAsked({ prompt: 'consent' }, SESSION_MAX)).toMatchObject({
+      promptLogin: false,
+      maxAge: null,
+    });
     // Only whole seconds in text, as the provider stores them; anything else asks nothing.
     for (const maxAge of ['30s', 'x30', '-30', 30]) {
-      expect(reauthenticationAsked({ max_age: maxAge }).maxAge).toBeNull();
+      expect(reauthenticationAsked({ max_age: maxAge }, SESSION_MAX).maxAge).toBeNull();
     }
-    expect(upstreamReauthenticationParameters({ promptLogin: false, maxAge: null })).toEqual({});
+    expect(
+      upstreamReauthenticationParameters({ promptLogin: false, maxAge: null, sessionMaxAge: SESSION_MAX }),
+    ).toEqual({
+      max_age: THIRTY_DAYS,
+    });
   });
 
   it('refuses an ID token without auth_time when max_age was asked, and checks nothing without max_age', () => {
     const now = new Date('2025-06-01T12:00:00Z');
     const sentAt = new Date(now.getTime() - 60_000);
     const nowSeconds = now.getTime() / 1000;
-    const maxAge = { promptLogin: false, maxAge: 300 };
-    const nothing = { promptLogin: false, maxAge: null };
+    const maxAge = { promptLogin: false, maxAge: 300, sessionMaxAge: SESSION_MAX };
+    const nothing = { promptLogin: false, maxAge: null, sessionMaxAge: SESSION_MAX };
     expect(authenticationAgeRefusal(maxAge, undefined, now, sentAt)).toBe('auth_time_missing');
     expect(authenticationAgeRefusal(maxAge, nowSeconds - 330, now, sentAt)).toBeNull();
     expect(authenticationAgeRefusal(maxAge, nowSeconds - 331, now, sentAt)).toBe('authentication_too_old');
@@ -147,7 +180,7 @@ describe('reading and checking re-authentication', () => {
     const now = new Date('2025-06-01T12:00:00Z');
     const sentAt = new Date(now.getTime() - 60_000);
     const sentSeconds = sentAt.getTime() / 1000;
-    const login = { promptLogin: true, maxAge: null };
+    const login = { promptLogin: true, maxAge: null, sessionMaxAge: SESSION_MAX };
     expect(authenticationAgeRefusal(login, sentSeconds - 30, now, sentAt)).toBeNull();
     expect(authenticationAgeRefusal(login, sentSeconds - 31, now, sentAt)).toBe('authentication_too_old');
     expect(authenticationAgeRefusal(login, sentSeconds + 10, now, sentAt)).toBeNull();
@@ -159,5 +192,17 @@ describe('reading and checking re-authentication', () => {
     expect(upstreamLoginTime(1_000, 2_000)).toBe(1_000);
     expect(upstreamLoginTime(2_500, 2_000)).toBe(2_000);
     expect(upstreamLoginTime(null, 2_000)).toBeUndefined();
+    // A NumericDate may carry a fraction; the session's times are whole seconds.
+    expect(upstreamLoginTime(1_000.75, 2_000)).toBe(1_000);
+  });
+
+  it("refuses an auth_time 30 days old, the session's absolute lifetime, without the 30 s of clocks, asked or not", () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    const nowSeconds = now.getTime() / 1000;
+    const nothing = { promptLogin: false, maxAge: null, sessionMaxAge: SESSION_MAX };
+    expect(authenticationAgeRefusal(nothing, nowSeconds - SESSION_MAX + 1, now, now)).toBeNull();
+    expect(authenticationAgeRefusal(nothing, nowSeconds - SESSION_MAX, now, now)).toBe(
+      'authentication_too_old',
+    );
   });
 });

@@ -89,7 +89,8 @@ export interface AdapterOptions {
  * DESIGN §2) on every write and read, exactly: the provider's own check of a payload's `exp` allows
  * 15 seconds of clock skew. Client registrations come from `clients` when given (client-cache.ts:
  * on PostgreSQL, while their changes are heard), else from the database at each read. A session past
- * its absolute end (`sessionLifetimes`, session-lifetime.ts) is not found.
+ * its absolute end (`sessionLifetimes`, session-lifetime.ts) is not found; that end is judged by Date,
+ * the clock oidc-provider stamps the session's login time with.
  */
 export function databaseAdapter(
   db: Db,

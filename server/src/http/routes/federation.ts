@@ -123,7 +123,10 @@ export const federationRoutes: RouteModule = (api, deps) => {
       providerId,
       loginHint: query.login_hint,
       returnUrl,
-      reauthentication: reauthenticationAsked(interaction.params),
+      reauthentication: reauthenticationAsked(
+        interaction.params,
+        deps.config.sessionLifetimes.absoluteSeconds,
+      ),
     });
     if (!started.ok) return refused(request, reply, 'redirect', started.reason, providerId);
     await retireOldFlows(request, reply);
@@ -159,7 +162,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     // The URL the provider redirected to, on the registered origin (openid-client derives redirect_uri from it).
     const callbackUrl = new URL(federation.callbackUrl);
     callbackUrl.search = new URL(request.url, publicUrl).search;
-    const asked = reauthenticationAsked(interaction.params);
+    const asked = reauthenticationAsked(interaction.params, deps.config.sessionLifetimes.absoluteSeconds);
     const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
     if (!result.ok) {
       // A person who declined at their organisation's provider is back at sign-in, where they were,
