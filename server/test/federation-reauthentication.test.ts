@@ -170,6 +170,8 @@ describe('reading and checking re-authentication', () => {
     const maxAge = { promptLogin: false, maxAge: 300, sessionMaxAge: SESSION_MAX };
     const nothing = { promptLogin: false, maxAge: null, sessionMaxAge: SESSION_MAX };
     expect(authenticationAgeRefusal(maxAge, undefined, now, sentAt)).toBe('auth_time_missing');
+    // No time at all, as a token could state it: as good as none.
+    expect(authenticationAgeRefusal(maxAge, Number.POSITIVE_INFINITY, now, sentAt)).toBe('auth_time_missing');
     expect(authenticationAgeRefusal(maxAge, nowSeconds - 330, now, sentAt)).toBeNull();
     expect(authenticationAgeRefusal(maxAge, nowSeconds - 331, now, sentAt)).toBe('authentication_too_old');
     expect(authenticationAgeRefusal(nothing, undefined, now, sentAt)).toBeNull();
