@@ -51,14 +51,16 @@ describe('back-channel logout URI through the admin API', () => {
 
   it('takes a plain-http back-channel logout URI off loopback from a confidential client only (Back-Channel Logout 1.0 §2.2)', async () => {
     const uri = 'http://plain.example/backchannel-logout';
-    const refused = await api('POST', '/clients', {
-      id: 'plain-public',
-      name: 'Plain Public',
-      redirectUris: ['https://plain.example/cb'],
-      backchannelLogoutUri: uri,
-    });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'backchannelLogoutUri' });
+    for (const given of [uri, uri.replace('http:', 'HTTP:')]) {
+      const refused = await api('POST', '/clients', {
+        id: 'plain-public',
+        name: 'Plain Public',
+        redirectUris: ['https://plain.example/cb'],
+        backchannelLogoutUri: given,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'backchannelLogoutUri' });
+    }
     const confidential = await api('POST', '/clients', {
       id: 'plain-confidential',
       name: 'Plain Confidential',
@@ -85,7 +87,10 @@ describe('back-channel logout URI through the admin API', () => {
       const refused = await api('POST', '/clients', {
         id: secret ? 'clear-confidential' : 'clear-public',
         name: 'In Clear',
-        redirectUris: ['https://clear.example/cb', 'http://clear.example/cb'],
+        redirectUris: [
+          'https://clear.example/cb',
+          secret ? 'http://clear.example/cb' : 'HTTP://clear.example/cb',
+        ],
         ...(secret ? { secret } : {}),
       });
       expect(refused.statusCode).toBe(400);

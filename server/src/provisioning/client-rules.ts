@@ -116,10 +116,14 @@ const GRANT_RULES: Rule[] = [
       : undefined,
 ];
 
-/** A plain-http URI whose host is not this machine's (loopback, as RFC 8252 §7.3 allows redirects). */
+/**
+ * A plain-http URI whose host is not this machine's (loopback, as RFC 8252 §7.3 allows redirects).
+ * The scheme as the URL parser reads it: `HTTP://` is stored as given and works as http.
+ */
 function inClearOverNetwork(uri: string | null): boolean {
-  if (uri === null || !uri.startsWith('http:')) return false;
-  return !isLoopbackHost(new URL(uri).hostname);
+  if (uri === null) return false;
+  const url = new URL(uri);
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
 /**
