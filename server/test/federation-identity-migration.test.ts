@@ -1,33 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bindExternalIdentity, linkExternalIdentity } from '../src/accounts/account-repository.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { rowsOf } from '../src/store/rows.ts';
 import { isUniqueViolation } from '../src/store/sql-state.ts';
 import { accounts, auditEvents } from '../src/store/tables/index.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { migrateWith, migrationsBefore } from './support/partial-migrations.ts';
+import { useDatabaseMigratedBefore } from './support/partial-migrations.ts';
 
 /** The migration that adds account_external_identity_idx. */
 const INDEX_MIGRATION = '0010_external_identity';
 
-let store: TestDatabase;
-let folder: string;
-beforeAll(async () => {
-  store = await createTestDatabase({ migrated: false });
-  folder = await migrationsBefore(INDEX_MIGRATION);
-  await migrateWith(store.database, folder);
-});
-afterAll(async () => {
-  await store?.dispose();
-  if (folder) await rm(folder, { recursive: true, force: true });
-});
+const database = useDatabaseMigratedBefore(INDEX_MIGRATION);
 
 describe(`the upstream identity index on a database that holds duplicates (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('migrates: the oldest enabled account keeps the identity; the others are bound to no real subject, disabled and on record', async () => {
-    const { db } = store.database;
+    const { db } = database();
     const provider = randomUUID();
     const elsewhere = randomUUID();
     const frozenAt = new Date('2025-03-01T00:00:00Z');
@@ -70,7 +58,7 @@ describe(`the upstream identity index on a database that holds duplicates (${pro
     }
     const id = (name: string) => inserted.find((account) => account.displayName === name)?.id ?? '';
 
-    await migrateDatabase(store.database);
+    await migrateDatabase(database());
 
     const after = await db.select().from(accounts).orderBy(asc(accounts.createdAt), asc(accounts.email));
     const state = Object.fromEntries(

@@ -244,35 +244,34 @@ describe('an upstream sign-in that came back before its domain was unbound', () 
     expect(await payloadsOf(account.id)).not.toContain('Session');
   });
 
-  it('is not resumed once the account is linked again to another person at the same provider', async () => {
-    const ray = upstreamPerson('ray', LATE_DOMAIN);
-    idp.setPerson(ray);
+  /**
+   * A sign-in of `name` back from upstream and not resumed, then the domain unbound and bound again,
+   * and the address linked again to `relinkedSubject` there (the person's own subject, or another's).
+   */
+  async function unresumedAcrossRelink(name: string, relinkedSubject: (person: UpstreamPerson) => string) {
+    const person = upstreamPerson(name, LATE_DOMAIN);
+    idp.setPerson(person);
     await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
-    const { browser, auth } = await throughUpstream(app(), providerId, ray);
+    const signedIn = await throughUpstream(app(), providerId, person);
     await unbindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
-    // Bound again, and the address now belongs to someone else there: their first sign-in links it.
     await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
     const relinked = await linkOrProvisionAccount(
       { db: db(), clock: manualClock() },
-      { providerId, subject: 'sub-ray-successor', email: ray.email, displayName: 'Ray Successor' },
+      { providerId, subject: relinkedSubject(person), email: person.email, displayName: `${name} Again` },
     );
     expect(relinked).toMatchObject({ ok: true, how: 'linked' });
+    return signedIn;
+  }
+
+  it('is not resumed once the account is linked again to another person at the same provider', async () => {
+    // The address now belongs to someone else there: their first sign-in linked it.
+    const { browser, auth } = await unresumedAcrossRelink('ray', () => 'sub-ray-successor');
     await expectNotSignedIn(browser, auth.returnUrl);
   });
 
   it('is not resumed once the domain is bound again and the same person linked again: the unbind ended it', async () => {
-    const sky = upstreamPerson('sky', LATE_DOMAIN);
-    idp.setPerson(sky);
-    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
-    const { browser, auth } = await throughUpstream(app(), providerId, sky);
-    await unbindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
-    await bindUpstreamDomain({ db: db() }, { providerId, domain: LATE_DOMAIN });
     // Provider and subject are those the result names once more; only the ending tells it apart.
-    const relinked = await linkOrProvisionAccount(
-      { db: db(), clock: manualClock() },
-      { providerId, subject: sky.sub, email: sky.email, displayName: 'Sky Upstream' },
-    );
-    expect(relinked).toMatchObject({ ok: true, how: 'linked' });
+    const { browser, auth } = await unresumedAcrossRelink('sky', (person) => person.sub);
     await expectNotSignedIn(browser, auth.returnUrl);
   });
 

@@ -1,31 +1,19 @@
-import { rm } from 'node:fs/promises';
 import { asc, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../src/accounts/account-repository.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { rowsOf } from '../src/store/rows.ts';
 import { outbox } from '../src/store/tables/index.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { migrateWith, migrationsBefore } from './support/partial-migrations.ts';
+import { useDatabaseMigratedBefore } from './support/partial-migrations.ts';
 
 /** The migration that gives each message the account it is about. */
 const MAIL_ACCOUNT_MIGRATION = '0015_mail_of_account';
 
-let store: TestDatabase;
-let folder: string;
-beforeAll(async () => {
-  store = await createTestDatabase({ migrated: false });
-  folder = await migrationsBefore(MAIL_ACCOUNT_MIGRATION);
-  await migrateWith(store.database, folder);
-});
-afterAll(async () => {
-  await store?.dispose();
-  if (folder) await rm(folder, { recursive: true, force: true });
-});
+const database = useDatabaseMigratedBefore(MAIL_ACCOUNT_MIGRATION);
 
 describe(`mail queued before messages named their account (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('is given the account of its address, and goes when that account is deleted', async () => {
-    const { db } = store.database;
+    const { db } = database();
     // Written in SQL: the tables as migration 0014 left them.
     const [account] = await db
       .execute(sql`
@@ -38,7 +26,7 @@ describe(`mail queued before messages named their account (${process.env.DATABAS
         values ('password_reset', ${recipient}, 's', 't', 'h')`);
     }
 
-    await migrateDatabase(store.database);
+    await migrateDatabase(database());
 
     const named = async () =>
       (await db.select().from(outbox).orderBy(asc(outbox.recipient))).map((row) => [

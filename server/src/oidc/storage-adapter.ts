@@ -75,6 +75,9 @@ const SECOND_USE: Readonly<Record<string, { readonly refusal: () => Error; reado
   },
 };
 
+/** What oidc-provider's `adapter` setting takes: a class built per model. */
+type AdapterClass = new (model: string) => Adapter;
+
 /** What the storage adapter needs beside the database and its clock. */
 export interface AdapterOptions {
   /** Client registrations kept across requests (client-cache.ts); absent: read at each request. */
@@ -92,13 +95,7 @@ export interface AdapterOptions {
  * its absolute end (`sessionLifetimes`, session-lifetime.ts) is not found; that end is judged by Date,
  * the clock oidc-provider stamps the session's login time with.
  */
-export function databaseAdapter(
-  db: Db,
-  clock: Clock,
-  options: AdapterOptions,
-): new (
-  model: string,
-) => Adapter {
+export function databaseAdapter(db: Db, clock: Clock, options: AdapterOptions): AdapterClass {
   const { clients, sessionLifetimes } = options;
   /**
    * Ends the grants this request created, with what was issued under them (its code): the session

@@ -45,6 +45,9 @@ const FLOW_STATE = /^[\w-]{1,128}$/;
  */
 export const federationRoutes: RouteModule = (api, deps) => {
   const { publicUrl } = deps.config;
+  // No upstream authentication older than a session lasts (reauthentication.ts).
+  const asked = (interaction: { params: Readonly<Record<string, unknown>> }) =>
+    reauthenticationAsked(interaction.params, deps.config.sessionLifetimes.absoluteSeconds);
   if (!CROSS_SITE_EXEMPTIONS.some((entry) => entry.path === UPSTREAM_CALLBACK_PATH)) {
     throw new Error('the upstream callback must be exempt from the cross-site rule (csrf.ts)');
   }
@@ -123,10 +126,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
       providerId,
       loginHint: query.login_hint,
       returnUrl,
-      reauthentication: reauthenticationAsked(
-        interaction.params,
-        deps.config.sessionLifetimes.absoluteSeconds,
-      ),
+      reauthentication: asked(interaction),
     });
     if (!started.ok) return refused(request, reply, 'redirect', started.reason, providerId);
     await retireOldFlows(request, reply);
@@ -162,8 +162,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     // The URL the provider redirected to, on the registered origin (openid-client derives redirect_uri from it).
     const callbackUrl = new URL(federation.callbackUrl);
     callbackUrl.search = new URL(request.url, publicUrl).search;
-    const asked = reauthenticationAsked(interaction.params, deps.config.sessionLifetimes.absoluteSeconds);
-    const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked);
+    const result = await completeUpstreamSignIn(federation, flow, callbackUrl, asked(interaction));
     if (!result.ok) {
       // A person who declined at their organisation's provider is back at sign-in, where they were,
       // to use another address or leave; without the hint, which the sign-in page would hand straight
