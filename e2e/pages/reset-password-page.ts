@@ -18,6 +18,8 @@ export class ResetPasswordPage extends PageFrame {
   readonly successKey: TextKey;
   /** The form's live region for the policy and history violations (SPEC §8). */
   readonly alert: Locator;
+  /** The new-password form; aria-busy while a call is on its way. */
+  readonly form: Locator;
 
   constructor(
     page: Page,
@@ -36,6 +38,7 @@ export class ResetPasswordPage extends PageFrame {
         ? 'expiredPasswordResetSuccess'
         : 'resetPasswordSuccess';
     this.alert = page.getByRole('main').getByRole('alert');
+    this.form = page.getByRole('main').locator('form');
   }
 
   override async open(path: string = this.path): Promise<void> {
@@ -100,8 +103,13 @@ export class ResetPasswordPage extends PageFrame {
   async choosePassword(texts: TextResource, password: string): Promise<CallResponse<'resetPassword'>> {
     await this.fillPasswords(texts, password);
     await expect(this.resetButton(texts)).toBeEnabled();
+    // The form takes one call at a time: a press while the last answer is still being handled (the
+    // network has it, the page not yet) sends nothing.
+    await expect(this.form, 'the form is done with the last answer').toHaveAttribute('aria-busy', 'false');
     const answered = nextCall(this.page, 'resetPassword');
     await this.resetButton(texts).click();
-    return callAnswer('resetPassword', await answered);
+    const answer = await callAnswer('resetPassword', await answered);
+    if (!answer.success) await expect(this.form).toHaveAttribute('aria-busy', 'false');
+    return answer;
   }
 }
