@@ -17,7 +17,9 @@ describe('a test file’s database', () => {
 
     const next = await createTestDatabase();
     try {
-      if (next.kind === 'pglite') expect(next.database, 'handed on, not loaded again').toBe(first.database);
+      if (next.kind === 'pglite') {
+        expect(next.database.client, 'handed on, not loaded again').toBe(first.database.client);
+      }
       expect(await next.database.db.select().from(accounts)).toEqual([]);
     } finally {
       await next.dispose();
@@ -31,7 +33,7 @@ describe('a test file’s database', () => {
 
     const next = await createTestDatabase();
     try {
-      expect(next.database).not.toBe(changed.database);
+      expect(next.database.client).not.toBe(changed.database.client);
       await expect(next.database.db.execute(sql`select left_behind from account`)).rejects.toThrow();
     } finally {
       await next.dispose();
@@ -46,8 +48,40 @@ describe('a test file’s database', () => {
 
     const next = await createTestDatabase();
     try {
-      expect(next.database).not.toBe(closed.database);
+      expect(next.database.client).not.toBe(closed.database.client);
       expect(await next.database.db.select().from(accounts)).toEqual([]);
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it('calls no LISTEN callback of a file before it', async () => {
+    const first = await createTestDatabase();
+    const firstDb = first.database;
+    if (firstDb.kind !== 'pglite') {
+      // On PostgreSQL each file's database is its own, and its pool's connections go with it.
+      await first.dispose();
+      const next = await createTestDatabase();
+      await next.dispose();
+      expect(next.database).not.toBe(first.database);
+      return;
+    }
+    const before: string[] = [];
+    await firstDb.client.listen('keycard_client_changed', (payload: string) => before.push(payload));
+    await first.dispose();
+
+    const next = await createTestDatabase();
+    try {
+      const nextDb = next.database;
+      if (nextDb.kind !== 'pglite') throw new Error('expected PGlite again');
+      let heard: (payload: string) => void = () => undefined;
+      const payload = new Promise<string>((resolve) => {
+        heard = resolve;
+      });
+      await nextDb.client.listen('keycard_client_changed', (sent: string) => heard(sent));
+      await nextDb.client.exec(`notify keycard_client_changed, 'next file'`);
+      expect(await payload).toBe('next file');
+      expect(before).toEqual([]);
     } finally {
       await next.dispose();
     }

@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { CLIENT_CHANGES_CHANNEL } from '../../src/oidc/client-changes.ts';
-import { KEY_CHANGES_CHANNEL } from '../../src/oidc/key-changes.ts';
 import type { Database } from '../../src/store/database.ts';
 import { migrateDatabase } from '../../src/store/migrate.ts';
-import { openDatabase } from '../../src/store/open-database.ts';
+import { drizzleOnPglite, openDatabase } from '../../src/store/open-database.ts';
 import { administer, databaseUrlOn } from './postgres-admin.ts';
 
 /**
@@ -40,8 +38,7 @@ export async function createTestDatabase({
       const database = await openDatabase({ memory: true });
       return { database, kind: database.kind, dispose: () => database.close() };
     }
-    const database = await takeMigratedPglite();
-    return { database, kind: database.kind, dispose: () => giveBack(database) };
+    return takeMigratedPglite();
   }
   const name = `keycard_t_${randomBytes(6).toString('hex')}`;
   const template = migrated ? postgresTemplate(serverUrl) : undefined;
@@ -88,14 +85,11 @@ const SCHEMA_FINGERPRINT = `select md5(concat_ws('|',
   (select string_agg(concat_ws(':', table_schema, table_name, column_name, data_type, is_nullable, column_default), ',' order by table_schema, table_name, column_name)
      from information_schema.columns where table_schema in ('public', 'drizzle')),
   (select string_agg(indexdef, ',' order by indexdef) from pg_indexes where schemaname in ('public', 'drizzle')),
-  (select string_agg(concat_ws(':', c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid)), ',' order by 1)
+  (select string_agg(concat_ws(':', c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid)), ',' order by c.conrelid::regclass::text, c.conname)
      from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname in ('public', 'drizzle')),
   (select string_agg(tgname, ',' order by tgname) from pg_trigger where not tgisinternal),
   (select string_agg(concat_ws(':', hash, created_at), ',' order by created_at, hash) from drizzle.__drizzle_migrations)
 )) as fingerprint`;
-
-/** The channels the service LISTENs on; a handed-on database keeps no listener of an app now closed. */
-const CHANNELS = [KEY_CHANGES_CHANNEL, CLIENT_CHANGES_CHANNEL] as const;
 
 /** Longer than any statement a test leaves behind should take; a transaction left open never ends. */
 const EMPTYING_TIMEOUT_MS = 10_000;
@@ -118,51 +112,90 @@ let templateFingerprint: Promise<string> | undefined;
  * loads a run. One that a test closed, whose schema it changed or that does not empty in time is
  * closed instead, and the next file gets a fresh copy.
  */
-let spare: Database | undefined;
+let spare: PGlite | undefined;
 
-async function takeMigratedPglite(): Promise<Database> {
+/**
+ * The LISTENs made on each handed-out database, ended when it comes back: PGlite's unlisten of a
+ * whole channel sends UNLISTEN but keeps the callbacks, which would keep a closed app's caches alive
+ * and call them on the next file's notifications.
+ */
+const listening = new WeakMap<PGlite, (() => Promise<void>)[]>();
+
+function recordListens(client: PGlite): void {
+  if (listening.has(client)) return;
+  listening.set(client, []);
+  const listen = client.listen.bind(client);
+  client.listen = async (...args: Parameters<PGlite['listen']>) => {
+    const end = await listen(...args);
+    listening.get(client)?.push(() => end());
+    return end;
+  };
+}
+
+async function takeMigratedPglite(): Promise<TestDatabase> {
   const reused = spare;
   spare = undefined;
-  if (reused) return reused;
-  const database = await openMigratedPglite();
-  templateFingerprint ??= fingerprintOf(database);
-  await templateFingerprint;
-  return database;
+  const database = reused && !reused.closed ? pgliteDatabase(reused) : await openMigratedPglite();
+  if (!reused) {
+    templateFingerprint ??= fingerprintOf(database);
+    await templateFingerprint;
+  }
+  if (!(database.client instanceof PGlite)) throw new Error('expected an in-memory PGlite');
+  const client = database.client;
+  recordListens(client);
+  let given = false;
+  return {
+    database,
+    kind: database.kind,
+    dispose: async () => {
+      // Once only: a second dispose must not empty or close what another file now uses.
+      if (given) return;
+      given = true;
+      await giveBack(client);
+    },
+  };
+}
+
+/** The Database of an in-memory PGlite, as openDatabase makes it. */
+function pgliteDatabase(client: PGlite): Database {
+  return { kind: 'pglite', client, db: drizzleOnPglite(client), close: () => client.close() };
 }
 
 /** Every row of every table goes, identities start again at 1: the database is as the template left it. */
-async function empty(database: Database): Promise<void> {
-  if (!(database.client instanceof PGlite)) throw new Error('only an in-memory PGlite is handed on');
-  const client = database.client;
-  for (const channel of CHANNELS) await client.unlisten(channel);
+async function empty(client: PGlite): Promise<void> {
+  for (const end of listening.get(client)?.splice(0) ?? []) await end();
+  // A transaction begun by a bare BEGIN holds no lock of PGlite's: it would take the truncation in.
+  await client.exec('rollback');
   const tables = await client.query<{ name: string }>(
     `select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'`,
   );
   const names = tables.rows.map((row) => row.name).join(', ');
   if (names !== '') await client.exec(`truncate ${names} restart identity cascade`);
-  if ((await fingerprintOf(database)) !== (await templateFingerprint)) throw new Error('schema changed');
+  if ((await fingerprintOf(pgliteDatabase(client))) !== (await templateFingerprint)) {
+    throw new Error('schema changed');
+  }
 }
 
-async function giveBack(database: Database): Promise<void> {
-  const client = database.client;
-  if (spare || !(client instanceof PGlite) || client.closed) return closeQuietly(database);
+async function giveBack(client: PGlite): Promise<void> {
+  if (spare || client.closed) return closeQuietly(client);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('not emptied in time')), EMPTYING_TIMEOUT_MS);
   });
   try {
-    await Promise.race([empty(database), late]);
-    spare = database;
+    await Promise.race([empty(client), late]);
+    if (spare) await closeQuietly(client);
+    else spare = client;
   } catch {
     // A transaction left open holds PGlite: closing would wait on it too, so it is left to go.
-    if (!client.closed) void closeQuietly(database);
+    if (!client.closed) void closeQuietly(client);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function closeQuietly(database: Database): Promise<void> {
-  await database.close().catch(() => undefined);
+async function closeQuietly(client: PGlite): Promise<void> {
+  await client.close().catch(() => undefined);
 }
 
 /**
