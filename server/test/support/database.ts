@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/store/database.ts';
 import { migrateDatabase } from '../../src/store/migrate.ts';
-import { drizzleOnPglite, openDatabase } from '../../src/store/open-database.ts';
+import { openDatabase } from '../../src/store/open-database.ts';
 import { administer, databaseUrlOn } from './postgres-admin.ts';
 
 /**
@@ -94,9 +94,8 @@ const SCHEMA_FINGERPRINT = `select md5(concat_ws('|',
 /** Longer than any statement a test leaves behind should take; a transaction left open never ends. */
 const EMPTYING_TIMEOUT_MS = 10_000;
 
-async function fingerprintOf(database: Database): Promise<string> {
-  if (database.kind !== 'pglite') throw new Error('only an in-memory PGlite is handed on');
-  const { rows } = await database.client.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT);
+async function fingerprintOf(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT);
   const [row] = rows;
   if (!row) throw new Error('no schema fingerprint');
   return row.fingerprint;
@@ -112,7 +111,7 @@ let templateFingerprint: Promise<string> | undefined;
  * loads a run. One that a test closed, whose schema it changed or that does not empty in time is
  * closed instead, and the next file gets a fresh copy.
  */
-let spare: PGlite | undefined;
+let spare: Database | undefined;
 
 /**
  * The LISTENs made on each handed-out database, ended when it comes back: PGlite's unlisten of a
@@ -132,16 +131,19 @@ function recordListens(client: PGlite): void {
   };
 }
 
+/** The in-memory PGlite under a migrated test database (openMigratedPglite makes no other). */
+function pgliteOf(database: Database): PGlite {
+  if (!(database.client instanceof PGlite)) throw new Error('expected an in-memory PGlite');
+  return database.client;
+}
+
 async function takeMigratedPglite(): Promise<TestDatabase> {
   const reused = spare;
   spare = undefined;
-  const database = reused && !reused.closed ? pgliteDatabase(reused) : await openMigratedPglite();
-  if (!reused) {
-    templateFingerprint ??= fingerprintOf(database);
-    await templateFingerprint;
-  }
-  if (!(database.client instanceof PGlite)) throw new Error('expected an in-memory PGlite');
-  const client = database.client;
+  const database = reused && !pgliteOf(reused).closed ? reused : await openMigratedPglite();
+  const client = pgliteOf(database);
+  templateFingerprint ??= fingerprintOf(client);
+  await templateFingerprint;
   recordListens(client);
   let given = false;
   return {
@@ -151,14 +153,9 @@ async function takeMigratedPglite(): Promise<TestDatabase> {
       // Once only: a second dispose must not empty or close what another file now uses.
       if (given) return;
       given = true;
-      await giveBack(client);
+      await giveBack(database);
     },
   };
-}
-
-/** The Database of an in-memory PGlite, as openDatabase makes it. */
-function pgliteDatabase(client: PGlite): Database {
-  return { kind: 'pglite', client, db: drizzleOnPglite(client), close: () => client.close() };
 }
 
 /** Every row of every table goes, identities start again at 1: the database is as the template left it. */
@@ -171,12 +168,13 @@ async function empty(client: PGlite): Promise<void> {
   );
   const names = tables.rows.map((row) => row.name).join(', ');
   if (names !== '') await client.exec(`truncate ${names} restart identity cascade`);
-  if ((await fingerprintOf(pgliteDatabase(client))) !== (await templateFingerprint)) {
+  if ((await fingerprintOf(client)) !== (await templateFingerprint)) {
     throw new Error('schema changed');
   }
 }
 
-async function giveBack(client: PGlite): Promise<void> {
+async function giveBack(database: Database): Promise<void> {
+  const client = pgliteOf(database);
   if (spare || client.closed) return closeQuietly(client);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -185,7 +183,7 @@ async function giveBack(client: PGlite): Promise<void> {
   try {
     await Promise.race([empty(client), late]);
     if (spare) await closeQuietly(client);
-    else spare = client;
+    else spare = database;
   } catch {
     // A transaction left open holds PGlite: closing would wait on it too, so it is left to go.
     if (!client.closed) void closeQuietly(client);
