@@ -76,31 +76,35 @@ describe('admin CLI with DATABASE_URL', () => {
 describe('tracing on PostgreSQL', () => {
   it("exports a sign-in's queries in its trace (instrumentation-pg), with placeholders and no secret", async () => {
     const database = await createTestDatabase({ migrated: false });
-    const journey = await runTracedJourney({
-      DATABASE_URL: database.databaseUrl,
-      OTEL_SERVICE_NAME: 'login-eu',
-    });
     try {
-      expect(await journey.stop()).toBe(0);
-      const { spans } = journey.collector;
-      const login = spans.find(
-        (span) => span.name === 'POST /api/login' && span.attributes['http.response.status_code'] === 200,
-      );
-      if (!login) throw new Error(`no sign-in span among ${spans.map((span) => span.name)}`);
-      const trace = spans.filter((span) => span.traceId === login.traceId);
-      const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
-      // A prepared statement's span carries its name (store/prepared.ts), an unnamed one its command.
-      expect(queries.some((span) => span.name.startsWith('pg.query:login_attempt'))).toBe(true);
-      expect(
-        queries.some((span) => /"email_normalized" = \$\d+/.test(String(span.attributes['db.query.text']))),
-      ).toBe(true);
-      expect(trace.filter((span) => span.name === 'argon2.verify')).toHaveLength(1);
-      expect(spans.filter((span) => span.name === 'smtp.send')).toHaveLength(1);
-      expect(spans.every((span) => span.resource['service.name'] === 'login-eu')).toBe(true);
-      const exported = journey.collector.bodies.join('\n');
-      for (const secret of journey.secrets) expect(exported).not.toContain(secret);
+      const journey = await runTracedJourney({
+        DATABASE_URL: database.databaseUrl,
+        OTEL_SERVICE_NAME: 'login-eu',
+      });
+      try {
+        expect(await journey.stop()).toBe(0);
+        const { spans } = journey.collector;
+        const login = spans.find(
+          (span) => span.name === 'POST /api/login' && span.attributes['http.response.status_code'] === 200,
+        );
+        if (!login) throw new Error(`no sign-in span among ${spans.map((span) => span.name)}`);
+        const trace = spans.filter((span) => span.traceId === login.traceId);
+        const queries = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg');
+        // A prepared statement's span carries its name (store/prepared.ts), an unnamed one its command.
+        expect(queries.some((span) => span.name.startsWith('pg.query:login_attempt'))).toBe(true);
+        expect(
+          queries.some((span) => /"email_normalized" = \$\d+/.test(String(span.attributes['db.query.text']))),
+        ).toBe(true);
+        expect(trace.filter((span) => span.name === 'argon2.verify')).toHaveLength(1);
+        expect(spans.filter((span) => span.name === 'smtp.send')).toHaveLength(1);
+        expect(spans.every((span) => span.resource['service.name'] === 'login-eu')).toBe(true);
+        const exported = journey.collector.bodies.join('\n');
+        for (const secret of journey.secrets) expect(exported).not.toContain(secret);
+      } finally {
+        await journey.dispose();
+      }
     } finally {
-      await journey.dispose();
+      // Also when the journey failed to start: the database is never left on the server.
       await database.dispose();
     }
   }, 120_000);
