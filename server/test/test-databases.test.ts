@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { insertAccount } from '../src/accounts/account-repository.ts';
 import { accounts } from '../src/store/tables/index.ts';
 import { createTestDatabase } from './support/database.ts';
 
 /**
- * The test files' own databases (support/database.ts): on PGlite one is emptied and handed to the
- * worker's next file instead of loading the template again, so what one file wrote or changed must
- * never reach the next.
+ * The test files' own databases (support/database.ts): one is emptied and handed to the worker's next
+ * file instead of loading (PGlite) or copying (PostgreSQL) the template again, so what one file wrote
+ * or changed must never reach the next.
  */
 describe('a test file’s database', () => {
   it('starts with no rows, whatever the file before it wrote', async () => {
@@ -19,6 +20,8 @@ describe('a test file’s database', () => {
     try {
       if (next.kind === 'pglite') {
         expect(next.database.client, 'handed on, not loaded again').toBe(first.database.client);
+      } else {
+        expect(next.databaseUrl, 'handed on, not copied again').toBe(first.databaseUrl);
       }
       expect(await next.database.db.select().from(accounts)).toEqual([]);
     } finally {
@@ -34,6 +37,7 @@ describe('a test file’s database', () => {
     const next = await createTestDatabase();
     try {
       expect(next.database.client).not.toBe(changed.database.client);
+      if (next.kind === 'postgres') expect(next.databaseUrl).not.toBe(changed.databaseUrl);
       await expect(next.database.db.execute(sql`select left_behind from account`)).rejects.toThrow();
     } finally {
       await next.dispose();
@@ -42,7 +46,7 @@ describe('a test file’s database', () => {
 
   it('is a fresh copy of the template once a file closed it (an outage test)', async () => {
     const closed = await createTestDatabase();
-    // On PostgreSQL each file's database is its own and dropped at the end; closing it is the test's.
+    // On PostgreSQL the file's pool is closed by dispose, which then hands the database on.
     if (closed.kind === 'pglite') await closed.database.close();
     await closed.dispose();
 
@@ -59,11 +63,9 @@ describe('a test file’s database', () => {
     const first = await createTestDatabase();
     const firstDb = first.database;
     if (firstDb.kind !== 'pglite') {
-      // On PostgreSQL each file's database is its own, and its pool's connections go with it.
+      // On PostgreSQL a LISTEN belongs to a session, and a database still connected to is not handed on
+      // (the next test).
       await first.dispose();
-      const next = await createTestDatabase();
-      await next.dispose();
-      expect(next.database).not.toBe(first.database);
       return;
     }
     const before: string[] = [];
@@ -84,6 +86,35 @@ describe('a test file’s database', () => {
       expect(before).toEqual([]);
     } finally {
       await next.dispose();
+    }
+  });
+
+  it('is a fresh copy of the template on PostgreSQL while a session of the file is still connected', async () => {
+    const first = await createTestDatabase();
+    if (first.kind !== 'postgres' || !first.databaseUrl) {
+      // PGlite has no sessions besides its one client, which dispose empties (the tests above).
+      await first.dispose();
+      return;
+    }
+    // A second pool the file forgot to close: it could still write after the truncation.
+    const forgotten = new pg.Client({ connectionString: first.databaseUrl });
+    forgotten.on('error', () => undefined);
+    await forgotten.connect();
+    try {
+      await insertAccount(first.database.db, { email: 'left@example.com', displayName: 'Left Behind' });
+      await first.dispose();
+
+      const next = await createTestDatabase();
+      try {
+        expect(next.databaseUrl).not.toBe(first.databaseUrl);
+        expect(await next.database.db.select().from(accounts)).toEqual([]);
+      } finally {
+        await next.dispose();
+      }
+      // Dropped with its sessions: the forgotten one was ended by the server.
+      await expect(forgotten.query('select 1')).rejects.toThrow();
+    } finally {
+      await forgotten.end().catch(() => undefined);
     }
   });
 });

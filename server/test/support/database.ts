@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/store/database.ts';
 import { migrateDatabase } from '../../src/store/migrate.ts';
@@ -40,16 +41,17 @@ export async function createTestDatabase({
     }
     return takeMigratedPglite();
   }
-  const name = `keycard_t_${randomBytes(6).toString('hex')}`;
   const template = migrated ? postgresTemplate(serverUrl) : undefined;
-  await createDatabase(serverUrl, name, template);
+  if (template) return takeMigratedPostgres(serverUrl, template);
+  const name = newDatabaseName();
+  await createDatabase(serverUrl, name, undefined);
   const url = databaseUrlOn(serverUrl, name);
   const database = await openDatabase({ databaseUrl: url });
   try {
-    if (migrated && !template) await migrateDatabase(database);
+    if (migrated) await migrateDatabase(database);
   } catch (error) {
     await database.close();
-    await administer(serverUrl, `drop database if exists ${name} with (force)`);
+    await dropDatabase(serverUrl, name);
     throw error;
   }
   return {
@@ -58,9 +60,17 @@ export async function createTestDatabase({
     databaseUrl: url,
     async dispose() {
       await database.close();
-      await administer(serverUrl, `drop database if exists ${name} with (force)`);
+      await dropDatabase(serverUrl, name);
     },
   };
+}
+
+function newDatabaseName(): string {
+  return `keycard_t_${randomBytes(6).toString('hex')}`;
+}
+
+function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  return administer(serverUrl, `drop database if exists ${name} with (force)`);
 }
 
 /** The migrated PGlite of this run (global-setup.ts), read once per worker. */
@@ -88,21 +98,51 @@ const SCHEMA_FINGERPRINT = `select md5(concat_ws('|',
   (select string_agg(concat_ws(':', c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid)), ',' order by c.conrelid::regclass::text, c.conname)
      from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname in ('public', 'drizzle')),
   (select string_agg(tgname, ',' order by tgname) from pg_trigger where not tgisinternal),
-  (select string_agg(concat_ws(':', hash, created_at), ',' order by created_at, hash) from drizzle.__drizzle_migrations)
+  (select string_agg(concat_ws(':', hash, created_at), ',' order by created_at, hash) from drizzle.__drizzle_migrations),
+  (select string_agg(nspname, ',' order by nspname) from pg_namespace where nspname not like 'pg\\_%temp\\_%'),
+  (select string_agg(sequencename, ',' order by sequencename) from pg_sequences)
 )) as fingerprint`;
 
 /** Longer than any statement a test leaves behind should take; a transaction left open never ends. */
 const EMPTYING_TIMEOUT_MS = 10_000;
 
-async function fingerprintOf(client: PGlite): Promise<string> {
-  const { rows } = await client.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT);
-  const [row] = rows;
+/** What both PGlite and a node-postgres client answer a statement with. */
+interface Queryable {
+  query(statement: string): Promise<{ rows: unknown[] }>;
+}
+
+async function fingerprintOf(client: Queryable): Promise<string> {
+  const { rows } = await client.query(SCHEMA_FINGERPRINT);
+  const [row] = rows as { fingerprint: string }[];
   if (!row) throw new Error('no schema fingerprint');
   return row.fingerprint;
 }
 
-/** The template's fingerprint, read off the worker's first freshly loaded database. */
+/** The template's fingerprint, read off the worker's first freshly loaded database of each kind. */
 let templateFingerprint: Promise<string> | undefined;
+let postgresTemplateFingerprint: Promise<string> | undefined;
+
+/** Rejects once emptying a database took EMPTYING_TIMEOUT_MS. */
+async function inEmptyingTime(emptying: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('not emptied in time')), EMPTYING_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([emptying, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Truncates every table of the public schema, identities restarting at 1. */
+async function truncateAll(client: Queryable): Promise<void> {
+  const tables = await client.query(
+    `select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'`,
+  );
+  const names = (tables.rows as { name: string }[]).map((row) => row.name).join(', ');
+  if (names !== '') await client.query(`truncate ${names} restart identity cascade`);
+}
 
 /**
  * The worker's migrated PGlite between two test files (a worker runs its files one after another):
@@ -163,11 +203,7 @@ async function empty(client: PGlite): Promise<void> {
   for (const end of listening.get(client)?.splice(0) ?? []) await end();
   // A transaction begun by a bare BEGIN holds no lock of PGlite's: it would take the truncation in.
   await client.exec('rollback');
-  const tables = await client.query<{ name: string }>(
-    `select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'`,
-  );
-  const names = tables.rows.map((row) => row.name).join(', ');
-  if (names !== '') await client.exec(`truncate ${names} restart identity cascade`);
+  await truncateAll(client);
   if ((await fingerprintOf(client)) !== (await templateFingerprint)) {
     throw new Error('schema changed');
   }
@@ -176,24 +212,108 @@ async function empty(client: PGlite): Promise<void> {
 async function giveBack(database: Database): Promise<void> {
   const client = pgliteOf(database);
   if (spare || client.closed) return closeQuietly(client);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('not emptied in time')), EMPTYING_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([empty(client), late]);
+    await inEmptyingTime(empty(client));
     if (spare) await closeQuietly(client);
     else spare = database;
   } catch {
     // A transaction left open holds PGlite: closing would wait on it too, so it is left to go.
     if (!client.closed) void closeQuietly(client);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
 async function closeQuietly(client: PGlite): Promise<void> {
   await client.close().catch(() => undefined);
+}
+
+/**
+ * The worker's emptied PostgreSQL database between two test files, by name: handed to the next file
+ * as on PGlite. \`create database … template\` and \`drop database\` took 170 and 80 ms a file (35 of
+ * the PostgreSQL pass's 175 worker-seconds in the server project); emptying takes a few ms. One that
+ * is still connected to once its file closed its pool, whose schema changed or that does not empty in
+ * time is dropped instead, and the next file gets a fresh copy.
+ */
+let sparePostgres: string | undefined;
+
+async function takeMigratedPostgres(serverUrl: string, template: string): Promise<TestDatabase> {
+  let name = sparePostgres;
+  sparePostgres = undefined;
+  if (!name) {
+    // Named after the template, so the run's teardown drops the copies its workers still kept.
+    name = `${template}_copy_${randomBytes(6).toString('hex')}`;
+    await createDatabase(serverUrl, name, template);
+  }
+  const url = databaseUrlOn(serverUrl, name);
+  // The first database of a worker is always a fresh copy: its fingerprint is the template's.
+  postgresTemplateFingerprint ??= withPostgresClient(url, fingerprintOf);
+  await postgresTemplateFingerprint;
+  const database = await openDatabase({ databaseUrl: url });
+  const taken = name;
+  let given = false;
+  return {
+    database,
+    kind: database.kind,
+    databaseUrl: url,
+    dispose: async () => {
+      // Once only: a second dispose must not empty or drop what another file now uses.
+      if (given) return;
+      given = true;
+      await database.close();
+      await giveBackPostgres(serverUrl, taken);
+    },
+  };
+}
+
+async function withPostgresClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Sessions on the database other than the asking one's. */
+async function otherSessions(client: pg.Client, name: string): Promise<number> {
+  const { rows } = await client.query<{ others: number }>(
+    'select count(*)::int as others from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [name],
+  );
+  return rows[0]?.others ?? 0;
+}
+
+/** How long a closed pool's sessions may take to leave the server's list. */
+const SESSIONS_GONE_MS = 2_000;
+
+/**
+ * Nothing of the file may still be connected (a session left open could write after the truncation
+ * or hold a lock, LISTEN, or an advisory lock); then every row goes, and the schema must be the
+ * template's, checked again for a session that came meanwhile.
+ */
+async function emptyPostgres(client: pg.Client, name: string): Promise<void> {
+  const since = Date.now();
+  while ((await otherSessions(client, name)) > 0) {
+    if (Date.now() - since > SESSIONS_GONE_MS) throw new Error('still connected to');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await truncateAll(client);
+  if ((await fingerprintOf(client)) !== (await postgresTemplateFingerprint))
+    throw new Error('schema changed');
+  if ((await otherSessions(client, name)) > 0) throw new Error('connected to while emptied');
+}
+
+async function giveBackPostgres(serverUrl: string, name: string): Promise<void> {
+  if (sparePostgres) return dropDatabase(serverUrl, name);
+  try {
+    await inEmptyingTime(
+      withPostgresClient(databaseUrlOn(serverUrl, name), (client) => emptyPostgres(client, name)),
+    );
+    if (sparePostgres) await dropDatabase(serverUrl, name);
+    else sparePostgres = name;
+  } catch {
+    await dropDatabase(serverUrl, name);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { isRunning } from '../../src/lock-file.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/store/migrate.ts';
@@ -111,7 +112,13 @@ async function pgliteDataDirTemplate(fingerprint: string): Promise<string> {
 async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
   const name = `keycard_template_${randomBytes(6).toString('hex')}`;
   await administer(serverUrl, `create database ${name}`);
-  const drop = () => administer(serverUrl, `drop database if exists ${name} with (force)`);
+  const dropOne = (database: string) =>
+    administer(serverUrl, `drop database if exists ${database} with (force)`);
+  /** The template, and the copies of it the workers still kept for a next file (support/database.ts). */
+  const drop = async () => {
+    for (const copy of await databasesNamed(serverUrl, `${name}_copy_`)) await dropOne(copy);
+    await dropOne(name);
+  };
   try {
     const database = await openDatabase({ databaseUrl: databaseUrlOn(serverUrl, name) });
     try {
@@ -125,6 +132,21 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop
     throw error;
   }
   return { name, drop };
+}
+
+/** The server's databases whose names start with `prefix`. */
+async function databasesNamed(serverUrl: string, prefix: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1) order by datname',
+      [prefix],
+    );
+    return rows.map((row) => row.datname);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
