@@ -44,6 +44,37 @@ describe('a test file’s database', () => {
     }
   });
 
+  it('is a fresh copy of the template once a file made a schema or a sequence of its own', async () => {
+    for (const statement of ['create schema left_behind', 'create sequence left_behind_seq']) {
+      const changed = await createTestDatabase();
+      await changed.database.db.execute(sql.raw(statement));
+      await changed.dispose();
+
+      const next = await createTestDatabase();
+      try {
+        if (next.kind === 'postgres') expect(next.databaseUrl, statement).not.toBe(changed.databaseUrl);
+        else expect(next.database.client, statement).not.toBe(changed.database.client);
+      } finally {
+        await next.dispose();
+      }
+    }
+  });
+
+  it('is not emptied or taken from the next file by a second dispose of the one before', async () => {
+    const first = await createTestDatabase();
+    await first.dispose();
+    const next = await createTestDatabase();
+    try {
+      await insertAccount(next.database.db, { email: 'kept@example.com', displayName: 'Kept' });
+      await first.dispose();
+      expect(await next.database.db.select({ email: accounts.email }).from(accounts)).toEqual([
+        { email: 'kept@example.com' },
+      ]);
+    } finally {
+      await next.dispose();
+    }
+  });
+
   it('is a fresh copy of the template once a file closed it (an outage test)', async () => {
     const closed = await createTestDatabase();
     // On PostgreSQL the file's pool is closed by dispose, which then hands the database on.

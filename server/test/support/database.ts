@@ -9,16 +9,16 @@ import { openDatabase } from '../../src/store/open-database.ts';
 import { administer, databaseUrlOn } from './postgres-admin.ts';
 
 /**
- * A migrated database with no rows for one test file: in-memory PGlite by default (emptied and handed
- * on to the worker's next file, takeMigratedPglite); with DATABASE_URL set,
- * a temporary database created on that PostgreSQL server (so the same tests run on both, STYLE §6)
- * and dropped afterwards.
+ * A migrated database with no rows for one test file: in-memory PGlite by default; with DATABASE_URL
+ * set, a copy of the run's template on that PostgreSQL server (so the same tests run on both, STYLE
+ * §6). Either is emptied and handed on to the worker's next file (takeMigratedPglite,
+ * takeMigratedPostgres); an unmigrated one is the file's alone and closed or dropped afterwards.
  */
 export interface TestDatabase {
   readonly database: Database;
   /** Which path this run exercises, for test names and assertions. */
   readonly kind: Database['kind'];
-  /** The temporary database's connection URL on the PostgreSQL path, e.g. to open a second pool. */
+  /** The file's database's connection URL on the PostgreSQL path, e.g. to open a second pool. */
   readonly databaseUrl?: string;
   dispose(): Promise<void>;
 }
@@ -244,10 +244,19 @@ async function takeMigratedPostgres(serverUrl: string, template: string): Promis
     await createDatabase(serverUrl, name, template);
   }
   const url = databaseUrlOn(serverUrl, name);
-  // The first database of a worker is always a fresh copy: its fingerprint is the template's.
-  postgresTemplateFingerprint ??= withPostgresClient(url, fingerprintOf);
-  await postgresTemplateFingerprint;
-  const database = await openDatabase({ databaseUrl: url });
+  let database: Database;
+  try {
+    // The first database of a worker is always a fresh copy: its fingerprint is the template's.
+    postgresTemplateFingerprint ??= withPostgresClient(url, fingerprintOf).catch((error: unknown) => {
+      postgresTemplateFingerprint = undefined;
+      throw error;
+    });
+    await postgresTemplateFingerprint;
+    database = await openDatabase({ databaseUrl: url });
+  } catch (error) {
+    await dropDatabase(serverUrl, name);
+    throw error;
+  }
   const taken = name;
   let given = false;
   return {
@@ -274,10 +283,11 @@ async function withPostgresClient<T>(url: string, use: (client: pg.Client) => Pr
   }
 }
 
-/** Sessions on the database other than the asking one's. */
+/** Client sessions on the database other than the asking one's (not autovacuum's, which come and go). */
 async function otherSessions(client: pg.Client, name: string): Promise<number> {
   const { rows } = await client.query<{ others: number }>(
-    'select count(*)::int as others from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    `select count(*)::int as others from pg_stat_activity
+      where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`,
     [name],
   );
   return rows[0]?.others ?? 0;

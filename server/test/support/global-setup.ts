@@ -114,10 +114,19 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop
   await administer(serverUrl, `create database ${name}`);
   const dropOne = (database: string) =>
     administer(serverUrl, `drop database if exists ${database} with (force)`);
-  /** The template, and the copies of it the workers still kept for a next file (support/database.ts). */
+  /**
+   * The template, and the copies of it the workers still kept for a next file (support/database.ts):
+   * each is tried, and the first failure is thrown once all were.
+   */
   const drop = async () => {
-    for (const copy of await databasesNamed(serverUrl, `${name}_copy_`)) await dropOne(copy);
-    await dropOne(name);
+    const failures: unknown[] = [];
+    const copies = await databasesNamed(serverUrl, `${name}_copy_`).catch((error: unknown) => {
+      failures.push(error);
+      return [];
+    });
+    for (const database of [...copies, name])
+      await dropOne(database).catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw failures[0];
   };
   try {
     const database = await openDatabase({ databaseUrl: databaseUrlOn(serverUrl, name) });
@@ -128,7 +137,8 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop
       await database.close();
     }
   } catch (error) {
-    await drop();
+    // The migration's error is the one to see, not a failed clean-up's.
+    await drop().catch(() => undefined);
     throw error;
   }
   return { name, drop };

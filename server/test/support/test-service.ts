@@ -8,7 +8,7 @@ import { outboxMails } from './outbox.ts';
 
 /**
  * What a test file works against: the real app on its own database (a copy of the run's migrated
- * template on PGlite, a temporary database on PostgreSQL), the clock that app reads, and the mail it
+ * template, emptied and handed on to the worker's next file), the clock that app reads, and the mail it
  * queued.
  */
 export interface TestService {
@@ -17,7 +17,7 @@ export interface TestService {
   instance(index: number): FastifyInstance;
   readonly db: Db;
   readonly kind: Database['kind'];
-  /** The temporary database's connection URL on the PostgreSQL path, e.g. to open a second pool. */
+  /** The file's database's connection URL on the PostgreSQL path, e.g. to open a second pool. */
   readonly databaseUrl: string | undefined;
   /** Mail the app queued (outbox rows), oldest first, optionally of one kind to one address. */
   mails(kind?: MailKind, to?: string): ReturnType<typeof outboxMails>;
