@@ -1,5 +1,5 @@
 import { answerableErrors, CSRF_HEADER, getCalls, TEXT_KEYS } from '@keycard/contract';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './api-client.ts';
 import { ApiError, type CallError, retryAfterSeconds } from './api-error.ts';
 import { START_UP_ERRORS, START_UP_PATHS } from './start-up-paths.ts';
@@ -169,5 +169,75 @@ describe('createApiClient', () => {
     });
     const client = createApiClient({ baseUrl: '', fetch });
     await expect(client.fetchCsrfToken()).rejects.toMatchObject({ code: 'service_unavailable', status: 0 });
+  });
+
+  describe('a call without an answer', () => {
+    /** A fetch that never answers, keeping the signal each request was given. */
+    function silentService() {
+      const signals: AbortSignal[] = [];
+      const fetch = vi.fn((_input: RequestInfo | URL, init: RequestInit = {}) => {
+        if (init.signal) signals.push(init.signal);
+        return new Promise<Response>(() => undefined);
+      });
+      return { fetch, signals };
+    }
+
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('fails as service_unavailable with status 0 after 30 s, its request aborted, and not a moment before', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const service = silentService();
+      const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+      let outcome: unknown;
+      const call = client.post('logout', { logoutId: 'L1' }).then(
+        (answer) => {
+          outcome = answer;
+        },
+        (error: unknown) => {
+          outcome = error;
+        },
+      );
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(outcome).toBeUndefined();
+      expect(service.signals.map((signal) => signal.aborted)).toEqual([false]);
+
+      await vi.advanceTimersByTimeAsync(1);
+      await call;
+      expect(outcome).toBeInstanceOf(ApiError);
+      expect(outcome).toMatchObject({ code: 'service_unavailable', status: 0 });
+      expect(service.signals.map((signal) => signal.aborted)).toEqual([true]);
+    });
+
+    it('counts the time to the whole answer: a body that stops arriving fails the same way', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      // Headers arrive, the body never ends.
+      const fetch = vi.fn(
+        async () => new Response(new ReadableStream({ start: () => undefined }), { status: 200 }),
+      );
+      const client = createApiClient({ baseUrl: '', fetch });
+      const token = client.fetchCsrfToken();
+      const failed = expect(token).rejects.toMatchObject({ code: 'service_unavailable', status: 0 });
+      await vi.advanceTimersByTimeAsync(30_000);
+      await failed;
+    });
+
+    it('covers the start-up calls too, and a call answered in time is not cut short', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const silent = createApiClient({ baseUrl: '', fetch: silentService().fetch });
+      const resource = silent.getTextResource('en');
+      const failed = expect(resource).rejects.toMatchObject({ code: 'service_unavailable', status: 0 });
+      await vi.advanceTimersByTimeAsync(30_000);
+      await failed;
+
+      const answered = createApiClient({
+        baseUrl: '',
+        fetch: fakeService({ '/api/getcsrftoken': () => new Response('tok-1') }).fetch,
+      });
+      expect(await answered.fetchCsrfToken()).toBe('tok-1');
+      // Its deadline was cleared with the answer: nothing fires later.
+      expect(vi.getTimerCount()).toBe(0);
+    });
   });
 });

@@ -31,6 +31,14 @@ export interface ApiClientOptions {
 
 const loadParsing = () => import('./call-parsing.ts');
 
+/**
+ * How long a call may take, its answer's body included, before the client stops waiting: the request
+ * is cancelled and the call fails as no answer (service_unavailable, status 0), which every screen
+ * already answers with its message and a form ready to send again. Without it a request the network
+ * or the service never answered would leave a form waiting for good, its presses doing nothing.
+ */
+export const CALL_TIMEOUT_MS = 30_000;
+
 /** The body of getcsrftoken is the token: plain text, or a JSON string. */
 function tokenFromBody(body: string): string {
   const trimmed = body.trim();
@@ -48,6 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function send(
     path: string,
     declared: readonly ErrorCode[],
+    signal: AbortSignal,
     init: RequestInit = {},
   ): Promise<Response> {
     const headers = new Headers(init.headers);
@@ -56,12 +65,29 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let response: Response;
     try {
       // SPEC §6/§7: cookies go with every call.
-      response = await fetchImpl(`${base}${path}`, { ...init, headers, credentials: 'include' });
+      response = await fetchImpl(`${base}${path}`, { ...init, headers, credentials: 'include', signal });
     } catch (error) {
       throw new ApiError('service_unavailable', 0, `${path}: ${String(error)}`);
     }
     if (!response.ok) throw await (await loadParsing()).errorFromResponse(response, declared);
     return response;
+  }
+
+  /** Runs one call within CALL_TIMEOUT_MS; past it the request is aborted and the call fails as no answer. */
+  async function withinTimeout<T>(path: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new ApiError('service_unavailable', 0, `${path}: no answer within ${CALL_TIMEOUT_MS} ms`));
+      }, CALL_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([call(controller.signal), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function readJson(path: string, response: Response): Promise<unknown> {
@@ -73,31 +99,37 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    async getTextResource(requestedLanguageCode) {
+    getTextResource(requestedLanguageCode) {
       const query = new URLSearchParams({ requestedLanguageCode });
       const path = `${START_UP_PATHS.getResource}?${query}`;
-      const texts = toTextResource(await readJson(path, await send(path, START_UP_ERRORS)));
-      if (!texts) throw new ApiError('internal_error', 200, `${path}: incomplete text resource`);
-      return texts;
+      return withinTimeout(path, async (signal) => {
+        const texts = toTextResource(await readJson(path, await send(path, START_UP_ERRORS, signal)));
+        if (!texts) throw new ApiError('internal_error', 200, `${path}: incomplete text resource`);
+        return texts;
+      });
     },
 
-    async fetchCsrfToken() {
-      const response = await send(START_UP_PATHS.getCsrfToken, START_UP_ERRORS);
-      const token = tokenFromBody(await response.text());
-      if (token === '') throw new ApiError('internal_error', response.status, 'empty anti-forgery token');
-      csrfToken = token;
-      return token;
+    fetchCsrfToken() {
+      return withinTimeout(START_UP_PATHS.getCsrfToken, async (signal) => {
+        const response = await send(START_UP_PATHS.getCsrfToken, START_UP_ERRORS, signal);
+        const token = tokenFromBody(await response.text());
+        if (token === '') throw new ApiError('internal_error', response.status, 'empty anti-forgery token');
+        csrfToken = token;
+        return token;
+      });
     },
 
     async post(name, body) {
       const parsing = await loadParsing();
       const path = parsing.pathOf(name);
-      const response = await send(path, parsing.errorsOf(name), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+      return withinTimeout(path, async (signal) => {
+        const response = await send(path, parsing.errorsOf(name), signal, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return parsing.parseCallResponse(name, response.status, await readJson(path, response));
       });
-      return parsing.parseCallResponse(name, response.status, await readJson(path, response));
     },
   };
 }

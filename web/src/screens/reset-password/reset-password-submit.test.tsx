@@ -291,6 +291,31 @@ describe('ResetPasswordScreen violations and failures (SPEC §8)', () => {
     expect(resetButton().disabled).toBe(false);
   });
 
+  it('stops waiting for a reset that gets no answer after 30 s: no message, the form ready to send again', async () => {
+    const service = stubService({
+      '/api/CheckVerification': () => json(VALID),
+      // The request leaves and nothing ever comes back.
+      '/api/ResetPassword': () => new Promise<Response>(() => undefined),
+    });
+    const { user } = renderReset();
+    await fillBoth(user);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await act(() => resetButton().click());
+    await settled(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(29_999));
+    expect(document.querySelector('form')?.getAttribute('aria-busy')).toBe('true');
+
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await settled(() => expect(document.querySelector('form')?.getAttribute('aria-busy')).toBe('false'));
+    expect(alertText()).toBe('');
+    // getBy, not findBy: Testing Library's waiting would run on the faked timers.
+    const typed = screen.getByLabelText('newPasswordLabel') as HTMLInputElement;
+    expect([typed.value, confirmField().value]).toEqual([STRONG, STRONG]);
+    expect(resetButton().disabled).toBe(false);
+    await act(() => resetButton().click());
+    await settled(() => expect(service.bodiesOf('/api/ResetPassword')).toHaveLength(2));
+  });
+
   it.each(FAILED_CALLS)(
     'after %s shows no message (SPEC §8: neither success nor violation), keeps what was typed and lets the user try again',
     async (_case, answer) => {
