@@ -175,11 +175,17 @@ describe('createApiClient', () => {
     /** A fetch that never answers, keeping the signal each request was given. */
     function silentService() {
       const signals: AbortSignal[] = [];
+      let reached: () => void = () => undefined;
+      /** Resolves once a request was sent (the call may first load its parsing module). */
+      const sent = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
       const fetch = vi.fn((_input: RequestInfo | URL, init: RequestInit = {}) => {
         if (init.signal) signals.push(init.signal);
+        reached();
         return new Promise<Response>(() => undefined);
       });
-      return { fetch, signals };
+      return { fetch, signals, sent };
     }
 
     afterEach(() => {
@@ -199,6 +205,7 @@ describe('createApiClient', () => {
           outcome = error;
         },
       );
+      await service.sent;
       await vi.advanceTimersByTimeAsync(29_999);
       expect(outcome).toBeUndefined();
       expect(service.signals.map((signal) => signal.aborted)).toEqual([false]);

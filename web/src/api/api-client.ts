@@ -33,9 +33,10 @@ const loadParsing = () => import('./call-parsing.ts');
 
 /**
  * How long a call may take, its answer's body included, before the client stops waiting: the request
- * is cancelled and the call fails as no answer (service_unavailable, status 0), which every screen
- * already answers with its message and a form ready to send again. Without it a request the network
- * or the service never answered would leave a form waiting for good, its presses doing nothing.
+ * is cancelled and the call fails as no answer (service_unavailable, status 0), as when the network
+ * failed; each screen answers that as it does a network failure (SPEC §8). Without it a request the
+ * network or the service never answered left a screen waiting for good (the reset form busy, its
+ * presses of Save doing nothing). The service may still finish what it was asked.
  */
 export const CALL_TIMEOUT_MS = 30_000;
 
@@ -119,10 +120,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     },
 
-    async post(name, body) {
-      const parsing = await loadParsing();
-      const path = parsing.pathOf(name);
-      return withinTimeout(path, async (signal) => {
+    post(name, body) {
+      // The parsing module is a chunk of its own, loaded by the first call: within the time too.
+      return withinTimeout(name, async (signal) => {
+        const parsing = await loadParsing().catch((error: unknown) => {
+          throw new ApiError('service_unavailable', 0, `${name}: ${String(error)}`);
+        });
+        const path = parsing.pathOf(name);
         const response = await send(path, parsing.errorsOf(name), signal, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
