@@ -20,7 +20,7 @@ import {
   registerTestClient,
   resumeToCode,
 } from './support/oidc-flow.ts';
-import { administer, databaseUrlOn } from './support/postgres-admin.ts';
+import { administer, databaseUrlOn, dropDatabase } from './support/postgres-admin.ts';
 
 const run = promisify(execFile);
 const OPERATIONS = fileURLToPath(new URL('../../OPERATIONS.md', import.meta.url));
@@ -53,7 +53,7 @@ describe('backup and restore of PostgreSQL (OPERATIONS.md)', () => {
   const restoredName = `keycard_restored_${randomBytes(6).toString('hex')}`;
   afterAll(async () => {
     await rm(backup, { force: true });
-    await administer(serverUrl, `drop database if exists ${restoredName} with (force)`);
+    await dropDatabase(serverUrl, restoredName);
   });
 
   it('restores a backup into an empty database, where the account signs in with its password', async () => {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../src/store/database.ts';
 import { migrateDatabase } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
-import { administer, databaseUrlOn } from './postgres-admin.ts';
+import { administer, databaseUrlOn, dropDatabase, withPostgresClient } from './postgres-admin.ts';
 
 /**
  * A migrated database with no rows for one test file: in-memory PGlite by default; with DATABASE_URL
@@ -43,7 +43,7 @@ export async function createTestDatabase({
   }
   const template = migrated ? postgresTemplate(serverUrl) : undefined;
   if (template) return takeMigratedPostgres(serverUrl, template);
-  const name = newDatabaseName();
+  const name = `keycard_t_${randomBytes(6).toString('hex')}`;
   await createDatabase(serverUrl, name, undefined);
   const url = databaseUrlOn(serverUrl, name);
   const database = await openDatabase({ databaseUrl: url });
@@ -65,14 +65,6 @@ export async function createTestDatabase({
   };
 }
 
-function newDatabaseName(): string {
-  return `keycard_t_${randomBytes(6).toString('hex')}`;
-}
-
-function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  return administer(serverUrl, `drop database if exists ${name} with (force)`);
-}
-
 /** The migrated PGlite of this run (global-setup.ts), read once per worker. */
 let pgliteDump: Promise<Blob> | undefined;
 
@@ -87,7 +79,7 @@ export function openMigratedPglite(): Promise<Database> {
 
 /**
  * What makes a migrated database this run's schema: its tables, columns, indexes, constraints and
- * triggers, and drizzle's record of the migrations applied. A test may change any of them (the health
+ * triggers, drizzle's record of the migrations applied, and its schemas and sequences. A test may change any of them (the health
  * checks remove a migration's record, for one); a database whose fingerprint is not the template's is
  * not handed on.
  */
@@ -228,7 +220,7 @@ async function closeQuietly(client: PGlite): Promise<void> {
 
 /**
  * The worker's emptied PostgreSQL database between two test files, by name: handed to the next file
- * as on PGlite. \`create database … template\` and \`drop database\` took 170 and 80 ms a file (35 of
+ * as on PGlite. `create database … template` and `drop database` took 170 and 80 ms a file (35 of
  * the PostgreSQL pass's 175 worker-seconds in the server project); emptying takes a few ms. One that
  * is still connected to once its file closed its pool, whose schema changed or that does not empty in
  * time is dropped instead, and the next file gets a fresh copy.
@@ -271,16 +263,6 @@ async function takeMigratedPostgres(serverUrl: string, template: string): Promis
       await giveBackPostgres(serverUrl, taken);
     },
   };
-}
-
-async function withPostgresClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 /** Client sessions on the database other than the asking one's (not autovacuum's, which come and go). */

@@ -4,12 +4,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { isRunning } from '../../src/lock-file.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/store/migrate.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
-import { administer, databaseUrlOn } from './postgres-admin.ts';
+import { administer, databaseUrlOn, dropDatabase, withPostgresClient } from './postgres-admin.ts';
 
 /**
  * Migrates one database per run and hands every test file a copy of it (issue 11): creating and
@@ -112,8 +111,6 @@ async function pgliteDataDirTemplate(fingerprint: string): Promise<string> {
 async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop(): Promise<void> }> {
   const name = `keycard_template_${randomBytes(6).toString('hex')}`;
   await administer(serverUrl, `create database ${name}`);
-  const dropOne = (database: string) =>
-    administer(serverUrl, `drop database if exists ${database} with (force)`);
   /**
    * The template, and the copies of it the workers still kept for a next file (support/database.ts):
    * each is tried, and the first failure is thrown once all were.
@@ -125,7 +122,7 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop
       return [];
     });
     for (const database of [...copies, name])
-      await dropOne(database).catch((error: unknown) => failures.push(error));
+      await dropDatabase(serverUrl, database).catch((error: unknown) => failures.push(error));
     if (failures.length > 0) throw failures[0];
   };
   try {
@@ -146,17 +143,13 @@ async function postgresTemplate(serverUrl: string): Promise<{ name: string; drop
 
 /** The server's databases whose names start with `prefix`. */
 async function databasesNamed(serverUrl: string, prefix: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
+  return withPostgresClient(serverUrl, async (client) => {
     const { rows } = await client.query<{ datname: string }>(
       'select datname from pg_database where starts_with(datname, $1) order by datname',
       [prefix],
     );
     return rows.map((row) => row.datname);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**
