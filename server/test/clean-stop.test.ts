@@ -40,7 +40,8 @@ const groups = new Set<number>();
 
 /** Runs a command as the leader of its own process group, as a terminal or a supervisor would. */
 function startGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Started {
-  const { DATABASE_URL: _inherited, NODE_OPTIONS: _options, ...parentEnv } = process.env;
+  // Nor the run's Redis, as for every service a test starts (support/service-process.ts).
+  const { DATABASE_URL: _inherited, REDIS_URL: _shared, NODE_OPTIONS: _options, ...parentEnv } = process.env;
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...parentEnv, NODE_ENV: 'development', NODE_OPTIONS: NO_TYPESCRIPT, ...env },

@@ -1,15 +1,27 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findAccountById, setDisabled, storePassword } from '../src/accounts/account-repository.ts';
+import {
+  deleteAccount,
+  findAccountById,
+  setDisabled,
+  storePassword,
+} from '../src/accounts/account-repository.ts';
 import { hashPassword, verifyPassword } from '../src/accounts/password-hash.ts';
 import { supersedeCodes } from '../src/codes/code-repository.ts';
 import { codeHash } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
+import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { auditEvents, passwordHistory, verificationCodes } from '../src/store/tables/index.ts';
+import {
+  accounts,
+  auditEvents,
+  passwordHistory,
+  upstreamProviders,
+  verificationCodes,
+} from '../src/store/tables/index.ts';
 import {
   freshIp,
   issueResetCode,
@@ -361,6 +373,108 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect(await confirmNewEmail(deps, { code: change, ip: freshIp(), language: 'en' })).toEqual({
       outcome: 'failed',
     });
+  });
+
+  it('queues no reset code or mail, and answers as for an unknown address, for an account deleted or disabled between forgot-password’s read and its mail', async () => {
+    const quick = recoveryDeps(testDb().db, { sleep: async () => {} });
+    const [provider] = await testDb()
+      .db.insert(upstreamProviders)
+      .values({
+        name: 'Raced SSO',
+        issuer: `https://raced-${serial}.test`,
+        clientId: 'k',
+        clientSecret: 's',
+        scopes: [],
+      })
+      .returning();
+    const local = await account();
+    const federated = await account();
+    await testDb()
+      .db.update(accounts)
+      .set({ externalIdpId: provider?.id ?? null })
+      .where(eq(accounts.id, federated.id));
+    const disabled = await account();
+    const forgot = (email: string, meanwhile: () => Promise<unknown>) =>
+      requestPasswordReset(
+        withMeanwhile(quick, () => meanwhile().then(() => {})),
+        { email, ip: freshIp(), language: 'en' },
+      );
+
+    await expect(forgot(local.email, () => deleteAccount(testDb().db, local.id))).resolves.toBeUndefined();
+    await expect(
+      forgot(federated.email, () => deleteAccount(testDb().db, federated.id)),
+    ).resolves.toBeUndefined();
+    await expect(
+      forgot(disabled.email, () => setDisabled(testDb().db, disabled.id, true)),
+    ).resolves.toBeUndefined();
+
+    expect(quick.mail.queued).toEqual([]);
+    expect(quick.mail.nudges).toBe(0);
+    const codes = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(inArray(verificationCodes.accountId, [local.id, federated.id, disabled.id]));
+    expect(codes).toEqual([]);
+    // Each request is on record as one for an unknown address: no account named.
+    const requests = await testDb()
+      .db.select()
+      .from(auditEvents)
+      .where(eq(auditEvents.event, 'reset_request'));
+    expect(requests.filter((row) => row.accountId === null && row.outcome === 'success')).toHaveLength(3);
+    expect(
+      requests.filter((row) => [local.id, federated.id, disabled.id].includes(row.accountId ?? '')),
+    ).toEqual([]);
+
+    // Enabled again, the account gets its link as before.
+    await setDisabled(testDb().db, disabled.id, false);
+    await requestPasswordReset(quick, { email: disabled.email, ip: freshIp(), language: 'en' });
+    expect(quick.mail.queued.map((mail) => [mail.kind, mail.to])).toEqual([
+      ['password_reset', disabled.email],
+    ]);
+    expect(quick.mail.nudges).toBe(1);
+  });
+
+  it('lets a reset that is spending the old link finish while a new one is requested for the account, neither waiting for the other for good', async () => {
+    const deps = recoveryDeps(testDb().db, { sleep: async () => {} });
+    const { id, email } = await account();
+    const old = await issueResetCode(deps, id);
+    const now = await deps.clock.now();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let spent = () => {};
+    const spending = new Promise<void>((resolve) => {
+      spent = resolve;
+    });
+    // The reset's order (reset-password.ts): its code spent first, then the account's row changed.
+    const resetting = testDb().db.transaction(async (tx) => {
+      await tx
+        .update(verificationCodes)
+        .set({ consumedAt: now })
+        .where(eq(verificationCodes.codeHash, codeHash(old)));
+      spent();
+      await released;
+      await tx.update(accounts).set({ passwordChangedAt: now }).where(eq(accounts.id, id));
+    });
+    await spending;
+    // On PostgreSQL the request keeps the account and then waits for the spent code's row, which
+    // it supersedes; the reset then changes the account's row, which it must not wait for.
+    const requesting = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+
+    await expect(resetting).resolves.toBeUndefined();
+    await expect(requesting).resolves.toBeUndefined();
+    expect(deps.mail.queued.map((mail) => [mail.kind, mail.to])).toEqual([['password_reset', email]]);
+    const live = await testDb()
+      .db.select({ consumedAt: verificationCodes.consumedAt, supersededAt: verificationCodes.supersededAt })
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, id));
+    // The spent link stays spent (not superseded after the fact), the new one is live.
+    expect(live).toHaveLength(2);
+    expect(live.filter((code) => code.consumedAt === null && code.supersededAt === null)).toHaveLength(1);
+    expect(live.filter((code) => code.consumedAt !== null && code.supersededAt === null)).toHaveLength(1);
   });
 
   it('answers expired, changing nothing, when a newer mail replaced an unlock or new-address link since it was read', async () => {

@@ -168,6 +168,24 @@ export async function holdEnabledAccount(db: Db, accountId: string): Promise<boo
 }
 
 /**
+ * Whether the account is there and enabled, keeping it from being deleted until the caller's
+ * transaction ends (FOR KEY SHARE, the lock a row naming the account takes anyway): a deletion either
+ * went first and is seen here, or waits and then deletes what the caller wrote with it. Unlike
+ * holdEnabledAccount it lets a change of the account's other columns go on meanwhile (a reset's new
+ * password, a disable), so a caller that goes on to wait for rows such a change holds (a code a
+ * reset is spending) cannot deadlock with it.
+ */
+export async function keepEnabledAccount(db: Db, accountId: string): Promise<boolean> {
+  const kept = await db
+    // Stryker disable next-line ObjectLiteral: only the row's presence is read
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), isNull(accounts.disabledAt)))
+    .for('key share');
+  return kept.length === 1;
+}
+
+/**
  * Records that the person holds the account's address (a mailed link used, an upstream provider's
  * word), once: the first proof's time stays.
  */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountByEmail } from '../accounts/account-repository.ts';
+import { type Account, findAccountByEmail, keepEnabledAccount } from '../accounts/account-repository.ts';
 import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { codeHash, issueCodeUntil } from '../codes/codes.ts';
@@ -31,6 +31,8 @@ type Recipient =
   | { kind: 'federated'; account: Account; providerName: string }
   | { kind: 'nobody' };
 
+const NOBODY: Recipient = { kind: 'nobody' };
+
 /** Who gets which mail. Both queries run for every input, so the path taken does not show in timing. */
 async function recipientFor(db: Db, email: string): Promise<Recipient> {
   const [account, domainProviderId] = await Promise.all([
@@ -39,8 +41,7 @@ async function recipientFor(db: Db, email: string): Promise<Recipient> {
   ]);
   // A disabled account gets no mail: it could not sign in with the new password anyway. An address the
   // outbox would refuse gets none either, rather than an answer that differs from everybody else's.
-  if (!account || account.disabledAt !== null || !isDeliverableAddress(account.email))
-    return { kind: 'nobody' };
+  if (!account || account.disabledAt !== null || !isDeliverableAddress(account.email)) return NOBODY;
   const providerId = account.externalIdpId ?? domainProviderId;
   if (providerId !== null)
     return { kind: 'federated', account, providerName: await findProviderName(db, providerId) };
@@ -58,15 +59,31 @@ async function withinLimits(deps: RecoveryDeps, input: ForgotPasswordInput): Pro
   return deps.limits.forgotPerAddress.take(codeHash(`forgot:${normalizeEmail(input.email)}`));
 }
 
+/**
+ * The recipient as its account is now: one deleted or disabled since it was read gets nothing, as an
+ * unknown address does (a deleted account's code and mail could not even be written). A deletion
+ * that comes after waits until the code and its mail are committed and then deletes them with the
+ * rest of the account's. Only a deletion waits: a reset in progress goes on (it may hold the reset
+ * code this request supersedes next, and would otherwise wait for this request in turn), and a
+ * disable committed after this read is one that came a moment after the request: its link is mailed
+ * and changes nothing while the account stays disabled (reset-password.ts).
+ */
+async function keptRecipient(tx: Db, recipient: Recipient): Promise<Recipient> {
+  if (recipient.kind === 'nobody') return recipient;
+  return (await keepEnabledAccount(tx, recipient.account.id)) ? recipient : NOBODY;
+}
+
+/** Queues the mail the request earns, if any, with its audit row; whether a mail was queued. */
 async function queueMail(
   deps: RecoveryDeps,
   input: ForgotPasswordInput,
-  recipient: Recipient,
+  found: Recipient,
   allowed: boolean,
-): Promise<void> {
+): Promise<boolean> {
   const query = await resetLinkQuery(deps, input.locationSearch);
   const now = await deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
+    const recipient = allowed ? await keptRecipient(tx, found) : found;
     if (allowed && recipient.kind === 'local') {
       const { account } = recipient;
       const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
@@ -104,6 +121,7 @@ async function queueMail(
       ip: input.ip,
       ...(allowed ? {} : { detail: { reason: 'rate_limited' } }),
     });
+    return allowed && recipient.kind !== 'nobody';
   });
 }
 
@@ -117,7 +135,6 @@ export async function requestPasswordReset(deps: RecoveryDeps, input: ForgotPass
   const floor = deps.sleep(FORGOT_PASSWORD_MIN_MS);
   const allowed = await withinLimits(deps, input);
   const recipient = await recipientFor(deps.db, input.email);
-  await queueMail(deps, input, recipient, allowed);
-  if (allowed && recipient.kind !== 'nobody') deps.mail.nudge();
+  if (await queueMail(deps, input, recipient, allowed)) deps.mail.nudge();
   await floor;
 }
