@@ -168,21 +168,16 @@ export async function holdEnabledAccount(db: Db, accountId: string): Promise<boo
 }
 
 /**
- * Whether the account is there and enabled, keeping it from being deleted until the caller's
- * transaction ends (FOR KEY SHARE, the lock a row naming the account takes anyway): a deletion either
- * went first and is seen here, or waits and then deletes what the caller wrote with it. Unlike
- * holdEnabledAccount it lets a change of the account's other columns go on meanwhile (a reset's new
- * password, a disable), so a caller that goes on to wait for rows such a change holds (a code a
- * reset is spending) cannot deadlock with it.
+ * The account as it is now, kept from being deleted until the caller's transaction ends (FOR KEY
+ * SHARE, the lock a row naming the account takes anyway); null when it is gone. A deletion or a change
+ * of its address (a unique key) either went first and is seen here, or waits and then deletes or
+ * retires what the caller wrote with it. Unlike holdEnabledAccount it lets a change of the account's
+ * other columns go on meanwhile (a reset's new password, a disable), so a caller that goes on to wait
+ * for rows such a change holds (a code a reset is spending) cannot deadlock with it.
  */
-export async function keepEnabledAccount(db: Db, accountId: string): Promise<boolean> {
-  const kept = await db
-    // Stryker disable next-line ObjectLiteral: only the row's presence is read
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.id, accountId), isNull(accounts.disabledAt)))
-    .for('key share');
-  return kept.length === 1;
+export async function keepAccount(db: Db, accountId: string): Promise<Account | null> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId)).for('key share');
+  return row ?? null;
 }
 
 /**

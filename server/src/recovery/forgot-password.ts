@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { VerificationType } from '@keycard/contract';
-import { type Account, findAccountByEmail, keepEnabledAccount } from '../accounts/account-repository.ts';
+import { type Account, findAccountByEmail, keepAccount } from '../accounts/account-repository.ts';
 import { emailDomain, normalizeEmail } from '../accounts/identifiers.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { codeHash, issueCodeUntil } from '../codes/codes.ts';
@@ -60,17 +60,27 @@ async function withinLimits(deps: RecoveryDeps, input: ForgotPasswordInput): Pro
 }
 
 /**
- * The recipient as its account is now: one deleted or disabled since it was read gets nothing, as an
- * unknown address does (a deleted account's code and mail could not even be written). A deletion
- * that comes after waits until the code and its mail are committed and then deletes them with the
- * rest of the account's. Only a deletion waits: a reset in progress goes on (it may hold the reset
- * code this request supersedes next, and would otherwise wait for this request in turn), and a
- * disable committed after this read is one that came a moment after the request: its link is mailed
- * and changes nothing while the account stays disabled (reset-password.ts).
+ * The recipient as its account is now: one deleted, disabled, moved to another address or linked to
+ * another provider since it was read gets nothing, as an unknown address does (a deleted account's
+ * code and mail could not even be written; a link to the address the account left would outlive that
+ * address's other links). A deletion or a change of address that comes after waits until the code and
+ * its mail are committed: a deletion then deletes both, a change of address retires the code with the
+ * old address's other links (confirm-new-email.ts). A reset
+ * in progress is not waited for (it may hold the reset code this request supersedes next, and would
+ * otherwise wait for this request in turn); nor is a disable, which is then one that came a moment
+ * after the request: its link is mailed and changes nothing while the account stays disabled
+ * (reset-password.ts).
  */
 async function keptRecipient(tx: Db, recipient: Recipient): Promise<Recipient> {
   if (recipient.kind === 'nobody') return recipient;
-  return (await keepEnabledAccount(tx, recipient.account.id)) ? recipient : NOBODY;
+  const read = recipient.account;
+  const current = await keepAccount(tx, read.id);
+  const unchanged =
+    current !== null &&
+    current.disabledAt === null &&
+    current.emailNormalized === read.emailNormalized &&
+    current.externalIdpId === read.externalIdpId;
+  return unchanged ? { ...recipient, account: current } : NOBODY;
 }
 
 /** Queues the mail the request earns, if any, with its audit row; whether a mail was queued. */
