@@ -412,6 +412,7 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
       .where(eq(accounts.id, federated.id));
     const disabled = await account();
     const moved = await account();
+    const relinked = await account();
     const ips: string[] = [];
     const forgot = (email: string, meanwhile: () => Promise<unknown>) => {
       const ip = freshIp();
@@ -434,9 +435,19 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
       forgot(moved.email, () => replaceEmail(testDb().db, moved.id, `moved-on-${serial}@example.com`)),
     ).resolves.toBeUndefined();
 
+    // Linked to an organisation's provider meanwhile, it signs in there: no password link.
+    await expect(
+      forgot(relinked.email, () =>
+        testDb()
+          .db.update(accounts)
+          .set({ externalIdpId: provider?.id ?? null })
+          .where(eq(accounts.id, relinked.id)),
+      ),
+    ).resolves.toBeUndefined();
+
     expect(quick.mail.queued).toEqual([]);
     expect(quick.mail.nudges).toBe(0);
-    const accountIds = [local.id, federated.id, disabled.id, moved.id];
+    const accountIds = [local.id, federated.id, disabled.id, moved.id, relinked.id];
     const codes = await testDb()
       .db.select()
       .from(verificationCodes)
