@@ -65,11 +65,10 @@ async function withinLimits(deps: RecoveryDeps, input: ForgotPasswordInput): Pro
  * code and mail could not even be written; a link to the address the account left would outlive that
  * address's other links). A deletion or a change of address that comes after waits until the code and
  * its mail are committed: a deletion then deletes both, a change of address retires the code with the
- * old address's other links (confirm-new-email.ts). A reset
- * in progress is not waited for (it may hold the reset code this request supersedes next, and would
- * otherwise wait for this request in turn); nor is a disable, which is then one that came a moment
- * after the request: its link is mailed and changes nothing while the account stays disabled
- * (reset-password.ts).
+ * old address's other links (confirm-new-email.ts). A reset in progress is not waited for (it may hold
+ * the reset code this request supersedes next, and would otherwise wait for this request in turn); nor
+ * is a disable, which is then one that came a moment after the request: its link is mailed and changes
+ * nothing while the account stays disabled (reset-password.ts).
  */
 async function keptRecipient(tx: Db, recipient: Recipient): Promise<Recipient> {
   if (recipient.kind === 'nobody') return recipient;
