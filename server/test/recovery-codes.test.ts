@@ -10,7 +10,7 @@ import {
 } from '../src/accounts/account-repository.ts';
 import { hashPassword, verifyPassword } from '../src/accounts/password-hash.ts';
 import { supersedeCodes } from '../src/codes/code-repository.ts';
-import { codeHash } from '../src/codes/codes.ts';
+import { codeHash, issueCodeUntil } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
@@ -34,7 +34,7 @@ import {
 } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
-import { againstOpenTransaction } from './support/open-transaction.ts';
+import { againstOpenTransaction, holdTransaction } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 let serial = 0;
@@ -157,6 +157,40 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     expect((await checkVerification(deps, { code: older, type: 1, ip: freshIp() })).isValid).toBe(false);
     expect(await reset(deps, older)).toEqual({ outcome: 'invalid' });
     expect((await reset(deps, newer)).outcome).toBe('reset');
+  });
+
+  it('keeps one live reset link of two requested for an account at the same moment: the later one', async () => {
+    const deps = recoveryDeps(testDb().db, { sleep: async () => {} });
+    const { id, email } = await account();
+    // The first request's transaction, held open after it wrote its code (forgot-password.ts).
+    let first = '';
+    const requesting = holdTransaction(testDb().db, async (tx) => {
+      first = (await issueCodeUntil(tx, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 })).code;
+    });
+    await requesting.held;
+    // On PostgreSQL the second sees no live code to supersede yet: its insert waits for the first
+    // transaction, and then supersedes what it committed. (PGlite runs one transaction at a time.)
+    const second = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
+    try {
+      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
+    } finally {
+      requesting.release();
+    }
+    await requesting.done;
+    await second;
+
+    const codes = await testDb()
+      .db.select({ codeHash: verificationCodes.codeHash, supersededAt: verificationCodes.supersededAt })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.accountId, id), eq(verificationCodes.verificationType, 1)));
+    const live = codes.filter((code) => code.supersededAt === null).map((code) => code.codeHash);
+    expect(codes).toHaveLength(2);
+    const [mail] = deps.mail.of('password_reset', email);
+    const mailed = /\/resetPassword\/1\/([\w-]+)/.exec(mail?.link ?? '')?.[1] ?? '';
+    expect(live).toEqual([codeHash(mailed)]);
+    expect(live).not.toEqual([codeHash(first)]);
+    expect(await reset(deps, first)).toEqual({ outcome: 'invalid' });
+    expect((await reset(deps, mailed)).outcome).toBe('reset');
   });
 
   it('refuses a reset code in unlock and in verify-new-e-mail, and leaves it usable', async () => {
@@ -474,33 +508,31 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     const { id, email } = await account();
     const old = await issueResetCode(deps, id);
     const now = await deps.clock.now();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let spent = () => {};
-    const spending = new Promise<void>((resolve) => {
-      spent = resolve;
-    });
     // The reset's order (reset-password.ts): its code spent first, then the account's row changed.
-    const resetting = testDb().db.transaction(async (tx) => {
-      await tx
-        .update(verificationCodes)
-        .set({ consumedAt: now })
-        .where(eq(verificationCodes.codeHash, codeHash(old)));
-      spent();
-      await released;
-      await tx.update(accounts).set({ passwordChangedAt: now }).where(eq(accounts.id, id));
-    });
-    await spending;
+    const resetting = holdTransaction(
+      testDb().db,
+      async (tx) => {
+        await tx
+          .update(verificationCodes)
+          .set({ consumedAt: now })
+          .where(eq(verificationCodes.codeHash, codeHash(old)));
+      },
+      async (tx) => {
+        await tx.update(accounts).set({ passwordChangedAt: now }).where(eq(accounts.id, id));
+      },
+    );
+    await resetting.held;
     // On PostgreSQL the request keeps the account and then waits for the spent code's row, which
     // it supersedes; the reset then changes the account's row, which it must not wait for. (PGlite
     // runs one transaction at a time: there the request simply waits for the reset.)
     const requesting = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
-    if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
-    release();
+    try {
+      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
+    } finally {
+      resetting.release();
+    }
 
-    await expect(resetting).resolves.toBeUndefined();
+    await expect(resetting.done).resolves.toBeUndefined();
     await expect(requesting).resolves.toBeUndefined();
     expect(deps.mail.queued.map((mail) => [mail.kind, mail.to])).toEqual([['password_reset', email]]);
     const live = await testDb()

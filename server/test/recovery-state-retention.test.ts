@@ -103,6 +103,8 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
       createdAt: ago(expiredAgo + 60 * MINUTE_MS),
       expiresAt: ago(expiredAgo),
       consumedAt: consumed ? ago(expiredAgo + MINUTE_MS) : null,
+      // An account has one live code of a type: each unspent one before it was superseded by the next.
+      supersededAt: consumed || codeHash === 'live' ? null : ago(expiredAgo + MINUTE_MS),
     });
     await db()
       .insert(verificationCodes)

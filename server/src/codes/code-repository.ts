@@ -1,5 +1,5 @@
 import type { VerificationType } from '@keycard/contract';
-import { and, eq, gt, inArray, isNull, lt, notInArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
 import { verificationCodes } from '../store/tables/index.ts';
 
@@ -61,8 +61,24 @@ export async function supersedeCodes(
     );
 }
 
-export async function insertCode(db: Db, row: typeof verificationCodes.$inferInsert): Promise<void> {
-  await db.insert(verificationCodes).values(row);
+/**
+ * Inserts a live code unless the account already has one of its type (verification_code_one_live_idx);
+ * on PostgreSQL it waits for a transaction that is inserting one, and answers null if that one
+ * commits. Answers the new code's id.
+ */
+export async function insertLiveCode(
+  db: Db,
+  row: typeof verificationCodes.$inferInsert,
+): Promise<string | null> {
+  const [inserted] = await db
+    .insert(verificationCodes)
+    .values(row)
+    .onConflictDoNothing({
+      target: [verificationCodes.accountId, verificationCodes.verificationType],
+      where: sql`consumed_at is null and superseded_at is null`,
+    })
+    .returning({ id: verificationCodes.id });
+  return inserted?.id ?? null;
 }
 
 /** Reads a live code; spends nothing. */

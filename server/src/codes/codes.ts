@@ -6,7 +6,7 @@ import type { Db } from '../store/database.ts';
 import {
   consumeLiveCode,
   findLiveCodeByHash,
-  insertCode,
+  insertLiveCode,
   type LiveCode,
   supersedeCodes,
 } from './code-repository.ts';
@@ -42,8 +42,16 @@ export interface IssueCodeInput {
 /** A code just issued, with when it stops working (a mail carrying it is worthless after that). */
 export interface IssuedCode {
   readonly code: string;
+  /** Its row, which the mail carrying it names (an unsent mail of a code no longer live is not sent). */
+  readonly id: string;
   readonly expiresAt: Date;
 }
+
+/**
+ * How often a code is tried again when another of its type for the account was issued at the same
+ * moment: that one is superseded and this one inserted, unless yet another came between.
+ */
+const ISSUE_RUNS = 3;
 
 /**
  * Issues a 256-bit code bound to one account and type; older unspent codes of that type stop working
@@ -58,7 +66,12 @@ export async function issueCode(
   return (await issueCodeUntil(db, clock, lifetimes, input)).code;
 }
 
-/** issueCode, answering the code's expiry too, for the outbox row of the mail that carries it. */
+/**
+ * issueCode, answering the code's row and expiry too, for the outbox row of the mail that carries it.
+ * The account has at most one live code of a type (verification_code_one_live_idx): when another
+ * request issued one meanwhile, on PostgreSQL this waits for its transaction, and if it committed,
+ * supersedes its code in turn, so of two issued at once the later one is the live one.
+ */
 export async function issueCodeUntil(
   db: Db,
   clock: Clock,
@@ -67,18 +80,21 @@ export async function issueCodeUntil(
 ): Promise<IssuedCode> {
   const lifetime = lifetimes[input.type];
   const now = await clock.now();
-  await supersedeCodes(db, input.accountId, [input.type], now);
   const code = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + lifetime);
-  await insertCode(db, {
-    codeHash: codeHash(code),
-    accountId: input.accountId,
-    verificationType: input.type,
-    payload: input.payload ?? null,
-    createdAt: now,
-    expiresAt,
-  });
-  return { code, expiresAt };
+  for (let run = 1; run <= ISSUE_RUNS; run++) {
+    await supersedeCodes(db, input.accountId, [input.type], now);
+    const id = await insertLiveCode(db, {
+      codeHash: codeHash(code),
+      accountId: input.accountId,
+      verificationType: input.type,
+      payload: input.payload ?? null,
+      createdAt: now,
+      expiresAt,
+    });
+    if (id !== null) return { code, id, expiresAt };
+  }
+  throw new Error(`no live code issued: ${ISSUE_RUNS} others were issued for the account meanwhile`);
 }
 
 /** Reads a code that is unspent, not superseded and not expired, of one of `types`; spends nothing. */

@@ -1,5 +1,40 @@
 import type { Db } from '../../src/store/database.ts';
 
+/** A transaction held open between two steps of its own (holdTransaction). */
+export interface HeldTransaction {
+  /** Settles once `before` has run: the transaction holds what it wrote and locked. */
+  readonly held: Promise<void>;
+  /** Lets the transaction go on: it runs `after` and commits. */
+  release(): void;
+  /** Settles when the transaction has committed (or failed). */
+  readonly done: Promise<void>;
+}
+
+/** A transaction on `db` that runs `before`, waits for `release()`, then runs `after` and commits. */
+export function holdTransaction(
+  db: Db,
+  before: (tx: Db) => Promise<void>,
+  after: (tx: Db) => Promise<void> = async () => {},
+): HeldTransaction {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let ready = () => {};
+  const beforeDone = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const done = db.transaction(async (tx) => {
+    await before(tx);
+    ready();
+    await released;
+    await after(tx);
+  });
+  // Settles when `before` has run, or with its failure.
+  const held = Promise.race([beforeDone, done]);
+  return { held, release, done };
+}
+
 /**
  * Runs `contender` while a transaction on `db` that did `before` is held open, and lets that
  * transaction commit 300 ms later: long enough for a contender that does not wait for it to have
@@ -11,26 +46,14 @@ export async function againstOpenTransaction<T>(
   before: (tx: Db) => Promise<void>,
   contender: () => Promise<T>,
 ): Promise<T> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let done = () => {};
-  const beforeDone = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const held = db.transaction(async (tx) => {
-    await before(tx);
-    done();
-    await released;
-  });
+  const transaction = holdTransaction(db, before);
   // The contender starts once `before` has run (and not at all when it failed).
-  await Promise.race([beforeDone, held]);
+  await transaction.held;
   const outcome = contender();
   // Observed now, so a refusal before the release is not reported as unhandled; awaited below.
   outcome.catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, 300));
-  release();
-  await held;
+  transaction.release();
+  await transaction.done;
   return outcome;
 }

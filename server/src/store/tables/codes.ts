@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
 /**
@@ -22,5 +23,12 @@ export const verificationCodes = pgTable(
     /** Set when a newer code of the same type replaced this one. */
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
   },
-  (table) => [index('verification_code_account_type_idx').on(table.accountId, table.verificationType)],
+  (table) => [
+    index('verification_code_account_type_idx').on(table.accountId, table.verificationType),
+    // At most one unspent, unsuperseded code of a type per account, whatever runs at the same time:
+    // a second issued at once waits for the first and then supersedes it (codes.ts issueCodeUntil).
+    uniqueIndex('verification_code_one_live_idx')
+      .on(table.accountId, table.verificationType)
+      .where(sql`consumed_at is null and superseded_at is null`),
+  ],
 );
