@@ -44,6 +44,22 @@ function forgot(
   return api.post('/api/forgotpassword', { email, returnUrl: null, locationSearch: '', ...extra }, options);
 }
 
+/**
+ * The reset codes issued for an account, superseded ones included: one for each reset mail queued,
+ * however many of those mails the worker has withdrawn since (their links replaced).
+ */
+function resetCodesIssued(accountId: string) {
+  return db()
+    .select({ id: verificationCodes.id })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.accountId, accountId),
+        eq(verificationCodes.verificationType, VerificationType.PasswordReset),
+      ),
+    );
+}
+
 async function resetMailTo(email: string): Promise<string> {
   const [mail] = await service().mails('password_reset', email);
   if (!mail) throw new Error(`no reset mail to ${email}`);
@@ -99,7 +115,7 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
     }
     expect(await service().mails('password_reset', existing.email)).toHaveLength(1);
     expect(await service().mails('password_reset', locked.email)).toHaveLength(1);
-    expect(await service().mails('password_reset', limited.email)).toHaveLength(3);
+    expect(await resetCodesIssued(limited.id)).toHaveLength(3);
     expect(await service().mails(undefined, 'nobody@example.com')).toHaveLength(0);
     expect(await service().mails(undefined, disabled.email)).toHaveLength(0);
     for (const account of [federated, byDomain]) {
@@ -188,7 +204,7 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
   it('limits mail per address and per client address, answering the same', async () => {
     const account = await localAccount();
     for (let n = 0; n < 4; n++) expect((await forgot(account.email)).body).toBe('{}');
-    expect(await service().mails('password_reset', account.email)).toHaveLength(3);
+    expect(await resetCodesIssued(account.id)).toHaveLength(3);
 
     const ip = freshIp();
     await Promise.all(Array.from({ length: 20 }, (_, n) => forgot(`spray-${n}@example.com`, {}, { ip })));
@@ -221,12 +237,16 @@ describe('POST /api/forgotpassword (DESIGN §2 Forgot password)', () => {
   it('supersedes the previous reset link with a new request', async () => {
     const account = await localAccount();
     await forgot(account.email);
+    const first = await resetMailTo(account.email);
     await forgot(account.email);
-    const [first, second] = await service().mails('password_reset', account.email);
-    const check = async (mail: typeof first) =>
+    // The first mail, unsent while SMTP is down, is withdrawn by the worker once its link is replaced.
+    const second = (await service().mails('password_reset', account.email))
+      .map((mail) => linkIn(mail.textBody))
+      .find((link) => link !== first);
+    const check = async (link: string | undefined) =>
       (
         await api.post('/api/CheckVerification', {
-          verificationCode: codeOf(linkIn(mail?.textBody ?? '')),
+          verificationCode: codeOf(link ?? ''),
           verificationType: VerificationType.PasswordReset,
         })
       ).json();

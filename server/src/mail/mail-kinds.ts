@@ -44,4 +44,9 @@ export interface MailRequest<K extends MailKind = MailKind> {
   values: MailValues[K];
   /** When the code of the message's link expires; the worker never delivers the message after that. */
   expiresAt?: Date;
+  /**
+   * The code of the message's link (codes.ts IssuedCode.id). Once that code is spent or superseded,
+   * by a newer link or a change of address, the worker withdraws the message if it is not sent yet.
+   */
+  codeId?: string;
 }

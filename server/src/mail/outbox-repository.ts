@@ -24,13 +24,21 @@ export async function insertMail(
   db: Db,
   row: Pick<
     OutboxRow,
-    'kind' | 'accountId' | 'recipient' | 'subject' | 'textBody' | 'htmlBody' | 'expiresAt'
+    'kind' | 'accountId' | 'recipient' | 'subject' | 'textBody' | 'htmlBody' | 'expiresAt' | 'codeId'
   >,
 ): Promise<string> {
   const [inserted] = await db.insert(outbox).values(row).returning({ id: outbox.id });
   if (!inserted) throw new Error('mail outbox insert returned no row');
   return inserted.id;
 }
+
+/**
+ * The message names no code, or its code is neither spent nor superseded (whether it has expired, the
+ * message's own expires_at says). An unqualified `code_id` is the message's.
+ */
+const codeStillLive = sql`(code_id is null or exists (
+  select 1 from verification_code as c
+  where c.id = code_id and c.consumed_at is null and c.superseded_at is null))`;
 
 /**
  * Claims the most overdue message by setting its lease in one statement. `FOR UPDATE SKIP LOCKED`
@@ -46,6 +54,7 @@ export async function claimNextDue(db: Db, now: Date, leaseUntil: Date): Promise
       where sent_at is null and failed_at is null and next_attempt_at <= ${at}::timestamptz
         and (locked_until is null or locked_until < ${at}::timestamptz)
         and (expires_at is null or expires_at > ${at}::timestamptz)
+        and ${codeStillLive}
       order by next_attempt_at, created_at
       limit 1
       for update skip locked
@@ -148,6 +157,27 @@ export async function failExpired(db: Db, now: Date): Promise<number> {
 }
 
 /**
+ * Deletes every unsent message whose code was spent or superseded before it went out (a newer link
+ * was requested, the address changed, the link was used): it would deliver a dead link, and holds
+ * nothing anyone needs. A message being sent right now (an unexpired lease) and one given up (kept
+ * for mail:failed as the record of a failure) are left alone. Answers how many went.
+ */
+export async function withdrawDeadMail(db: Db, now: Date): Promise<number> {
+  const withdrawn = await db
+    .delete(outbox)
+    .where(
+      and(
+        isNull(outbox.sentAt),
+        isNull(outbox.failedAt),
+        or(isNull(outbox.lockedUntil), lt(outbox.lockedUntil, now)),
+        sql`not ${codeStillLive}`,
+      ),
+    )
+    .returning({ id: outbox.id });
+  return withdrawn.length;
+}
+
+/**
  * Removes the links of finished messages whose code has expired: a failed message kept them so that
  * mail:failed --retry could still send them while they worked, and the development mailbox shows them
  * until then. Only messages whose links are still in place are looked at (links_removed_at, with an
@@ -230,8 +260,10 @@ export async function resetFailedMail(db: Db, ids?: readonly string[]): Promise<
       and(
         isNotNull(outbox.failedAt),
         isNull(outbox.sentAt),
-        // A message whose link has expired stays failed: sending it now would deliver a dead link.
+        // A message whose link has expired, been used or been replaced stays failed: sending it now
+        // would deliver a dead link.
         sql`(${outbox.expiresAt} is null or ${outbox.expiresAt} > now())`,
+        codeStillLive,
         ids === undefined ? undefined : inArray(outbox.id, [...ids]),
       ),
     )

@@ -46,6 +46,7 @@ export function createOutbox(config: Pick<Config, 'publicUrl' | 'site'>): Outbox
         textBody: rendered.text,
         htmlBody: rendered.html,
         expiresAt: request.expiresAt ?? null,
+        codeId: request.codeId ?? null,
       });
       return { id };
     },

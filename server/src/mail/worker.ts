@@ -10,6 +10,7 @@ import {
   recordFailedAttempt,
   releaseClaim,
   removeExpiredLinks,
+  withdrawDeadMail,
 } from './outbox-repository.ts';
 import {
   describeError,
@@ -115,6 +116,11 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   async function drain(): Promise<number> {
     let tried = 0;
     try {
+      // Before the expired are failed: a replaced link is not a failure, even once it has expired
+      // (the person asked for a newer one, changed the address, or used this one).
+      const withdrawn = await withdrawDeadMail(db, await clock.now());
+      if (withdrawn > 0)
+        log.info(`Mail withdrawn unsent, its link replaced or used: ${withdrawn} message(s)`);
       const expired = await failExpired(db, await clock.now());
       if (expired > 0) {
         meter.failed('expired', expired);

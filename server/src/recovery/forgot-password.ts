@@ -95,7 +95,7 @@ async function queueMail(
     const recipient = allowed ? await keptRecipient(tx, found) : found;
     if (allowed && recipient.kind === 'local') {
       const { account } = recipient;
-      const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
+      const issued = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
         accountId: account.id,
         type: VerificationType.PasswordReset,
       });
@@ -104,8 +104,12 @@ async function queueMail(
         accountId: account.id,
         to: account.email,
         language: mailLanguage(account, input.language, input.flowLanguage),
-        values: { userName: account.displayName, link: resetPasswordLink(deps.publicUrl, 1, code, query) },
-        expiresAt,
+        values: {
+          userName: account.displayName,
+          link: resetPasswordLink(deps.publicUrl, 1, issued.code, query),
+        },
+        expiresAt: issued.expiresAt,
+        codeId: issued.id,
       });
     } else if (allowed && recipient.kind === 'federated') {
       const { account } = recipient;

@@ -17,7 +17,7 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
   if (!account) return { outcome: 'not_found' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
+    const issued = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.VerifyUser,
     });
@@ -28,9 +28,10 @@ export async function inviteUser(deps: MailingDeps, accountId: string): Promise<
       language: mailLanguage(account),
       values: {
         userName: account.displayName,
-        link: resetPasswordLink(deps.publicUrl, VerificationType.VerifyUser, code),
+        link: resetPasswordLink(deps.publicUrl, VerificationType.VerifyUser, issued.code),
       },
-      expiresAt,
+      expiresAt: issued.expiresAt,
+      codeId: issued.id,
     });
   });
   deps.mail.nudge();

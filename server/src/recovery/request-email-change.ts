@@ -29,7 +29,7 @@ export async function requestEmailChange(
   if (!(await emailIsFree(deps.db, wanted, account.id))) return { outcome: 'taken' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const { code, expiresAt } = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
+    const issued = await issueCodeUntil(tx, fixedClock(now), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.EmailChanged,
       payload: { newEmail: wanted },
@@ -42,10 +42,11 @@ export async function requestEmailChange(
       language,
       values: {
         userName: account.displayName,
-        link: verifyNewEmailLink(deps.publicUrl, code),
+        link: verifyNewEmailLink(deps.publicUrl, issued.code),
         newEmail: wanted,
       },
-      expiresAt,
+      expiresAt: issued.expiresAt,
+      codeId: issued.id,
     });
     await deps.mail.queue(tx, {
       kind: 'email_change_notice',

@@ -25,7 +25,7 @@ export function queueUnlockMail(
   return async (tx, account, language, flowLanguage = null) => {
     // An address the outbox would refuse must not turn a failed sign-in into an error.
     if (!isDeliverableAddress(account.email)) return;
-    const { code, expiresAt } = await issueCodeUntil(tx, clockIn(tx), deps.codeLifetimes, {
+    const issued = await issueCodeUntil(tx, clockIn(tx), deps.codeLifetimes, {
       accountId: account.id,
       type: VerificationType.LockedAfterTooManyFailedAttempts,
     });
@@ -34,8 +34,9 @@ export function queueUnlockMail(
       accountId: account.id,
       to: account.email,
       language: mailLanguage(account, language, flowLanguage),
-      values: { userName: account.displayName, link: unlockLink(deps.publicUrl, code) },
-      expiresAt,
+      values: { userName: account.displayName, link: unlockLink(deps.publicUrl, issued.code) },
+      expiresAt: issued.expiresAt,
+      codeId: issued.id,
     });
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
+import { verificationCodes } from './codes.ts';
 
 /**
  * Mail outbox (DESIGN §2 Mail): written in the same transaction as the code a message carries; a worker
@@ -38,12 +39,20 @@ export const outbox = pgTable(
      * finished message's code expired. Null: the bodies may still hold them.
      */
     linksRemovedAt: timestamp('links_removed_at', { withTimezone: true }),
+    /**
+     * The code the message's link carries: once it is spent or superseded, an unsent message is
+     * withdrawn (outbox-repository.ts). Null: the message carries no code, or its code was deleted
+     * (housekeeping deletes codes only long after they expired, as the message then has).
+     */
+    codeId: uuid('code_id').references(() => verificationCodes.id, { onDelete: 'set null' }),
   },
   (table) => [
     index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt),
     // What an account's deletion deletes with it.
     index('mail_outbox_account_idx').on(table.accountId),
     // The few finished messages still holding links, which the worker looks at on every pass.
+    // What the deletion of expired codes looks up (their messages' reference is cleared).
+    index('mail_outbox_code_idx').on(table.codeId).where(sql`code_id is not null`),
     index('mail_outbox_links_kept_idx')
       .on(table.expiresAt)
       .where(sql`links_removed_at is null and (sent_at is not null or failed_at is not null)`),
