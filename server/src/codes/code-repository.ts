@@ -61,6 +61,13 @@ export async function supersedeCodes(
     );
 }
 
+/** The conflict an insert of a live code passes over: verification_code_one_live_idx's columns and condition. */
+// Stryker disable next-line ObjectLiteral: without its target the insert also passes over a second code of the same hash, which 256 random bits never make
+const A_LIVE_CODE_OF_THE_TYPE = {
+  target: [verificationCodes.accountId, verificationCodes.verificationType],
+  where: sql`consumed_at is null and superseded_at is null`,
+};
+
 /**
  * Inserts a live code unless the account already has one of its type (verification_code_one_live_idx);
  * on PostgreSQL it waits for a transaction that is inserting one, and answers null if that one
@@ -73,11 +80,7 @@ export async function insertLiveCode(
   const [inserted] = await db
     .insert(verificationCodes)
     .values(row)
-    // Stryker disable next-line ObjectLiteral: without its target it also passes over a second code of the same hash, which 256 random bits never make
-    .onConflictDoNothing({
-      target: [verificationCodes.accountId, verificationCodes.verificationType],
-      where: sql`consumed_at is null and superseded_at is null`,
-    })
+    .onConflictDoNothing(A_LIVE_CODE_OF_THE_TYPE)
     .returning({ id: verificationCodes.id });
   return inserted?.id ?? null;
 }
