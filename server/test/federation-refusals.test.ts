@@ -287,6 +287,25 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     await expectNotSignedIn(first.browser, first.auth.returnUrl);
   });
 
+  it('refuses an ID token whose signature the keys the provider publishes do not verify', async () => {
+    const flow = await startedFlow();
+    const callback = await upstreamCallback(PEOPLE.ada, flow);
+    idp.publishForeignKey(true);
+    try {
+      expectErrorPage(await flow.browser.get(callback));
+    } finally {
+      idp.publishForeignKey(false);
+    }
+    // openid-client's code for a response that fails its checks; the signature is what changed here.
+    await expectRefused('callback', 'token_invalid', 'OAUTH_INVALID_RESPONSE');
+    await expectNotSignedIn(flow.browser, flow.auth.returnUrl);
+    // The same provider's own keys verify the next sign-in's token.
+    const next = await startedFlow();
+    const signedIn = await next.browser.get(await upstreamCallback(PEOPLE.ada, next));
+    expect(signedIn.statusCode).toBe(302);
+    expect(await lastFederationAudit(db())).toMatchObject({ outcome: 'success' });
+  });
+
   it('puts a wrong client secret on record as the provider answered it (invalid_client)', async () => {
     const [provider] = await db()
       .select()

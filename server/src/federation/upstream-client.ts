@@ -17,6 +17,10 @@ export function upstreamSpan(provider: UpstreamProviderRecord): SpanOptions {
 /**
  * The openid-client configuration of a provider, from its discovery document. openid-client checks
  * that the document's issuer is exactly the registered one, so a provider cannot speak for another.
+ * It also checks the signature of every ID token (and signed UserInfo answer) against the keys the
+ * provider publishes at its `jwks_uri` (ASVS 6.8.2): TLS alone would let OpenID Connect skip that for
+ * a token fetched from the token endpoint, but a checked signature is what makes the token the
+ * provider's statement, whatever sat between the two.
  */
 export async function upstreamConfiguration(provider: UpstreamProviderRecord): Promise<oidc.Configuration> {
   const insecure = isLoopbackHttpIssuer(provider.issuer);
@@ -26,8 +30,13 @@ export async function upstreamConfiguration(provider: UpstreamProviderRecord): P
       provider.clientId,
       provider.clientSecret,
       oidc.ClientSecretBasic(provider.clientSecret),
-      // Plain http only ever reaches a loopback issuer (issuer-url.ts isAcceptableIssuer).
-      insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      {
+        execute: [
+          oidc.enableNonRepudiationChecks,
+          // Plain http only ever reaches a loopback issuer (issuer-url.ts isAcceptableIssuer).
+          ...(insecure ? [oidc.allowInsecureRequests] : []),
+        ],
+      },
     ),
   );
 }

@@ -51,6 +51,11 @@ export interface UpstreamIdp {
    * auth_time): a provider that kept an earlier sign-in instead of asking again. 0 is now.
    */
   authenticateSecondsAgo(seconds: number): void;
+  /**
+   * True: the provider's JWK Set (`/jwks`) publishes another RSA key under its signing key's `kid`, so
+   * no ID token it signs verifies: a token that is not the provider's, as a client sees it.
+   */
+  publishForeignKey(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -83,6 +88,7 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
   const people = new Map(options.people.map((person) => [person.sub, person]));
   let hint: string | undefined;
   let authenticationAge = 0;
+  let foreignKeySet: string | undefined;
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {
@@ -165,6 +171,10 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', issuer).pathname;
+    if (path === '/jwks' && foreignKeySet !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/jwk-set+json' }).end(foreignKeySet);
+      return;
+    }
     if (!path.startsWith('/interaction/')) {
       callback(request, response);
       return;
@@ -182,6 +192,11 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
     },
     authenticateSecondsAgo: (seconds) => {
       authenticationAge = seconds;
+    },
+    publishForeignKey: (on) => {
+      const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+      const keys = [{ ...foreign, use: 'sig', alg: 'RS256', kid: 'upstream-test' }];
+      foreignKeySet = on ? JSON.stringify({ keys }) : undefined;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
