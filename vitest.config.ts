@@ -21,8 +21,8 @@ const EMBEDDED_PROCESSES = [
 /**
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,
  * OPERATIONS.md's backup and restore with pg_dump and pg_restore, its fleet of three instances
- * behind HAProxy, the client cache's change listener (LISTEN/NOTIFY), and deadlocks between
- * transactions (PGlite has one connection).
+ * behind HAProxy, the client cache's change listener (LISTEN/NOTIFY), deadlocks between
+ * transactions (PGlite has one connection), and a connection the server ends mid-transaction.
  */
 const ON_POSTGRES = [
   'test/processes-on-postgres.test.ts',
@@ -30,6 +30,7 @@ const ON_POSTGRES = [
   'test/fleet.test.ts',
   'test/client-changes.test.ts',
   'test/transaction-conflicts.test.ts',
+  'test/connection-lost-in-transaction.test.ts',
   'src/store/notification-listener.test.ts',
 ];
 

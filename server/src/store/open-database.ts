@@ -108,6 +108,10 @@ function openPostgres(connectionString: string): Database {
   // would crash. The next query reconnects or fails with an error the HTTP layer turns into 503.
   // reportLostConnections logs it once the service has its log.
   pool.on('error', () => {});
+  // The pool listens only to its idle connections: one in use (a transaction between two of its
+  // statements) that its server closes would emit its error to nobody, which crashes the process. Its
+  // next statement fails instead (503), and the pool drops it when it is given back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { kind: 'postgres', client: pool, db: drizzlePostgres({ client: pool }), close: () => pool.end() };
 }
 
