@@ -168,8 +168,8 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
       first = (await issueCodeUntil(tx, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 })).code;
     });
     await requesting.held;
-    // On PostgreSQL the second sees no live code to supersede yet: its insert waits for the first
-    // transaction, and then supersedes what it committed. (PGlite runs one transaction at a time.)
+    // On PostgreSQL the second waits for its turn until the first transaction ends, and then
+    // supersedes what it committed. (PGlite runs one transaction at a time.)
     const second = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
     try {
       if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
@@ -191,6 +191,45 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     expect(live).not.toEqual([codeHash(first)]);
     expect(await reset(deps, first)).toEqual({ outcome: 'invalid' });
     expect((await reset(deps, mailed)).outcome).toBe('reset');
+  });
+
+  it('issues six codes of one type for an account at once, each in its own transaction, and leaves one live', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    const issued = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        issueCodeUntil(testDb().db, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 }),
+      ),
+    );
+    const codes = await testDb()
+      .db.select({ id: verificationCodes.id, supersededAt: verificationCodes.supersededAt })
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, id));
+    expect(codes.map((code) => code.id).sort()).toEqual(issued.map((code) => code.id).sort());
+    expect(codes.filter((code) => code.supersededAt === null)).toHaveLength(1);
+  });
+
+  it('lets the codes of another account, or of another type, be issued while one account waits its turn', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const held = await account();
+    const other = await account();
+    const issue = (accountId: string, type: 1 | 3) =>
+      issueCodeUntil(testDb().db, deps.clock, deps.codeLifetimes, { accountId, type });
+    const issuing = holdTransaction(testDb().db, async (tx) => {
+      await issueCodeUntil(tx, deps.clock, deps.codeLifetimes, { accountId: held.id, type: 1 });
+    });
+    await issuing.held;
+    try {
+      // On PostgreSQL neither waits for the held transaction's turn. (PGlite runs one transaction at
+      // a time: there they follow it.)
+      const others = Promise.all([issue(other.id, 1), issue(held.id, 3)]);
+      if (testDb().kind === 'postgres') expect(await others).toHaveLength(2);
+      issuing.release();
+      await others;
+    } finally {
+      issuing.release();
+      await issuing.done;
+    }
   });
 
   it('refuses a reset code in unlock and in verify-new-e-mail, and leaves it usable', async () => {

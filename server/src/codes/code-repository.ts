@@ -61,28 +61,22 @@ export async function supersedeCodes(
     );
 }
 
-/** The conflict an insert of a live code passes over: verification_code_one_live_idx's columns and condition. */
-// Stryker disable next-line ObjectLiteral: without its target the insert also passes over a second code of the same hash, which 256 random bits never make
-const A_LIVE_CODE_OF_THE_TYPE = {
-  target: [verificationCodes.accountId, verificationCodes.verificationType],
-  where: sql`consumed_at is null and superseded_at is null`,
-};
-
 /**
- * Inserts a live code unless the account already has one of its type (verification_code_one_live_idx);
- * on PostgreSQL it waits for a transaction that is inserting one, and answers null if that one
- * commits. Answers the new code's id.
+ * Makes the transactions that issue a code of `type` for the account take turns until they end, so
+ * each one's superseding update sees the code the one before it committed (PostgreSQL READ
+ * COMMITTED: a statement sees what committed before it began). A transaction-level advisory lock on
+ * both stores; another pair of account and type that hashes alike only waits its turn too.
  */
-export async function insertLiveCode(
-  db: Db,
-  row: typeof verificationCodes.$inferInsert,
-): Promise<string | null> {
-  const [inserted] = await db
-    .insert(verificationCodes)
-    .values(row)
-    .onConflictDoNothing(A_LIVE_CODE_OF_THE_TYPE)
-    .returning({ id: verificationCodes.id });
-  return inserted?.id ?? null;
+export async function takeTurnIssuing(db: Db, accountId: string, type: VerificationType): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code:${accountId}:${type}`}, 0))`);
+}
+
+/** Inserts a code and answers its id; a second live one of its type for the account is refused. */
+export async function insertCode(db: Db, row: typeof verificationCodes.$inferInsert): Promise<string> {
+  const [inserted] = await db.insert(verificationCodes).values(row).returning({ id: verificationCodes.id });
+  // Stryker disable next-line all: an insert's RETURNING answers the row it wrote; the check is for the type
+  if (!inserted) throw new Error('verification code insert returned no row');
+  return inserted.id;
 }
 
 /** Reads a live code; spends nothing. */
