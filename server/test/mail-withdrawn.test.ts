@@ -5,7 +5,7 @@ import { deleteAccount } from '../src/accounts/account-repository.ts';
 import { deleteCodesExpiredBefore } from '../src/codes/code-repository.ts';
 import { retryFailedMail } from '../src/mail/failed-mail.ts';
 import { createMailService, type MailService } from '../src/mail/mail-service.ts';
-import { claimNextDue, withdrawDeadMail } from '../src/mail/outbox-repository.ts';
+import { claimNextDue, EXPIRED_ERROR, withdrawDeadMail } from '../src/mail/outbox-repository.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
@@ -206,5 +206,10 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
     ).toBeGreaterThan(0);
     const [forgotten] = await queued();
     expect(forgotten).toMatchObject({ id: keptMail?.id, codeId: null, expiresAt: keptMail?.expiresAt });
+    // Past that expiry the worker fails it as expired: neither withdrawn nor sent.
+    clock.advance(2 * 3_600_000);
+    expect(await service.runOnce()).toBe(0);
+    const [failed] = await queued();
+    expect(failed).toMatchObject({ id: keptMail?.id, sentAt: null, lastError: EXPIRED_ERROR });
   });
 });

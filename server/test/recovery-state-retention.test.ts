@@ -103,8 +103,12 @@ describe('failure counts and codes are kept 28 days, then deleted (data policy)'
       createdAt: ago(expiredAgo + 60 * MINUTE_MS),
       expiresAt: ago(expiredAgo),
       consumedAt: consumed ? ago(expiredAgo + MINUTE_MS) : null,
-      // An account has one live code of a type: each unspent one before it was superseded by the next.
-      supersededAt: consumed || codeHash === 'live' ? null : ago(expiredAgo + MINUTE_MS),
+      // An account has one live code of a type: each unspent reset code before the live one was
+      // superseded by the next; the other types have one code each here.
+      supersededAt:
+        consumed || codeHash === 'live' || verificationType !== VerificationType.PasswordReset
+          ? null
+          : ago(expiredAgo + MINUTE_MS),
     });
     await db()
       .insert(verificationCodes)

@@ -24,7 +24,7 @@ function describeRow(mail: FailedMailRow): string {
 
 function listing(rows: readonly FailedMailRow[]): string {
   if (rows.length === 0) return 'no failed mail';
-  const heading = `${messages(rows.length)}, most recent failure first (mail:failed --retry sends them again):`;
+  const heading = `${messages(rows.length)}, most recent failure first (mail:failed --retry sends again those whose links still work):`;
   return [heading, ...rows.map((row) => `\n${describeRow(row)}`)].join('\n');
 }
 

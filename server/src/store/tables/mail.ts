@@ -50,9 +50,9 @@ export const outbox = pgTable(
     index('mail_outbox_due_idx').on(table.sentAt, table.failedAt, table.nextAttemptAt),
     // What an account's deletion deletes with it.
     index('mail_outbox_account_idx').on(table.accountId),
-    // The few finished messages still holding links, which the worker looks at on every pass.
     // What the deletion of expired codes looks up (their messages' reference is cleared).
     index('mail_outbox_code_idx').on(table.codeId).where(sql`code_id is not null`),
+    // The few finished messages still holding links, which the worker looks at on every pass.
     index('mail_outbox_links_kept_idx')
       .on(table.expiresAt)
       .where(sql`links_removed_at is null and (sent_at is not null or failed_at is not null)`),
