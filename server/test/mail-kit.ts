@@ -1,9 +1,13 @@
 import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach } from 'vitest';
 import type { MailRequest } from '../src/mail/mail-kinds.ts';
+import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import type { MailLog } from '../src/mail/transport.ts';
 import { type Clock, clockReading } from '../src/store/clock.ts';
-import type { Db } from '../src/store/database.ts';
+import type { Database, Db } from '../src/store/database.ts';
 import { outbox } from '../src/store/tables/mail.ts';
+import { type SmtpSink, type SmtpSinkOptions, startSmtpSink } from './mail-sink.ts';
+import { testConfig } from './support/app.ts';
 
 /** The public origin of the mail tests; every link must start with it. */
 export const PUBLIC_URL = 'https://login.example.test';
@@ -55,4 +59,42 @@ export async function eventually(condition: () => Promise<boolean>, timeoutMs = 
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** SMTP sinks and mail services of a test file's tests: see useMailServices. */
+export interface MailServices {
+  /** A sink that receives what a service sends; closed after the test. */
+  sinkFor(options?: SmtpSinkOptions): Promise<SmtpSink>;
+  /** A mail service on the file's database sending to `smtpUrl`, without jitter; stopped after the test. */
+  serviceFor(smtpUrl: string, clock?: Clock, log?: MailLog): MailService;
+}
+
+/** For a file's tests on `testDb`: an empty outbox before each test, and its sinks and services. */
+export function useMailServices(testDb: () => Database): MailServices {
+  const cleanup: (() => Promise<void>)[] = [];
+  beforeEach(async () => {
+    await testDb().db.delete(outbox);
+  });
+  afterEach(async () => {
+    for (const close of cleanup.splice(0).reverse()) await close();
+  });
+  return {
+    async sinkFor(options) {
+      const sink = await startSmtpSink(options);
+      cleanup.push(() => sink.close());
+      return sink;
+    },
+    serviceFor(smtpUrl, clock = steppingClock(), log = recordingLog()) {
+      const service = createMailService({
+        config: testConfig({ PUBLIC_URL, SMTP_URL: smtpUrl }),
+        db: testDb().db,
+        log,
+        clock,
+        // No jitter, so a retry's schedule is exact.
+        random: () => 0.5,
+      });
+      cleanup.push(() => service.stop());
+      return service;
+    },
+  };
 }

@@ -1,51 +1,29 @@
 import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listFailedMail, retryFailedMail } from '../src/mail/failed-mail.ts';
-import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import { EXPIRED_ERROR } from '../src/mail/outbox-repository.ts';
 import { MAX_ATTEMPTS, RETRY_MAX_DELAY_MS, retryDelayMs } from '../src/mail/retry-schedule.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { outbox } from '../src/store/tables/mail.ts';
 import { runAdmin } from './admin-harness.ts';
-import { outboxRow, PUBLIC_URL, recordingLog, resetRequest, steppingClock } from './mail-kit.ts';
-import { deadPort, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from './mail-sink.ts';
+import {
+  outboxRow,
+  PUBLIC_URL,
+  recordingLog,
+  resetRequest,
+  steppingClock,
+  useMailServices,
+} from './mail-kit.ts';
+import { deadPort } from './mail-sink.ts';
 import { codeOf, recoveryDeps } from './recovery-kit.ts';
-import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
 const HOUR = 3_600_000;
-const cleanup: (() => Promise<void>)[] = [];
-
-beforeEach(async () => {
-  await testDb().db.delete(outbox);
-});
-
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-async function sinkFor(options?: SmtpSinkOptions): Promise<SmtpSink> {
-  const sink = await startSmtpSink(options);
-  cleanup.push(() => sink.close());
-  return sink;
-}
-
-function serviceFor(smtpUrl: string, clock = steppingClock(), log = recordingLog()): MailService {
-  const service = createMailService({
-    config: testConfig({ PUBLIC_URL, SMTP_URL: smtpUrl }),
-    db: testDb().db,
-    log,
-    clock,
-    // No jitter, so the schedule is exact.
-    random: () => 0.5,
-  });
-  cleanup.push(() => service.stop());
-  return service;
-}
+const { sinkFor, serviceFor } = useMailServices(testDb);
 
 describe('retries with back-off (DESIGN §2 Mail)', () => {
   it('a server answering 451 first delivers the message at the next attempt, link intact', async () => {

@@ -1,10 +1,9 @@
 import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteAccount } from '../src/accounts/account-repository.ts';
 import { deleteCodesExpiredBefore } from '../src/codes/code-repository.ts';
 import { retryFailedMail } from '../src/mail/failed-mail.ts';
-import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import { claimNextDue, EXPIRED_ERROR, withdrawDeadMail } from '../src/mail/outbox-repository.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
@@ -12,42 +11,15 @@ import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { requestEmailChange } from '../src/recovery/request-email-change.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { outbox } from '../src/store/tables/mail.ts';
-import { PUBLIC_URL, recordingLog, steppingClock } from './mail-kit.ts';
-import { deadPort, type SmtpSink, startSmtpSink } from './mail-sink.ts';
+import { PUBLIC_URL, recordingLog, steppingClock, useMailServices } from './mail-kit.ts';
+import { deadPort } from './mail-sink.ts';
 import { codeOf, freshIp, NEW_PASSWORD, recoveryDeps } from './recovery-kit.ts';
-import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
-const cleanup: (() => Promise<void>)[] = [];
+const { sinkFor, serviceFor } = useMailServices(testDb);
 let serial = 0;
-
-beforeEach(async () => {
-  await testDb().db.delete(outbox);
-});
-
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-async function sink(): Promise<SmtpSink> {
-  const started = await startSmtpSink();
-  cleanup.push(() => started.close());
-  return started;
-}
-
-function serviceFor(smtpUrl: string, clock = steppingClock(), log = recordingLog()): MailService {
-  const service = createMailService({
-    config: testConfig({ PUBLIC_URL, SMTP_URL: smtpUrl }),
-    db: testDb().db,
-    log,
-    clock,
-    random: () => 0.5,
-  });
-  cleanup.push(() => service.stop());
-  return service;
-}
 
 async function account() {
   serial += 1;
@@ -80,7 +52,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
     const olderLink = linkIn(older?.textBody ?? '', '/resetPassword/1/');
     await requestPasswordReset(deps, { email, ip: null, language: 'en' });
 
-    const smtp = await sink();
+    const smtp = await sinkFor();
     const log = recordingLog();
     const live = serviceFor(smtp.url, clock, log);
     clock.advance(31_000);
@@ -100,7 +72,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
 
   it('withdraws an unsent reset link of the old address once a change of address is confirmed', async () => {
     const clock = steppingClock();
-    const smtp = await sink();
+    const smtp = await sinkFor();
     const service = serviceFor(smtp.url, clock);
     const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
     const { id, email } = await account();
@@ -120,7 +92,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
   });
 
   it('withdraws the unsent mail of a link already used, and sends the notice of the change', async () => {
-    const smtp = await sink();
+    const smtp = await sinkFor();
     const clock = steppingClock();
     const service = serviceFor(smtp.url, clock);
     const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
