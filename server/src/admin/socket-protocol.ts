@@ -14,8 +14,28 @@ export const PROTOCOL_VERSION = 1;
 /** Far above any valid request (a few URIs and a secret); bounds what a stray client can make us buffer. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-export function adminSocketPath(dataDir: string): string {
-  return path.join(dataDir, ADMIN_SOCKET_NAME);
+/**
+ * The longest path a Unix socket binds to or connects by, in bytes: the kernel's address holds 108
+ * on Linux and 104 on macOS and the BSDs, a terminating NUL included; the smaller of the two.
+ */
+export const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * The path by which this process binds to or connects to DATA_DIR's admin socket: the socket's
+ * absolute path, or, when that is longer than a Unix socket's path may be (a deep DATA_DIR, which
+ * would fail with EINVAL), the same file by its path from the working directory (`cwd`), which the
+ * service and the CLI each resolve against their own. Throws, naming DATA_DIR, when both are too long.
+ */
+export function adminSocketPath(dataDir: string, cwd = process.cwd()): string {
+  const file = path.resolve(cwd, dataDir, ADMIN_SOCKET_NAME);
+  if (Buffer.byteLength(file) <= MAX_SOCKET_PATH_BYTES) return file;
+  const relative = path.relative(cwd, file);
+  if (Buffer.byteLength(relative) <= MAX_SOCKET_PATH_BYTES) return relative;
+  throw new Error(
+    `DATA_DIR ${dataDir} is too deep for its admin socket: ${file} is longer than the ` +
+      `${MAX_SOCKET_PATH_BYTES} bytes a Unix socket's path may have, also from the working directory. ` +
+      'Choose a shorter DATA_DIR, or start Keycard (and the admin CLI) from a directory nearer to it.',
+  );
 }
 
 /**
