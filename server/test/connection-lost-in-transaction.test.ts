@@ -50,11 +50,4 @@ describe('a connection the server ends in the middle of a transaction (PostgreSQ
     const [row] = rowsOf<{ one: number }>(await service().db.execute(sql`select 1 as one`));
     expect(row?.one).toBe(1);
   });
-
-  it('has PostgreSQL end a transaction of the service left idle for a minute', async () => {
-    const [setting] = rowsOf<{ idle_in_transaction_session_timeout: string }>(
-      await service().db.transaction((tx) => tx.execute(sql`show idle_in_transaction_session_timeout`)),
-    );
-    expect(setting?.idle_in_transaction_session_timeout).toBe('1min');
-  });
 });

@@ -96,15 +96,6 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   return { kind: 'pglite', client, db: drizzleOnPglite(client), close: () => client.close() };
 }
 
-/**
- * How long PostgreSQL lets a transaction of the service sit idle between two of its statements before
- * it ends the connection. The service's transactions wait on nothing but their own statements
- * (mail, back-channel logouts and password hashing happen outside them); one that a defect left open
- * would otherwise keep its row locks until the process ends, and every request for those rows, on
- * every instance, would wait behind it.
- */
-const IDLE_IN_TRANSACTION_MS = 60_000;
-
 function openPostgres(connectionString: string): Database {
   const pool = new pg.Pool({
     connectionString,
@@ -112,7 +103,6 @@ function openPostgres(connectionString: string): Database {
     // A request must not hang on a database that is gone; it answers 503 instead (DESIGN §2).
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
   });
   // An idle client losing its server (restart, failover) emits here; without a listener the process
   // would crash. The next query reconnects or fails with an error the HTTP layer turns into 503.
