@@ -109,17 +109,27 @@ function openPostgres(connectionString: string): Database {
   // reportLostConnections logs it once the service has its log.
   pool.on('error', () => {});
   // The pool listens only to its idle connections: one in use (a transaction between two of its
-  // statements) that its server closes would emit its error to nobody, which crashes the process. Its
-  // next statement fails instead (503), and the pool drops it when it is given back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // statements) that its server closes would emit its error to nobody, which crashes the process.
+  // Passed on to the pool's own listeners instead (reportLostConnections logs it); the transaction's
+  // next statement fails (503), and the pool drops the connection when it is given back.
+  const inUse = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_error, client) => inUse.delete(client));
+  pool.on('connect', (client) =>
+    client.on('error', (error) => {
+      // Once: the server's message comes first, the connection's end after it.
+      if (inUse.delete(client)) pool.emit('error', error, client);
+    }),
+  );
   return { kind: 'postgres', client: pool, db: drizzlePostgres({ client: pool }), close: () => pool.end() };
 }
 
 /**
- * Logs each idle pooled connection that PostgreSQL closed (a restart, a failover, an administrator
- * ending it): the pool drops it and opens a new one when needed (a statement that got the connection
- * before the pool heard of it fails, and its request answers 503), so the service goes on, but
- * without this line an operator would see nothing at the moment the database went away.
+ * Logs each pooled connection that PostgreSQL closed (a restart, a failover, an administrator ending
+ * it, an idle_in_transaction_session_timeout), idle or held by a transaction: the pool drops it and
+ * opens a new one when needed (a statement that got the connection before the pool heard of it
+ * fails, and its request answers 503), so the service goes on, but without this line an operator
+ * would see nothing at the moment the database went away, nor why a transaction failed.
  */
 export function reportLostConnections(
   pool: pg.Pool,
