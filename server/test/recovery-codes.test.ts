@@ -1,5 +1,5 @@
 import { VerificationType } from '@keycard/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   deleteAccount,
@@ -10,7 +10,7 @@ import {
 } from '../src/accounts/account-repository.ts';
 import { hashPassword, verifyPassword } from '../src/accounts/password-hash.ts';
 import { supersedeCodes } from '../src/codes/code-repository.ts';
-import { codeHash, issueCodeUntil } from '../src/codes/codes.ts';
+import { CODES_OF_AN_ADDRESS, codeHash, issueCodeUntil } from '../src/codes/codes.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
@@ -223,13 +223,56 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
       // On PostgreSQL neither waits for the held transaction's turn. (PGlite runs one transaction at
       // a time: there they follow it.)
       const others = Promise.all([issue(other.id, 1), issue(held.id, 3)]);
-      if (testDb().kind === 'postgres') expect(await others).toHaveLength(2);
+      if (testDb().kind === 'postgres') {
+        // Bounded, so that should they wait after all, the held transaction is still released.
+        const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000));
+        expect(await Promise.race([others.then((issued) => issued.length), waited])).toBe(2);
+      }
       issuing.release();
       await others;
     } finally {
       issuing.release();
       await issuing.done;
     }
+  });
+
+  it('issues a code while a change of address holds the account and then retires its codes, neither waiting for the other for good', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const { id } = await account();
+    await issueResetCode(deps, id);
+    const now = await deps.clock.now();
+    // A confirmed change of address's order (confirm-new-email.ts): the account first, its codes after.
+    const confirming = holdTransaction(
+      testDb().db,
+      async (tx) => {
+        await tx.select().from(accounts).where(eq(accounts.id, id)).for('update');
+      },
+      async (tx) => {
+        await supersedeCodes(tx, id, CODES_OF_AN_ADDRESS, now);
+      },
+    );
+    await confirming.held;
+    const issuing = issueCodeUntil(testDb().db, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 });
+    try {
+      // On PostgreSQL the issue waits for the account before it touches a code. (PGlite runs one
+      // transaction at a time: there it simply follows.)
+      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
+    } finally {
+      confirming.release();
+    }
+    await expect(confirming.done).resolves.toBeUndefined();
+    const issued = await issuing;
+    const live = await testDb()
+      .db.select({ id: verificationCodes.id })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.accountId, id),
+          isNull(verificationCodes.consumedAt),
+          isNull(verificationCodes.supersededAt),
+        ),
+      );
+    expect(live).toEqual([{ id: issued.id }]);
   });
 
   it('refuses a reset code in unlock and in verify-new-e-mail, and leaves it usable', async () => {

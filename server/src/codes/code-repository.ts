@@ -1,7 +1,7 @@
 import type { VerificationType } from '@keycard/contract';
 import { and, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../store/database.ts';
-import { verificationCodes } from '../store/tables/index.ts';
+import { accounts, verificationCodes } from '../store/tables/index.ts';
 
 /** SQL of verification codes (STYLE §6). Codes are looked up by their digest only (codes.ts). */
 
@@ -59,6 +59,17 @@ export async function supersedeCodes(
         isNull(verificationCodes.supersededAt),
       ),
     );
+}
+
+/**
+ * Keeps the account's row from being deleted or re-keyed until the transaction ends (FOR KEY SHARE,
+ * the lock the new code's row takes on it anyway), before any code row is locked: a transaction that
+ * locks the account first and its codes after (a confirmed change of address, an unlock) is then
+ * waited for whole, instead of each waiting for what the other holds.
+ */
+export async function keepAccountOfCodes(db: Db, accountId: string): Promise<void> {
+  // Stryker disable next-line ObjectLiteral: only the lock is wanted, whatever the statement selects
+  await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('key share');
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   consumeLiveCode,
   findLiveCodeByHash,
   insertCode,
+  keepAccountOfCodes,
   type LiveCode,
   supersedeCodes,
   takeTurnIssuing,
@@ -66,6 +67,8 @@ export async function issueCode(
  * An account holds at most one live code of a type (verification_code_one_live_idx): issues of one
  * account and type take turns (takeTurnIssuing), so of two at the same moment the later supersedes the
  * earlier's code. In a transaction of its own when `db` is none, so the turn lasts until the insert.
+ * The account's row is kept first (keepAccountOfCodes), so a transaction that locks the account and
+ * then its codes cannot deadlock with this one.
  */
 export async function issueCodeUntil(
   db: Db,
@@ -78,6 +81,7 @@ export async function issueCodeUntil(
   const code = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + lifetime);
   const id = await db.transaction(async (tx) => {
+    await keepAccountOfCodes(tx, input.accountId);
     await takeTurnIssuing(tx, input.accountId, input.type);
     await supersedeCodes(tx, input.accountId, [input.type], now);
     return insertCode(tx, {
