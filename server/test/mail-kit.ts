@@ -3,6 +3,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { MailRequest } from '../src/mail/mail-kinds.ts';
 import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import type { MailLog } from '../src/mail/transport.ts';
+import type { MailMeter } from '../src/metrics/meters.ts';
 import { type Clock, clockReading } from '../src/store/clock.ts';
 import type { Database, Db } from '../src/store/database.ts';
 import { outbox } from '../src/store/tables/mail.ts';
@@ -66,7 +67,7 @@ export interface MailServices {
   /** A sink that receives what a service sends; closed after the test. */
   sinkFor(options?: SmtpSinkOptions): Promise<SmtpSink>;
   /** A mail service on the file's database sending to `smtpUrl`, without jitter; stopped after the test. */
-  serviceFor(smtpUrl: string, clock?: Clock, log?: MailLog): MailService;
+  serviceFor(smtpUrl: string, clock?: Clock, log?: MailLog, meter?: MailMeter): MailService;
 }
 
 /** For a file's tests on `testDb`: an empty outbox before each test, and its sinks and services. */
@@ -84,12 +85,13 @@ export function useMailServices(testDb: () => Database): MailServices {
       cleanup.push(() => sink.close());
       return sink;
     },
-    serviceFor(smtpUrl, clock = steppingClock(), log = recordingLog()) {
+    serviceFor(smtpUrl, clock = steppingClock(), log = recordingLog(), meter = undefined) {
       const service = createMailService({
         config: testConfig({ PUBLIC_URL, SMTP_URL: smtpUrl }),
         db: testDb().db,
         log,
         clock,
+        meter,
         // No jitter, so a retry's schedule is exact.
         random: () => 0.5,
       });

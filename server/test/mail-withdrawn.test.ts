@@ -5,6 +5,7 @@ import { deleteAccount } from '../src/accounts/account-repository.ts';
 import { deleteCodesExpiredBefore } from '../src/codes/code-repository.ts';
 import { retryFailedMail } from '../src/mail/failed-mail.ts';
 import { claimNextDue, EXPIRED_ERROR, withdrawDeadMail } from '../src/mail/outbox-repository.ts';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { checkVerification } from '../src/recovery/check-verification.ts';
 import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
@@ -54,7 +55,8 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
 
     const smtp = await sinkFor();
     const log = recordingLog();
-    const live = serviceFor(smtp.url, clock, log);
+    const metrics = createMetrics();
+    const live = serviceFor(smtp.url, clock, log, metrics.mail);
     clock.advance(31_000);
     expect(await live.runOnce()).toBe(1);
     const [received] = await smtp.waitFor(1);
@@ -62,6 +64,11 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
     expect(sentLink).not.toBe(olderLink);
     expect(await queued()).toEqual([expect.objectContaining({ sentAt: expect.any(Date) })]);
     expect(log.lines).toContain('Mail withdrawn unsent, its link replaced or used: 1 message(s)');
+    // Counted as withdrawn, neither sent nor failed.
+    const scraped = await metrics.scrape();
+    expect(scraped).toMatch(/^keycard_mail_withdrawn_total 1$/m);
+    expect(scraped).toMatch(/^keycard_mail_sent_total 1$/m);
+    expect(scraped).not.toMatch(/^keycard_mail_failed_total\{[^}]*\} [1-9]/m);
     const check = (link: string) =>
       checkVerification(deps, { code: codeOf(link), type: VerificationType.PasswordReset, ip: freshIp() });
     expect((await check(sentLink)).isValid).toBe(true);

@@ -119,8 +119,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       // Before the expired are failed: a replaced link is not a failure, even once it has expired
       // (the person asked for a newer one, changed the address, or used this one).
       const withdrawn = await withdrawDeadMail(db, await clock.now());
-      if (withdrawn > 0)
+      if (withdrawn > 0) {
+        meter.withdrawn(withdrawn);
         log.info(`Mail withdrawn unsent, its link replaced or used: ${withdrawn} message(s)`);
+      }
       const expired = await failExpired(db, await clock.now());
       if (expired > 0) {
         meter.failed('expired', expired);

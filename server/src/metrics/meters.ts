@@ -58,6 +58,8 @@ export interface MailMeter {
   /** An attempt failed and the message is scheduled again. */
   retried(): void;
   failed(reason: MailFailureReason, messages?: number): void;
+  /** Unsent messages deleted because their link was replaced or used first (not a failure). */
+  withdrawn(messages: number): void;
   /** How a scrape reads the outbox; the mail service sets it once. */
   readOutboxWith(read: () => Promise<OutboxState>): void;
 }
@@ -84,5 +86,5 @@ export const UNMEASURED: {
 } = {
   signIns: { signedIn() {}, lockedOut() {} },
   hashes: { measure: (verification) => verification() },
-  mail: { sent() {}, retried() {}, failed() {}, readOutboxWith() {} },
+  mail: { sent() {}, retried() {}, failed() {}, withdrawn() {}, readOutboxWith() {} },
 };

@@ -115,6 +115,11 @@ function mailMeter(registers: Registry[]): MailMeter {
     registers,
   });
   for (const reason of MAIL_FAILURE_REASONS) failed.inc({ reason }, 0);
+  const withdrawn = new Counter({
+    name: 'keycard_mail_withdrawn_total',
+    help: 'Unsent messages withdrawn because their link was replaced or used first.',
+    registers,
+  });
   // One outbox query per scrape sets both gauges. While the database cannot be read they show NaN:
   // unknown, rather than the last figure or a false 0.
   let reading: Promise<OutboxState | undefined> | undefined;
@@ -149,6 +154,7 @@ function mailMeter(registers: Registry[]): MailMeter {
     sent: () => sent.inc(),
     retried: () => retried.inc(),
     failed: (reason, count = 1) => failed.inc({ reason }, count),
+    withdrawn: (count) => withdrawn.inc(count),
     readOutboxWith(read) {
       readOutbox = read;
     },
