@@ -34,6 +34,16 @@ function linkIn(text: string, path: string): string {
   return link;
 }
 
+/**
+ * A mail service sending to `smtpUrl` (to a port nothing listens on when none: an SMTP outage), and
+ * recovery dependencies that queue through it, on one clock the test moves.
+ */
+async function mailingTo(smtpUrl?: string) {
+  const clock = steppingClock();
+  const service = serviceFor(smtpUrl ?? `smtp://127.0.0.1:${await deadPort()}`, clock);
+  return { clock, service, deps: recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock }) };
+}
+
 /** Every message in the outbox, oldest first. */
 async function queued() {
   return testDb().db.select().from(outbox).orderBy(outbox.createdAt);
@@ -41,9 +51,7 @@ async function queued() {
 
 describe('mail whose link stopped working before it went out (DESIGN §2 Mail, Codes)', () => {
   it('sends only the newest of two reset links requested during an outage, and withdraws the older, retrying one', async () => {
-    const clock = steppingClock();
-    const dead = serviceFor(`smtp://127.0.0.1:${await deadPort()}`, clock);
-    const deps = recoveryDeps(testDb().db, { mail: dead, publicUrl: PUBLIC_URL, clock });
+    const { clock, service: dead, deps } = await mailingTo();
     const { email } = await account();
     await requestPasswordReset(deps, { email, ip: null, language: 'en' });
     // The first attempt fails: the message waits 30 s for its next one.
@@ -78,10 +86,8 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
   });
 
   it('withdraws an unsent reset link of the old address once a change of address is confirmed', async () => {
-    const clock = steppingClock();
     const smtp = await sinkFor();
-    const service = serviceFor(smtp.url, clock);
-    const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
+    const { service, deps } = await mailingTo(smtp.url);
     const { id, email } = await account();
     await requestPasswordReset(deps, { email, ip: null, language: 'en' });
     const newEmail = `moved-${serial}@example.test`;
@@ -100,9 +106,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
 
   it('withdraws the unsent mail of a link already used, and sends the notice of the change', async () => {
     const smtp = await sinkFor();
-    const clock = steppingClock();
-    const service = serviceFor(smtp.url, clock);
-    const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
+    const { service, deps } = await mailingTo(smtp.url);
     const { email } = await account();
     await requestPasswordReset(deps, { email, ip: null, language: 'en' });
     // The link is used before its message went out (a second delivery after a lost acknowledgement).
@@ -124,9 +128,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
   });
 
   it('leaves a message being sent and one given up alone, and mail:failed --retry sends neither dead link again', async () => {
-    const clock = steppingClock();
-    const service = serviceFor(`smtp://127.0.0.1:${await deadPort()}`, clock);
-    const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
+    const { clock, deps } = await mailingTo();
     const sending = await account();
     const givenUp = await account();
     await requestPasswordReset(deps, { email: sending.email, ip: null, language: 'en' });
@@ -166,9 +168,7 @@ describe('mail whose link stopped working before it went out (DESIGN §2 Mail, C
   });
 
   it('keeps a message whose code housekeeping deleted, and deletes a deleted account’s with its code', async () => {
-    const clock = steppingClock();
-    const service = serviceFor(`smtp://127.0.0.1:${await deadPort()}`, clock);
-    const deps = recoveryDeps(testDb().db, { mail: service, publicUrl: PUBLIC_URL, clock });
+    const { clock, service, deps } = await mailingTo();
     const kept = await account();
     const deleted = await account();
     await requestPasswordReset(deps, { email: kept.email, ip: null, language: 'en' });

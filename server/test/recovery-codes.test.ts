@@ -34,7 +34,7 @@ import {
 } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
-import { againstOpenTransaction, holdTransaction } from './support/open-transaction.ts';
+import { againstOpenTransaction, type HeldTransaction, holdTransaction } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 let serial = 0;
@@ -69,6 +69,18 @@ async function untilAnotherSessionWaitsForALock(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error('no session waited for a lock within 5 s');
+}
+
+/**
+ * Lets `held` go on once another session waits for a lock: on PostgreSQL, the contender the test
+ * started; PGlite runs one transaction at a time, so there at once. Released even when none waits.
+ */
+async function releaseOnceWaitedFor(held: HeldTransaction): Promise<void> {
+  try {
+    if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
+  } finally {
+    held.release();
+  }
 }
 
 describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
@@ -171,11 +183,7 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     // On PostgreSQL the second waits for its turn until the first transaction ends, and then
     // supersedes what it committed. (PGlite runs one transaction at a time.)
     const second = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
-    try {
-      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
-    } finally {
-      requesting.release();
-    }
+    await releaseOnceWaitedFor(requesting);
     await requesting.done;
     await second;
 
@@ -253,13 +261,9 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     );
     await confirming.held;
     const issuing = issueCodeUntil(testDb().db, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 });
-    try {
-      // On PostgreSQL the issue waits for the account before it touches a code. (PGlite runs one
-      // transaction at a time: there it simply follows.)
-      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
-    } finally {
-      confirming.release();
-    }
+    // On PostgreSQL the issue waits for the account before it touches a code. (PGlite runs one
+    // transaction at a time: there it simply follows.)
+    await releaseOnceWaitedFor(confirming);
     await expect(confirming.done).resolves.toBeUndefined();
     const issued = await issuing;
     const live = await testDb()
@@ -608,11 +612,7 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     // it supersedes; the reset then changes the account's row, which it must not wait for. (PGlite
     // runs one transaction at a time: there the request simply waits for the reset.)
     const requesting = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
-    try {
-      if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
-    } finally {
-      resetting.release();
-    }
+    await releaseOnceWaitedFor(resetting);
 
     await expect(resetting.done).resolves.toBeUndefined();
     await expect(requesting).resolves.toBeUndefined();

@@ -194,9 +194,12 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
       authenticationAge = seconds;
     },
     publishForeignKey: (on) => {
+      foreignKeySet = undefined;
+      if (!on) return;
       const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
-      const keys = [{ ...foreign, use: 'sig', alg: 'RS256', kid: 'upstream-test' }];
-      foreignKeySet = on ? JSON.stringify({ keys }) : undefined;
+      foreignKeySet = JSON.stringify({
+        keys: [{ ...foreign, use: 'sig', alg: 'RS256', kid: 'upstream-test' }],
+      });
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
