@@ -1,5 +1,5 @@
 import { VerificationType } from '@keycard/contract';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   deleteAccount,
@@ -16,7 +16,6 @@ import { confirmNewEmail } from '../src/recovery/confirm-new-email.ts';
 import { requestPasswordReset } from '../src/recovery/forgot-password.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { rowsOf } from '../src/store/rows.ts';
 import {
   accounts,
   auditEvents,
@@ -34,7 +33,7 @@ import {
 } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
-import { againstOpenTransaction, type HeldTransaction, holdTransaction } from './support/open-transaction.ts';
+import { againstOpenTransaction, holdTransaction, releaseOnceWaitedFor } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 let serial = 0;
@@ -54,33 +53,6 @@ function auditOf(accountId: string, events: string[]) {
     .db.select()
     .from(auditEvents)
     .where(and(eq(auditEvents.accountId, accountId), inArray(auditEvents.event, events)));
-}
-
-/** Until a session of this database other than the asking one waits for a lock (PostgreSQL only). */
-async function untilAnotherSessionWaitsForALock(): Promise<void> {
-  for (let tries = 0; tries < 250; tries++) {
-    const [waiting] = rowsOf<{ n: number }>(
-      await testDb().db.execute(
-        sql`select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-      ),
-    );
-    if ((waiting?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no session waited for a lock within 5 s');
-}
-
-/**
- * Lets `held` go on once another session waits for a lock: on PostgreSQL, the contender the test
- * started; PGlite runs one transaction at a time, so there at once. Released even when none waits.
- */
-async function releaseOnceWaitedFor(held: HeldTransaction): Promise<void> {
-  try {
-    if (testDb().kind === 'postgres') await untilAnotherSessionWaitsForALock();
-  } finally {
-    held.release();
-  }
 }
 
 describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
@@ -183,7 +155,7 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     // On PostgreSQL the second waits for its turn until the first transaction ends, and then
     // supersedes what it committed. (PGlite runs one transaction at a time.)
     const second = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
-    await releaseOnceWaitedFor(requesting);
+    await releaseOnceWaitedFor(testDb(), requesting);
     await requesting.done;
     await second;
 
@@ -263,7 +235,7 @@ describe('verification codes in the recovery flows (DESIGN §2 Codes)', () => {
     const issuing = issueCodeUntil(testDb().db, deps.clock, deps.codeLifetimes, { accountId: id, type: 1 });
     // On PostgreSQL the issue waits for the account before it touches a code. (PGlite runs one
     // transaction at a time: there it simply follows.)
-    await releaseOnceWaitedFor(confirming);
+    await releaseOnceWaitedFor(testDb(), confirming);
     await expect(confirming.done).resolves.toBeUndefined();
     const issued = await issuing;
     const live = await testDb()
@@ -612,7 +584,7 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     // it supersedes; the reset then changes the account's row, which it must not wait for. (PGlite
     // runs one transaction at a time: there the request simply waits for the reset.)
     const requesting = requestPasswordReset(deps, { email, ip: freshIp(), language: 'en' });
-    await releaseOnceWaitedFor(resetting);
+    await releaseOnceWaitedFor(testDb(), resetting);
 
     await expect(resetting.done).resolves.toBeUndefined();
     await expect(requesting).resolves.toBeUndefined();

@@ -1,7 +1,7 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { failureCount } from '../src/accounts/account-repository.ts';
+import { clearFailures, failureCount } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin, createLoginDeps } from '../src/accounts/login.ts';
@@ -9,7 +9,7 @@ import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
 import type { Db } from '../src/store/database.ts';
-import { auditEvents, verificationCodes } from '../src/store/tables/index.ts';
+import { accounts, auditEvents, verificationCodes } from '../src/store/tables/index.ts';
 import {
   codeOf,
   DEFAULT_REDIRECT,
@@ -23,6 +23,7 @@ import {
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
+import { holdTransaction, releaseOnceWaitedFor } from './support/open-transaction.ts';
 
 const testDb = useTestDatabase();
 const POLICY = { threshold: 2, minutes: 0 };
@@ -262,5 +263,56 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(events.slice(queued, queued + 3)).toEqual(['queued', 'committed', 'nudged']);
     expect(events.filter((event) => event === 'nudged')).toHaveLength(1);
     expect(deps.mail.of('unlock', account.email)).toHaveLength(1);
+  });
+
+  it('a sign-in that locks while an unlock holds the account waits for it, neither failing, and mails no link for the lifted lock', async () => {
+    const deps = recoveryDeps(testDb().db);
+    serial += 1;
+    const account = await createAccount(testDb().db, `locked-race-${serial}@example.com`, STRONG);
+    const identifier = identifierHash(account.email);
+    let nudges = 0;
+    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
+      db: testDb().db,
+      clock: deps.clock,
+      onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
+      nudgeMail: () => {
+        nudges += 1;
+      },
+    });
+    const wrong = () =>
+      attemptLogin(login, {
+        email: account.email,
+        password: 'Wrong-Password-1',
+        ip: freshIp(),
+        language: 'en',
+      });
+    expect(await wrong()).toEqual({ outcome: 'failed' });
+    // The order of an unlock by link (unlock-account.ts), of a reset and of an administrator's unlock:
+    // the account first, its failures after.
+    const unlocking = holdTransaction(
+      testDb().db,
+      async (tx) => {
+        await tx.select().from(accounts).where(eq(accounts.id, account.id)).for('update');
+      },
+      (tx) => clearFailures(tx, identifier),
+    );
+    await unlocking.held;
+    // The 2nd failure locks (LOCKOUT_THRESHOLD 2). On PostgreSQL its lock's transaction waits for the
+    // account; had it claimed the counter's row first, the unlock's clearing would wait for it in turn
+    // ("deadlock detected"). PGlite runs one transaction at a time: there the attempt follows the
+    // clearing and starts a count of its own, 1 of 2.
+    const locking = wrong();
+    await releaseOnceWaitedFor(testDb(), unlocking);
+    await expect(unlocking.done).resolves.toBeUndefined();
+    expect(await locking).toEqual({ outcome: testDb().kind === 'postgres' ? 'locked' : 'failed' });
+    expect(await isLocked(testDb().db, identifier, await deps.clock.now())).toBe(false);
+    expect(deps.mail.of('unlock', account.email)).toEqual([]);
+    // Nothing was queued, so the mail worker is not woken for it.
+    expect(nudges).toBe(0);
+    const codes = await testDb()
+      .db.select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.accountId, account.id));
+    expect(codes).toEqual([]);
   });
 });

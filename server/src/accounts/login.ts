@@ -9,6 +9,7 @@ import {
   type Account,
   claimUnlockMail,
   clearFailuresRecording,
+  keepAccount,
   replaceHash,
   type SignInRecord,
 } from './account-repository.ts';
@@ -165,7 +166,12 @@ export async function attemptLogin(
   deps.signIns.lockedOut();
   if (account && account.disabledAt === null) {
     const claimed = await db.transaction(async (tx) => {
-      // Stryker disable next-line ConditionalExpression: the lock claim answers `locks` once per lock, which the mail claim then always wins; it guards the mail should that ever change
+      // The account's row before the counter's, the order of everything that locks the account and
+      // then clears its failures (an unlock or reset by link, an administrator's unlock): the other way
+      // round, a sign-in locking while the account's old unlock link is used deadlocks with it. Kept
+      // after such a clearing (or a deletion, which clears them too), the counter is gone and so is
+      // the lock this mail was for: the claim below finds nothing.
+      await keepAccount(tx, account.id);
       if (!(await claimUnlockMail(tx, id, now))) return false;
       await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
       return true;

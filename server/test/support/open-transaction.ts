@@ -1,4 +1,6 @@
-import type { Db } from '../../src/store/database.ts';
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from '../../src/store/database.ts';
+import { rowsOf } from '../../src/store/rows.ts';
 
 /** A transaction held open between two steps of its own (holdTransaction). */
 export interface HeldTransaction {
@@ -56,4 +58,32 @@ export async function againstOpenTransaction<T>(
   transaction.release();
   await transaction.done;
   return outcome;
+}
+
+/** Until a session of `database` other than the asking one waits for a lock (PostgreSQL only). */
+async function untilAnotherSessionWaitsForALock(db: Db): Promise<void> {
+  for (let tries = 0; tries < 250; tries++) {
+    const [waiting] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+      ),
+    );
+    if ((waiting?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no session waited for a lock within 5 s');
+}
+
+/**
+ * Lets `held` go on once another session of `database` waits for a lock: on PostgreSQL, the
+ * contender the test started; PGlite runs one transaction at a time, so there at once. Released even
+ * when none waits.
+ */
+export async function releaseOnceWaitedFor(database: Database, held: HeldTransaction): Promise<void> {
+  try {
+    if (database.kind === 'postgres') await untilAnotherSessionWaitsForALock(database.db);
+  } finally {
+    held.release();
+  }
 }
