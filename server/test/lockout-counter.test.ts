@@ -106,14 +106,14 @@ describe('claiming attempts before their passwords are checked', () => {
     const id = freshIdentifier();
     const { db } = testDb();
     await lockAt(id, T0);
-    expect(await claimUnlockMail(db, id, T0)).toBe(true);
+    expect(await claimUnlockMail(db, id, T0, T0)).toBe(true);
     expect(await claimAttempt(db, id, at(59, 59), POLICY)).toEqual({ admitted: false });
     const claims = await Promise.all(Array.from({ length: 20 }, () => claimAttempt(db, id, at(60), POLICY)));
     expect(claims.filter((claim) => claim.admitted)).toHaveLength(3);
     expect(claims.filter((claim) => claim.admitted && claim.locks)).toHaveLength(1);
     // The new lock runs 60 minutes from its own start and may queue its own unlock mail.
     expect(await lockState(db, id, at(119, 59))).toEqual({ locked: true, hasFailures: true });
-    expect(await claimUnlockMail(db, id, at(60))).toBe(true);
+    expect(await claimUnlockMail(db, id, at(60), at(60))).toBe(true);
   });
 
   it('with a threshold of 1 the first attempt takes the lock, and with LOCKOUT_MINUTES 0 it holds', async () => {
@@ -135,18 +135,33 @@ describe('the unlock mail of a lock', () => {
     const id = freshIdentifier();
     const { db } = testDb();
     await lockAt(id, T0);
-    expect(await claimUnlockMail(db, id, T0)).toBe(true);
-    expect(await claimUnlockMail(db, id, at(1))).toBe(false);
+    expect(await claimUnlockMail(db, id, T0, T0)).toBe(true);
+    expect(await claimUnlockMail(db, id, T0, at(1))).toBe(false);
     await clearFailures(db, id);
     await lockAt(id, at(2));
-    expect(await claimUnlockMail(db, id, at(2))).toBe(true);
+    expect(await claimUnlockMail(db, id, at(2), at(2))).toBe(true);
+  });
+
+  it('is not claimed for a lock that is gone, nor for the count started after it', async () => {
+    const id = freshIdentifier();
+    const { db } = testDb();
+    await lockAt(id, T0);
+    // An unlock cleared it, and a new attempt started a count of its own.
+    await clearFailures(db, id);
+    await claimAttempt(db, id, at(1), POLICY);
+    expect(await claimUnlockMail(db, id, T0, at(1))).toBe(false);
+    // That count's own lock still claims its mail.
+    await claimAttempt(db, id, at(2), POLICY);
+    await claimAttempt(db, id, at(3), POLICY);
+    expect(await lockState(db, id, at(3))).toEqual({ locked: true, hasFailures: true });
+    expect(await claimUnlockMail(db, id, at(3), at(3))).toBe(true);
   });
 
   it('of two racing claims, exactly one wins', async () => {
     const id = freshIdentifier();
     const { db } = testDb();
     await lockAt(id, T0);
-    const claims = await Promise.all([claimUnlockMail(db, id, T0), claimUnlockMail(db, id, T0)]);
+    const claims = await Promise.all([claimUnlockMail(db, id, T0, T0), claimUnlockMail(db, id, T0, T0)]);
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 });

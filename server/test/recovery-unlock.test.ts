@@ -1,10 +1,17 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clearFailures, failureCount } from '../src/accounts/account-repository.ts';
+import {
+  clearFailures,
+  deleteAccount,
+  failureCount,
+  replaceEmail,
+  setDisabled,
+} from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
 import { attemptLogin, createLoginDeps } from '../src/accounts/login.ts';
+import { type HashVerifier, verifyArgon2 } from '../src/accounts/password-hash.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import { queueUnlockMail } from '../src/recovery/unlock-mail.ts';
@@ -287,8 +294,8 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
         language: 'en',
       });
     expect(await wrong()).toEqual({ outcome: 'failed' });
-    // The order of an unlock by link (unlock-account.ts), of a reset and of an administrator's unlock:
-    // the account first, its failures after.
+    // The order of an unlock by link (unlock-account.ts), as of a confirmed change of address and a
+    // deletion: the account first, its failures after.
     const unlocking = holdTransaction(
       testDb().db,
       async (tx) => {
@@ -314,5 +321,101 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
       .from(verificationCodes)
       .where(eq(verificationCodes.accountId, account.id));
     expect(codes).toEqual([]);
+  });
+
+  /** What can happen to an account while the attempt that locks it has its password checked. */
+  const meanwhile: [string, (account: { id: string; email: string }) => Promise<unknown>][] = [
+    [
+      'its lock was lifted and a new count started',
+      async ({ email }) => {
+        await clearFailures(testDb().db, identifierHash(email));
+        await recordFailure(testDb().db, identifierHash(email), new Date(), POLICY);
+      },
+    ],
+    ['it was disabled', ({ id }) => setDisabled(testDb().db, id, true)],
+    ['it moved to another address', ({ id }) => replaceEmail(testDb().db, id, `moved-${id}@example.com`)],
+    ['it was deleted', ({ id }) => deleteAccount(testDb().db, id)],
+  ];
+
+  it.each(meanwhile)(
+    'a sign-in that locks an account mails no unlock link when %s while its password was checked',
+    async (_what, change) => {
+      const deps = recoveryDeps(testDb().db);
+      serial += 1;
+      const account = await createAccount(testDb().db, `locked-meanwhile-${serial}@example.com`, STRONG);
+      // The locking attempt's password check waits until the account has changed.
+      let changed: () => void = () => {};
+      const checked = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      let checking: () => void = () => {};
+      const reached = new Promise<void>((resolve) => {
+        checking = resolve;
+      });
+      let calls = 0;
+      const verifyHash: HashVerifier = async (stored, password) => {
+        calls += 1;
+        if (calls === 2) {
+          checking();
+          await checked;
+        }
+        return verifyArgon2(stored, password);
+      };
+      let nudges = 0;
+      const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
+        db: testDb().db,
+        clock: deps.clock,
+        verifyHash,
+        onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
+        nudgeMail: () => {
+          nudges += 1;
+        },
+      });
+      const wrong = () =>
+        attemptLogin(login, {
+          email: account.email,
+          password: 'Wrong-Password-1',
+          ip: freshIp(),
+          language: 'en',
+        });
+      expect(await wrong()).toEqual({ outcome: 'failed' });
+      const locking = wrong();
+      await reached;
+      await change(account);
+      changed();
+      expect(await locking).toEqual({ outcome: 'locked' });
+      expect(deps.mail.queued).toEqual([]);
+      expect(nudges).toBe(0);
+      const codes = await testDb()
+        .db.select()
+        .from(verificationCodes)
+        .where(eq(verificationCodes.accountId, account.id));
+      expect(codes).toEqual([]);
+    },
+  );
+
+  it('a count started after a lifted lock still mails the unlock link of its own lock', async () => {
+    const deps = recoveryDeps(testDb().db);
+    serial += 1;
+    const account = await createAccount(testDb().db, `locked-again-${serial}@example.com`, STRONG);
+    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
+      db: testDb().db,
+      clock: deps.clock,
+      onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
+    });
+    const wrong = () =>
+      attemptLogin(login, {
+        email: account.email,
+        password: 'Wrong-Password-1',
+        ip: freshIp(),
+        language: 'en',
+      });
+    await wrong();
+    expect(await wrong()).toEqual({ outcome: 'locked' });
+    await clearFailures(testDb().db, identifierHash(account.email));
+    deps.clock.advance(1000);
+    await wrong();
+    expect(await wrong()).toEqual({ outcome: 'locked' });
+    expect(deps.mail.of('unlock', account.email)).toHaveLength(2);
   });
 });

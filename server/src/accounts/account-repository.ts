@@ -491,12 +491,27 @@ function claimUpsert(db: Db, at: SQL) {
     });
 }
 
-/** Marks that the unlock mail of the current lock was queued; false when it already was (one per lock). */
-export async function claimUnlockMail(db: Db, identifierHash: string, now: Date): Promise<boolean> {
+/**
+ * Marks that the unlock mail of the lock taken at `lockedAt` was queued, at `now`; false when it
+ * already was (one per lock) or that lock is gone: lifted meanwhile (an unlock, a reset, a deletion),
+ * and perhaps a new count started since, whose own lock will claim its own mail.
+ */
+export async function claimUnlockMail(
+  db: Db,
+  identifierHash: string,
+  lockedAt: Date,
+  now: Date,
+): Promise<boolean> {
   const claimed = await db
     .update(loginFailures)
     .set({ unlockMailQueuedAt: now })
-    .where(and(eq(loginFailures.identifierHash, identifierHash), isNull(loginFailures.unlockMailQueuedAt)))
+    .where(
+      and(
+        eq(loginFailures.identifierHash, identifierHash),
+        eq(loginFailures.lockedAt, lockedAt),
+        isNull(loginFailures.unlockMailQueuedAt),
+      ),
+    )
     .returning({ identifierHash: loginFailures.identifierHash });
   return claimed.length === 1;
 }

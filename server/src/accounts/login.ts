@@ -161,19 +161,21 @@ export async function attemptLogin(
   // The failure is on record already: the claim counted it.
   await recordAudit(db, { event: 'login', outcome: 'failure', accountId, ip: attempt.ip });
   deps.signIns.signedIn('wrong');
-  if (!claim.locks) return { outcome: 'failed' };
+  const { lockedAt } = claim;
+  if (lockedAt === null) return { outcome: 'failed' };
   await recordAudit(db, { event: 'lock', outcome: 'success', accountId, ip: attempt.ip });
   deps.signIns.lockedOut();
-  if (account && account.disabledAt === null) {
+  if (account) {
     const claimed = await db.transaction(async (tx) => {
-      // The account's row before the counter's, the order of everything that locks the account and
-      // then clears its failures (an unlock or reset by link, an administrator's unlock): the other way
-      // round, a sign-in locking while the account's old unlock link is used deadlocks with it. Kept
-      // after such a clearing (or a deletion, which clears them too), the counter is gone and so is
-      // the lock this mail was for: the claim below finds nothing.
-      await keepAccount(tx, account.id);
-      if (!(await claimUnlockMail(tx, id, now))) return false;
-      await deps.onLocked(tx, account, attempt.language, attempt.flowLanguage);
+      // The account's row before the count's: an unlock by link, a confirmed change of address and a
+      // deletion lock the account and then clear its count, so the other way round a sign-in locking
+      // it at that moment deadlocked with them. What is read here is what they committed: the mail
+      // goes to the account as it is now, enabled and still at the address that locked, and only for
+      // the lock this attempt took, not a count started after it was lifted.
+      const current = await keepAccount(tx, account.id);
+      if (current?.disabledAt !== null || current.emailNormalized !== account.emailNormalized) return false;
+      if (!(await claimUnlockMail(tx, id, lockedAt, now))) return false;
+      await deps.onLocked(tx, current, attempt.language, attempt.flowLanguage);
       return true;
     });
     if (claimed) deps.nudgeMail?.();
