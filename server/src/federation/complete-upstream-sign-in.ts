@@ -7,7 +7,8 @@ import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type LinkResult, linkOrProvisionAccount } from './link-account.ts';
 import { authenticationAgeRefusal, type Reauthentication } from './reauthentication.ts';
 import type { FederationDeps, FederationRefusal } from './start-upstream-sign-in.ts';
-import { upstreamConfiguration, upstreamSpan } from './upstream-client.ts';
+import { upstreamSpan } from './upstream-client.ts';
+import { printableWord, upstreamFailure } from './upstream-failure.ts';
 import { UPSTREAM_FLOW_TTL_SECONDS, type UpstreamFlow } from './upstream-flow.ts';
 import { type PersonClaims, personClaims } from './upstream-person.ts';
 
@@ -30,29 +31,6 @@ export type CompleteResult =
       /** What the provider or the check said, for the operator: an OAuth error code or a check's name. */
       readonly cause?: string;
     };
-
-/**
- * Why the provider's answer was refused, in a word an operator can look up: the OAuth error code the
- * provider answered in its body or its challenge (RFC 6749 §5.2: `invalid_client` for a wrong secret,
- * `invalid_grant` …), the
- * code of the check openid-client made (`OAUTH_JWT_CLAIM_COMPARISON_FAILED` …), else the error's name.
- */
-function refusalCause(error: unknown): string {
-  if (error instanceof oidc.ResponseBodyError) return printableWord(error.error);
-  // A 401 with a challenge (RFC 6750 §3, as a wrong client secret is often answered): its error.
-  if (error instanceof oidc.WWWAuthenticateChallengeError) {
-    const challenged = error.cause.find((challenge) => typeof challenge.parameters.error === 'string');
-    if (challenged?.parameters.error) return printableWord(challenged.parameters.error);
-  }
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return printableWord(code);
-  return printableWord(error instanceof Error ? error.name : '');
-}
-
-/** Printable ASCII only, at most 64 characters: it goes into the audit log as it is. */
-function printableWord(text: string): string {
-  return text.replace(/[^\x21-\x7e]/g, '').slice(0, 64) || 'unknown';
-}
 
 /**
  * The callback's work (DESIGN §1): the authorization response is checked against the flow this browser
@@ -84,9 +62,9 @@ export async function completeUpstreamSignIn(
 
   let config: oidc.Configuration;
   try {
-    config = await upstreamConfiguration(provider);
-  } catch {
-    return refuse('upstream_unreachable');
+    config = await deps.configurations(provider);
+  } catch (error) {
+    return refuse('upstream_unreachable', upstreamFailure(error).cause);
   }
   let accessToken: string;
   let idToken: oidc.IDToken | undefined;
@@ -102,7 +80,10 @@ export async function completeUpstreamSignIn(
     accessToken = tokens.access_token;
     idToken = tokens.claims();
   } catch (error) {
-    return refuse('token_invalid', refusalCause(error));
+    // The token endpoint or the key set the ID token is checked with did not answer: the provider
+    // is down or out of reach, which the token is not to blame for.
+    const failure = upstreamFailure(error);
+    return refuse(failure.unanswered ? 'upstream_unreachable' : 'token_invalid', failure.cause);
   }
   if (!idToken) return refuse('token_invalid');
   const sentAt = new Date(flow.expiresAt - UPSTREAM_FLOW_TTL_SECONDS * 1000);

@@ -6,7 +6,7 @@ import type { Db } from '../store/database.ts';
 import { findProviderRecord } from './federation-repository.ts';
 import { upstreamProviderIdForDomain } from './home-realm.ts';
 import { type Reauthentication, upstreamReauthenticationParameters } from './reauthentication.ts';
-import { upstreamConfiguration } from './upstream-client.ts';
+import type { UpstreamConfigurations } from './upstream-client.ts';
 import { UPSTREAM_FLOW_TTL_SECONDS, type UpstreamFlow } from './upstream-flow.ts';
 
 export interface FederationDeps {
@@ -16,6 +16,8 @@ export interface FederationDeps {
   readonly callbackUrl: string;
   /** Counts each completed upstream sign-in (metrics). */
   readonly signIns: SignInMeter;
+  /** Each provider's discovery document and keys, kept for a while (upstream-client.ts). */
+  readonly configurations: UpstreamConfigurations;
 }
 
 /** Why a federation step was refused; recorded in the audit log, never shown in detail to the browser. */
@@ -64,7 +66,7 @@ export async function startUpstreamSignIn(
   }
   let config: oidc.Configuration;
   try {
-    config = await upstreamConfiguration(provider);
+    config = await deps.configurations(provider);
   } catch {
     return { ok: false, reason: 'upstream_unreachable' };
   }

@@ -22,7 +22,7 @@ export function upstreamSpan(provider: UpstreamProviderRecord): SpanOptions {
  * a token fetched from the token endpoint, but a checked signature is what makes the token the
  * provider's statement, whatever sat between the two.
  */
-export async function upstreamConfiguration(provider: UpstreamProviderRecord): Promise<oidc.Configuration> {
+async function upstreamConfiguration(provider: UpstreamProviderRecord): Promise<oidc.Configuration> {
   const insecure = isLoopbackHttpIssuer(provider.issuer);
   return traced('upstream.discovery', upstreamSpan(provider), () =>
     oidc.discovery(
@@ -39,4 +39,48 @@ export async function upstreamConfiguration(provider: UpstreamProviderRecord): P
       },
     ),
   );
+}
+
+/**
+ * How long an instance uses a provider's discovery document before it reads it again: 5 minutes, as
+ * long as openid-client keeps the key set it fetched with it (a key set older than that is fetched
+ * again, and one that lacks a token's key once it is a minute old).
+ */
+export const UPSTREAM_CONFIGURATION_TTL_MS = 5 * 60_000;
+
+/** The openid-client configuration of a provider, read again once it is too old (upstreamConfigurations). */
+export type UpstreamConfigurations = (provider: UpstreamProviderRecord) => Promise<oidc.Configuration>;
+
+/**
+ * Each provider's configuration, kept for UPSTREAM_CONFIGURATION_TTL_MS from when it was asked for
+ * (`nowMs`, the instance's clock). The redirect upstream and the callback then use one discovery
+ * document, and the callbacks the key set fetched for the first of them, instead of fetching both for
+ * every sign-in: two requests to the organisation's provider fewer a callback, and the keys' cache,
+ * which lives in the configuration, does its work. Kept per provider as registered: a changed issuer,
+ * client id or secret (the row is read for every sign-in) is a configuration of its own. Sign-ins at
+ * the same moment share one discovery; a failed one is not kept, so the next sign-in asks again. A
+ * removed provider's entry stays until the process ends (one per provider ever asked for).
+ */
+export function upstreamConfigurations(
+  nowMs: () => number,
+  discover: (provider: UpstreamProviderRecord) => Promise<oidc.Configuration> = upstreamConfiguration,
+): UpstreamConfigurations {
+  const kept = new Map<
+    string,
+    { readonly registered: string; readonly at: number; readonly configuration: Promise<oidc.Configuration> }
+  >();
+  return (provider) => {
+    const registered = JSON.stringify([provider.issuer, provider.clientId, provider.clientSecret]);
+    const now = nowMs();
+    const entry = kept.get(provider.id);
+    // Its age counted from when it was asked for; a clock set back makes it too old.
+    const young = (at: number) => now >= at && now - at < UPSTREAM_CONFIGURATION_TTL_MS;
+    if (entry?.registered === registered && young(entry.at)) return entry.configuration;
+    const fresh = { registered, at: now, configuration: discover(provider) };
+    kept.set(provider.id, fresh);
+    fresh.configuration.catch(() => {
+      if (kept.get(provider.id) === fresh) kept.delete(provider.id);
+    });
+    return fresh.configuration;
+  };
 }

@@ -56,6 +56,10 @@ export interface UpstreamIdp {
    * no ID token it signs verifies: a token that is not the provider's, as a client sees it.
    */
   publishForeignKey(on: boolean): void;
+  /** How many requests the provider has had for `path` (`/.well-known/openid-configuration`, `/jwks` …). */
+  requestsFor(path: string): number;
+  /** True: requests for `path` are dropped unanswered, their connection closed, as by a provider down. */
+  dropRequestsFor(path: string, on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,8 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
   let hint: string | undefined;
   let authenticationAge = 0;
   let foreignKeySet: string | undefined;
+  const requests = new Map<string, number>();
+  const dropped = new Set<string>();
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {
@@ -171,6 +177,11 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', issuer).pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    if (dropped.has(path)) {
+      request.socket.destroy();
+      return;
+    }
     if (path === '/jwks' && foreignKeySet !== undefined) {
       response.writeHead(200, { 'content-type': 'application/jwk-set+json' }).end(foreignKeySet);
       return;
@@ -200,6 +211,11 @@ export async function startUpstreamIdp(options: UpstreamIdpOptions): Promise<Ups
       foreignKeySet = JSON.stringify({
         keys: [{ ...foreign, use: 'sig', alg: 'RS256', kid: 'upstream-test' }],
       });
+    },
+    requestsFor: (path) => requests.get(path) ?? 0,
+    dropRequestsFor: (path, on) => {
+      if (on) dropped.add(path);
+      else dropped.delete(path);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

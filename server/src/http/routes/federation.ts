@@ -10,6 +10,7 @@ import {
   type FederationRefusal,
   startUpstreamSignIn,
 } from '../../federation/start-upstream-sign-in.ts';
+import { upstreamConfigurations } from '../../federation/upstream-client.ts';
 import { decodeFlow, encodeFlow, UPSTREAM_FLOW_TTL_SECONDS } from '../../federation/upstream-flow.ts';
 import { withoutLoginHint } from '../../oidc/interaction-url.ts';
 import { localReturnPathOrNull, signInPagePath } from '../../redirects/redirect-rules.ts';
@@ -56,6 +57,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     clock: deps.login.clock,
     callbackUrl: `${publicUrl}${UPSTREAM_CALLBACK_PATH}`,
     signIns: deps.login.signIns,
+    configurations: upstreamConfigurations(() => deps.login.clock.estimate().getTime()),
   };
   // Lax (cookie-policy.ts): the provider's redirect back is a top-level GET navigation, which
   // carries Lax cookies.
