@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { pruneExpiredState, startExpiredStatePruning } from '../src/oidc/expired-state.ts';
-import { logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
+import { backchannelLogouts, logoutRequests, oidcPayloads } from '../src/store/tables/index.ts';
 import { useTestDatabase } from './support/database.ts';
 
 const testDb = useTestDatabase();
@@ -50,6 +50,39 @@ describe('expired sign-in state is deleted', () => {
       logouts: ['live-logout'],
     });
     expect(await pruneExpiredState(testDb().db)).toBe(0);
+  });
+
+  it('deletes logout tokens delivered or given up over 28 days ago, and keeps younger and pending ones', async () => {
+    await testDb().db.delete(oidcPayloads);
+    await testDb().db.delete(logoutRequests);
+    await testDb().db.delete(backchannelLogouts);
+    // `ago`: an interval before the database's now, as the deletion measures it.
+    const token = (sid: string, finished: { delivered?: string; failed?: string }) => {
+      const at = (ago: string | undefined) => (ago === undefined ? null : sql`now() - ${ago}::interval`);
+      return testDb()
+        .db.insert(backchannelLogouts)
+        .values({
+          clientId: 'client',
+          accountId: 'account',
+          sid,
+          createdAt: sql`now() - interval '60 days'`,
+          nextAttemptAt: sql`now() - interval '60 days'`,
+          deliveredAt: at(finished.delivered),
+          failedAt: at(finished.failed),
+        });
+    };
+    await token('delivered-28-days-1-minute-ago', { delivered: '28 days 1 minute' });
+    await token('failed-28-days-1-minute-ago', { failed: '28 days 1 minute' });
+    await token('delivered-27-days-23-hours-ago', { delivered: '27 days 23 hours' });
+    await token('failed-27-days-23-hours-ago', { failed: '27 days 23 hours' });
+    await token('pending-60-days', {});
+    expect(await pruneExpiredState(testDb().db)).toBe(2);
+    const left = await testDb().db.select({ sid: backchannelLogouts.sid }).from(backchannelLogouts);
+    expect(left.map((row) => row.sid).sort()).toEqual([
+      'delivered-27-days-23-hours-ago',
+      'failed-27-days-23-hours-ago',
+      'pending-60-days',
+    ]);
   });
 
   it('runs at start and logs what it deleted', async () => {

@@ -1,5 +1,5 @@
 import { VerificationType } from '@keycard/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { storePassword } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
@@ -13,7 +13,13 @@ import type { RecoveryDeps } from '../src/recovery/recovery-deps.ts';
 import { createRecoveryLimits } from '../src/recovery/recovery-limits.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { manualClock } from '../src/store/clock.ts';
-import { auditEvents, upstreamDomains, upstreamProviders } from '../src/store/tables/index.ts';
+import {
+  accounts,
+  auditEvents,
+  passwordHistory,
+  upstreamDomains,
+  upstreamProviders,
+} from '../src/store/tables/index.ts';
 import { freshIp, recordingMail, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
@@ -335,5 +341,34 @@ describe('password history (DESIGN §2 Reset password: PASSWORD_HISTORY 5)', () 
     // Now the last five are passwords 1 to 5 (5 is the current one); password 0 is the sixth.
     for (const password of passwords.slice(1)) expect(await reset(password)).toBe('history_violation');
     expect(await reset(passwords[0] ?? '')).toBe('reset');
+  });
+
+  it('keeps no more than the 5 hashes it checks: an older one is deleted at the reset that drops it', async () => {
+    const { deps, advance } = recovery();
+    const { id } = await account(null);
+    const stored = () =>
+      deps.db
+        .select({ hash: passwordHistory.passwordHash })
+        .from(passwordHistory)
+        .where(eq(passwordHistory.accountId, id))
+        .orderBy(asc(passwordHistory.createdAt));
+    await storePassword(deps.db, id, await hashPassword('History-Pass-0!x'), await deps.clock.now());
+    const hashes = [...(await stored()).map((row) => row.hash)];
+    for (let n = 1; n <= 6; n++) {
+      advance(MINUTE);
+      const code = await issueCode(deps.db, deps.clock, deps.codeLifetimes, {
+        accountId: id,
+        type: VerificationType.PasswordReset,
+      });
+      const newPassword = `History-Pass-${n}!x`;
+      expect(
+        (await resetPassword(deps, { code, type: 1, newPassword, ip: freshIp(), language: 'en' })).outcome,
+      ).toBe('reset');
+      const [account] = await deps.db.select().from(accounts).where(eq(accounts.id, id));
+      hashes.push(account?.passwordHash ?? '');
+      // Up to 5 kept: the newest, the current password's among them.
+      expect((await stored()).map((row) => row.hash)).toEqual(hashes.slice(-5));
+    }
+    expect(hashes).toHaveLength(7);
   });
 });

@@ -9,11 +9,13 @@ import {
   lte,
   ne,
   notExists,
+  notInArray,
   or,
   type SQL,
   sql,
 } from 'drizzle-orm';
 import { AUDIT_VALUES, type AuditRow, auditPlaceholders } from '../audit/audit-repository.ts';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { preparedPerDb } from '../store/prepared.ts';
@@ -205,6 +207,23 @@ export async function recentPasswordHashes(db: Db, accountId: string, limit: num
     .orderBy(desc(passwordHistory.createdAt), desc(passwordHistory.id))
     .limit(limit);
   return rows.map((row) => row.hash);
+}
+
+/**
+ * Deletes the account's password hashes but the `kept` most recent, those recentPasswordHashes reads
+ * (PASSWORD_HISTORY): an older one is checked against nothing, and each kept hash is one more an
+ * attacker holding a copy of the database could try to crack, learning how the person picks passwords.
+ */
+export async function forgetOlderPasswords(db: Db, accountId: string, kept: number): Promise<void> {
+  const newest = db
+    .select({ id: passwordHistory.id })
+    .from(passwordHistory)
+    .where(eq(passwordHistory.accountId, accountId))
+    .orderBy(desc(passwordHistory.createdAt), desc(passwordHistory.id))
+    .limit(kept);
+  await db
+    .delete(passwordHistory)
+    .where(and(eq(passwordHistory.accountId, accountId), notInArray(passwordHistory.id, newest)));
 }
 
 /** Sets or clears disabled_at; false when the account is gone. */
@@ -540,11 +559,11 @@ export async function clearEndedLock(db: Db, identifierHash: string, now: Date):
  */
 export async function deleteIdleLoginFailures(db: Db, before: Date, now: Date): Promise<number> {
   const row = loginFailures;
-  const deleted = await db
-    .delete(row)
-    .where(and(lt(row.updatedAt, before), or(isNull(row.lockedAt), lte(row.lockedUntil, now))))
-    .returning({ identifierHash: row.identifierHash });
-  return deleted.length;
+  return deleteInBatches(
+    db,
+    row,
+    sql`${lt(row.updatedAt, before)} and (${isNull(row.lockedAt)} or ${lte(row.lockedUntil, now)})`,
+  );
 }
 
 /** A success, an unlock or a password reset starts the count afresh. */

@@ -1,4 +1,5 @@
 import { lt, sql } from 'drizzle-orm';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import type { Db } from '../store/database.ts';
 import { preparedPerDb } from '../store/prepared.ts';
 import { auditEvents } from '../store/tables/index.ts';
@@ -42,9 +43,5 @@ export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
 
 /** Deletes events recorded before `cutoff`; answers how many went. */
 export async function deleteAuditEventsBefore(db: Db, cutoff: Date): Promise<number> {
-  const deleted = await db
-    .delete(auditEvents)
-    .where(lt(auditEvents.at, cutoff))
-    .returning({ id: auditEvents.id });
-  return deleted.length;
+  return deleteInBatches(db, auditEvents, lt(auditEvents.at, cutoff));
 }

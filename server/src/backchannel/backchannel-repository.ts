@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
@@ -205,9 +206,9 @@ export function logoutTokensOf(db: Db, clientId: string) {
  */
 export async function deleteFinishedLogouts(db: Db, days: number): Promise<number> {
   const before = sql`now() - make_interval(days => ${days})`;
-  const deleted = await db
-    .delete(backchannelLogouts)
-    .where(or(lt(backchannelLogouts.deliveredAt, before), lt(backchannelLogouts.failedAt, before)))
-    .returning({ id: backchannelLogouts.id });
-  return deleted.length;
+  return deleteInBatches(
+    db,
+    backchannelLogouts,
+    sql`(${lt(backchannelLogouts.deliveredAt, before)} or ${lt(backchannelLogouts.failedAt, before)})`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { VerificationType } from '@keycard/contract';
 import { and, eq, gt, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import type { Db } from '../store/database.ts';
 import { accounts, verificationCodes } from '../store/tables/index.ts';
 
@@ -203,11 +204,9 @@ export async function deleteCodesExpiredBefore(
   before: Date,
   kept: readonly VerificationType[],
 ): Promise<number> {
-  const deleted = await db
-    .delete(verificationCodes)
-    .where(
-      and(lt(verificationCodes.expiresAt, before), notInArray(verificationCodes.verificationType, [...kept])),
-    )
-    .returning({ id: verificationCodes.id });
-  return deleted.length;
+  return deleteInBatches(
+    db,
+    verificationCodes,
+    sql`${lt(verificationCodes.expiresAt, before)} and ${notInArray(verificationCodes.verificationType, [...kept])}`,
+  );
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { OutboxState } from '../metrics/meters.ts';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import type { Db } from '../store/database.ts';
 import { rowsOf } from '../store/rows.ts';
 import { outbox } from '../store/tables/mail.ts';
@@ -223,11 +224,7 @@ export async function findMail(db: Db, id: string): Promise<OutboxRow | undefine
  * stay, whatever their age. Answers how many went.
  */
 export async function pruneFinishedMail(db: Db, before: Date): Promise<number> {
-  const deleted = await db
-    .delete(outbox)
-    .where(or(lt(outbox.sentAt, before), lt(outbox.failedAt, before)))
-    .returning({ id: outbox.id });
-  return deleted.length;
+  return deleteInBatches(db, outbox, sql`(${lt(outbox.sentAt, before)} or ${lt(outbox.failedAt, before)})`);
 }
 
 /** Messages the worker gave up on (bodies left out), most recent failure first. */

@@ -6,6 +6,7 @@ import {
   signInRecordPlaceholders,
 } from '../accounts/account-repository.ts';
 import { AUDIT_VALUES } from '../audit/audit-repository.ts';
+import { deleteInBatches } from '../store/batched-delete.ts';
 import { type Clock, PREPARED_NOW_MS } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
 import { preparedPerDb } from '../store/prepared.ts';
@@ -617,20 +618,12 @@ export async function consumeLogoutRequest(db: Db, idHash: string): Promise<Logo
 
 /** Deletes the provider's payloads whose time is up; answers how many went. */
 export async function deleteExpiredPayloads(db: Db): Promise<number> {
-  const payloads = await db
-    .delete(oidcPayloads)
-    .where(lte(oidcPayloads.expiresAt, sql`now()`))
-    .returning({ id: oidcPayloads.id });
-  return payloads.length;
+  return deleteInBatches(db, oidcPayloads, lte(oidcPayloads.expiresAt, sql`now()`));
 }
 
 /** Deletes the sign-outs nobody finished in time; answers how many went. */
 export async function deleteExpiredLogoutRequests(db: Db): Promise<number> {
-  const logouts = await db
-    .delete(logoutRequests)
-    .where(lte(logoutRequests.expiresAt, sql`now()`))
-    .returning({ idHash: logoutRequests.idHash });
-  return logouts.length;
+  return deleteInBatches(db, logoutRequests, lte(logoutRequests.expiresAt, sql`now()`));
 }
 
 // Signing keys (what their rows mean is key-schedule.ts's)

@@ -3,6 +3,7 @@ import {
   type Account,
   clearFailures,
   findAccountById,
+  forgetOlderPasswords,
   markEmailVerified,
   storePassword,
 } from '../accounts/account-repository.ts';
@@ -66,6 +67,8 @@ async function applyReset(
     // Disabled (or deleted) while the new password was checked and hashed: the link changes nothing
     // and stays unspent, as for an account disabled before (it waits for an enable).
     if (!(await storePassword(tx, account.id, passwordHash, now))) throw new AccountGone();
+    // The history the next reset is checked against, and nothing older.
+    await forgetOlderPasswords(tx, account.id, deps.passwordHistory);
     // A reset or invitation link came by mail: whoever used it holds the address. The expired-password
     // code came with a sign-in, which proves nothing about the mailbox.
     if (input.type !== VerificationType.PasswordExpired) await markEmailVerified(tx, account.id);

@@ -1,0 +1,90 @@
+import { eq, gte, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/support/database.ts';
+import { deleteInBatches } from './batched-delete.ts';
+import type { Db } from './database.ts';
+import { rowsOf } from './rows.ts';
+import { auditEvents } from './tables/index.ts';
+
+const testDb = useTestDatabase();
+
+const dialect = new PgDialect();
+
+/**
+ * `db`, counting the statements run through its `execute`, and what each was bound to first: the
+ * row its batch starts after.
+ */
+function counting(db: Db): { db: Db; statements(): number; afters: unknown[] } {
+  const afters: unknown[] = [];
+  const counted: Db = Object.create(db, {
+    execute: {
+      value: (query: Parameters<Db['execute']>[0]) => {
+        afters.push(dialect.sqlToQuery(query as Parameters<PgDialect['sqlToQuery']>[0]).params[0]);
+        return db.execute(query);
+      },
+    },
+  });
+  return { db: counted, statements: () => afters.length, afters };
+}
+
+async function recordEvents(event: string, count: number) {
+  await testDb()
+    .db.insert(auditEvents)
+    .values(Array.from({ length: count }, () => ({ event, outcome: 'success' })));
+}
+
+const eventsOf = async (event: string) =>
+  (await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, event))).length;
+
+describe('deleteInBatches', () => {
+  it('deletes every matching row, a batch a statement, and leaves the others', async () => {
+    await recordEvents('batched-gone', 5);
+    await recordEvents('batched-kept', 3);
+    const { db, statements } = counting(testDb().db);
+    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-gone'`, 2)).toBe(5);
+    // 2, 2 and 1: the third found fewer than a batch, so none more was needed.
+    expect(statements()).toBe(3);
+    expect(await eventsOf('batched-gone')).toBe(0);
+    expect(await eventsOf('batched-kept')).toBe(3);
+  });
+
+  it('starts each batch after the last row the one before deleted, not at the first page again', async () => {
+    await recordEvents('batched-onward', 5);
+    const ctids = rowsOf<{ address: string }>(
+      await testDb().db.execute(
+        sql`select ctid::text as address from ${auditEvents} where ${auditEvents.event} = 'batched-onward' order by ctid`,
+      ),
+    ).map((row) => row.address);
+    const { db, afters } = counting(testDb().db);
+    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-onward'`, 2)).toBe(5);
+    expect(afters).toEqual(['(0,0)', ctids[1], ctids[3]]);
+  });
+
+  it('refuses a batch that could not end: none, a fraction', async () => {
+    const where = sql`${auditEvents.event} = 'batched-none'`;
+    await expect(deleteInBatches(testDb().db, auditEvents, where, 0)).rejects.toThrow(
+      new RangeError('a batch of 0 rows deletes nothing'),
+    );
+    await expect(deleteInBatches(testDb().db, auditEvents, where, 1.5)).rejects.toThrow(RangeError);
+    expect(await deleteInBatches(testDb().db, auditEvents, where, 1)).toBe(0);
+  });
+
+  it('asks once more when the last batch was full, and answers 0 for nothing to delete', async () => {
+    await recordEvents('batched-even', 4);
+    const { db, statements } = counting(testDb().db);
+    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-even'`, 2)).toBe(4);
+    expect(statements()).toBe(3);
+    expect(await deleteInBatches(testDb().db, auditEvents, sql`${auditEvents.event} = 'batched-even'`)).toBe(
+      0,
+    );
+  });
+
+  it('deletes with the default batch of 5000 rows a statement', async () => {
+    await recordEvents('batched-many', 5001);
+    const { db, statements } = counting(testDb().db);
+    const condition = sql`${auditEvents.event} = 'batched-many' and ${gte(auditEvents.id, 0)}`;
+    expect(await deleteInBatches(db, auditEvents, condition)).toBe(5001);
+    expect(statements()).toBe(2);
+  });
+});
