@@ -54,6 +54,42 @@ async function unlockEvents(accountId: string) {
     .where(and(eq(auditEvents.event, 'unlock'), eq(auditEvents.accountId, accountId)));
 }
 
+/**
+ * An account and sign-ins with a wrong password under LOCKOUT_THRESHOLD 2 (the second locks), whose
+ * lock queues the unlock mail as the service does; `nudges` counts the mail worker's wake-ups.
+ */
+async function lockingSignIns(
+  deps: ReturnType<typeof recoveryDeps>,
+  name: string,
+  verifyHash?: HashVerifier,
+) {
+  serial += 1;
+  const account = await createAccount(testDb().db, `${name}-${serial}@example.com`, STRONG);
+  let nudges = 0;
+  const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
+    db: testDb().db,
+    clock: deps.clock,
+    verifyHash,
+    onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
+    nudgeMail: () => {
+      nudges += 1;
+    },
+  });
+  const wrong = () =>
+    attemptLogin(login, {
+      email: account.email,
+      password: 'Wrong-Password-1',
+      ip: freshIp(),
+      language: 'en',
+    });
+  return { account, wrong, nudges: () => nudges };
+}
+
+/** The account's verification codes, of any type. */
+function codesOf(accountId: string) {
+  return testDb().db.select().from(verificationCodes).where(eq(verificationCodes.accountId, accountId));
+}
+
 describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
   it('clears the lock and the failure count and names the user', async () => {
     const deps = recoveryDeps(testDb().db);
@@ -274,25 +310,8 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
 
   it('a sign-in that locks while an unlock holds the account waits for it, neither failing, and mails no link for the lifted lock', async () => {
     const deps = recoveryDeps(testDb().db);
-    serial += 1;
-    const account = await createAccount(testDb().db, `locked-race-${serial}@example.com`, STRONG);
+    const { account, wrong, nudges } = await lockingSignIns(deps, 'locked-race');
     const identifier = identifierHash(account.email);
-    let nudges = 0;
-    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
-      db: testDb().db,
-      clock: deps.clock,
-      onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
-      nudgeMail: () => {
-        nudges += 1;
-      },
-    });
-    const wrong = () =>
-      attemptLogin(login, {
-        email: account.email,
-        password: 'Wrong-Password-1',
-        ip: freshIp(),
-        language: 'en',
-      });
     expect(await wrong()).toEqual({ outcome: 'failed' });
     // The order of an unlock by link (unlock-account.ts), as of a confirmed change of address and a
     // deletion: the account first, its failures after.
@@ -315,12 +334,8 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     expect(await isLocked(testDb().db, identifier, await deps.clock.now())).toBe(false);
     expect(deps.mail.of('unlock', account.email)).toEqual([]);
     // Nothing was queued, so the mail worker is not woken for it.
-    expect(nudges).toBe(0);
-    const codes = await testDb()
-      .db.select()
-      .from(verificationCodes)
-      .where(eq(verificationCodes.accountId, account.id));
-    expect(codes).toEqual([]);
+    expect(nudges()).toBe(0);
+    expect(await codesOf(account.id)).toEqual([]);
   });
 
   /** What can happen to an account while the attempt that locks it has its password checked. */
@@ -341,8 +356,6 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
     'a sign-in that locks an account mails no unlock link when %s while its password was checked',
     async (_what, change) => {
       const deps = recoveryDeps(testDb().db);
-      serial += 1;
-      const account = await createAccount(testDb().db, `locked-meanwhile-${serial}@example.com`, STRONG);
       // The locking attempt's password check waits until the account has changed.
       let changed: () => void = () => {};
       const checked = new Promise<void>((resolve) => {
@@ -361,23 +374,7 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
         }
         return verifyArgon2(stored, password);
       };
-      let nudges = 0;
-      const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
-        db: testDb().db,
-        clock: deps.clock,
-        verifyHash,
-        onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
-        nudgeMail: () => {
-          nudges += 1;
-        },
-      });
-      const wrong = () =>
-        attemptLogin(login, {
-          email: account.email,
-          password: 'Wrong-Password-1',
-          ip: freshIp(),
-          language: 'en',
-        });
+      const { account, wrong, nudges } = await lockingSignIns(deps, 'locked-meanwhile', verifyHash);
       expect(await wrong()).toEqual({ outcome: 'failed' });
       const locking = wrong();
       await reached;
@@ -385,31 +382,14 @@ describe('unlock by e-mailed link (SPEC §4, DESIGN §2)', () => {
       changed();
       expect(await locking).toEqual({ outcome: 'locked' });
       expect(deps.mail.queued).toEqual([]);
-      expect(nudges).toBe(0);
-      const codes = await testDb()
-        .db.select()
-        .from(verificationCodes)
-        .where(eq(verificationCodes.accountId, account.id));
-      expect(codes).toEqual([]);
+      expect(nudges()).toBe(0);
+      expect(await codesOf(account.id)).toEqual([]);
     },
   );
 
   it('a count started after a lifted lock still mails the unlock link of its own lock', async () => {
     const deps = recoveryDeps(testDb().db);
-    serial += 1;
-    const account = await createAccount(testDb().db, `locked-again-${serial}@example.com`, STRONG);
-    const login = createLoginDeps(testConfig({ LOCKOUT_THRESHOLD: '2' }), {
-      db: testDb().db,
-      clock: deps.clock,
-      onLocked: queueUnlockMail({ ...deps, clockIn: () => deps.clock }),
-    });
-    const wrong = () =>
-      attemptLogin(login, {
-        email: account.email,
-        password: 'Wrong-Password-1',
-        ip: freshIp(),
-        language: 'en',
-      });
+    const { account, wrong } = await lockingSignIns(deps, 'locked-again');
     await wrong();
     expect(await wrong()).toEqual({ outcome: 'locked' });
     await clearFailures(testDb().db, identifierHash(account.email));

@@ -1,17 +1,10 @@
 import type * as oidc from 'openid-client';
 import { describe, expect, it } from 'vitest';
+import { CONTOSO_PROVIDER } from '../../test/support/upstream-provider-record.ts';
 import type { UpstreamProviderRecord } from './federation-repository.ts';
 import { upstreamConfigurations } from './upstream-client.ts';
 
-const PROVIDER: UpstreamProviderRecord = {
-  id: '00000000-0000-4000-8000-000000000001',
-  name: 'Contoso',
-  issuer: 'https://login.contoso.example',
-  clientId: 'keycard',
-  clientSecret: 'secret',
-  scopes: ['openid', 'email'],
-  createdAt: new Date(),
-};
+const PROVIDER = CONTOSO_PROVIDER;
 /** How long a provider's configuration is kept: 5 minutes. */
 const KEPT_MS = 5 * 60_000;
 

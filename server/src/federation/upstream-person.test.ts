@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UpstreamProviderRecord } from './federation-repository.ts';
+import { CONTOSO_PROVIDER } from '../../test/support/upstream-provider-record.ts';
 import { personClaims } from './upstream-person.ts';
 
 // The sign-in asks UserInfo only when the ID token leaves the address or its email_verified out
@@ -16,15 +16,7 @@ const userInfo = createServer((_request, response) => {
     .end(JSON.stringify({ sub: 'sub-uma', email: 'uma@contoso.example', email_verified: true }));
 });
 let config: oidc.Configuration;
-const provider: UpstreamProviderRecord = {
-  id: '00000000-0000-4000-8000-000000000001',
-  name: 'Contoso',
-  issuer: 'https://login.contoso.example',
-  clientId: 'keycard',
-  clientSecret: 'secret',
-  scopes: ['openid', 'email'],
-  createdAt: new Date(),
-};
+const provider = CONTOSO_PROVIDER;
 
 beforeAll(async () => {
   userInfo.listen(0, '127.0.0.1');
