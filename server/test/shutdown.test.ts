@@ -203,4 +203,33 @@ describe('stopService: what a SIGTERM does once the service runs', () => {
     await stopping;
     expect(events).toEqual(['pass finished', 'database closed']);
   });
+
+  it('tells a housekeeping pass in flight that the service stops, so a long one ends early', async () => {
+    const events: string[] = [];
+    const passEntered = gate();
+    const job = startPeriodicJob({
+      // A pass that would go on for good but for the stop (a backlog of batches, say).
+      run: (signal) => {
+        passEntered.open();
+        return new Promise<number>((resolve) => {
+          signal.addEventListener('abort', () => {
+            events.push('pass told to stop');
+            resolve(0);
+          });
+        });
+      },
+      intervalMs: 60_000,
+      log: { info: () => {}, error: (message) => events.push(message) },
+      deleted: (count) => `${count} deleted`,
+      failed: 'pass failed',
+    });
+    const database = {
+      close: async () => {
+        events.push('database closed');
+      },
+    } as unknown as Database;
+    await passEntered.opened;
+    await stopService({ housekeeping: [job], database });
+    expect(events).toEqual(['pass told to stop', 'database closed']);
+  });
 });

@@ -557,12 +557,18 @@ export async function clearEndedLock(db: Db, identifierHash: string, now: Date):
  * identifier is only a hash of the address. A counter dropped this way starts afresh at the next
  * failure, as it does after a success. Answers how many went.
  */
-export async function deleteIdleLoginFailures(db: Db, before: Date, now: Date): Promise<number> {
+export async function deleteIdleLoginFailures(
+  db: Db,
+  before: Date,
+  now: Date,
+  signal?: AbortSignal,
+): Promise<number> {
   const row = loginFailures;
   return deleteInBatches(
     db,
     row,
     sql`${lt(row.updatedAt, before)} and (${isNull(row.lockedAt)} or ${lte(row.lockedUntil, now)})`,
+    { signal },
   );
 }
 

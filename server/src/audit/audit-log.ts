@@ -48,6 +48,6 @@ export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
 }
 
 /** Deletes rows older than the data policy's 4 weeks; returns how many went. */
-export async function pruneAudit(db: Db, now: Date): Promise<number> {
-  return deleteAuditEventsBefore(db, retentionCutoff(now));
+export async function pruneAudit(db: Db, now: Date, signal?: AbortSignal): Promise<number> {
+  return deleteAuditEventsBefore(db, retentionCutoff(now), signal);
 }

@@ -42,6 +42,6 @@ export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
 }
 
 /** Deletes events recorded before `cutoff`; answers how many went. */
-export async function deleteAuditEventsBefore(db: Db, cutoff: Date): Promise<number> {
-  return deleteInBatches(db, auditEvents, lt(auditEvents.at, cutoff));
+export async function deleteAuditEventsBefore(db: Db, cutoff: Date, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(db, auditEvents, lt(auditEvents.at, cutoff), { signal });
 }

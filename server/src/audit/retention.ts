@@ -23,7 +23,7 @@ export type AuditRetention = PeriodicJob;
 export function startAuditRetention(options: AuditRetentionOptions): AuditRetention {
   const { db, clock, log, intervalMs = AUDIT_PRUNE_INTERVAL_MS } = options;
   return startPeriodicJob({
-    run: async () => pruneAudit(db, await clock.now()),
+    run: async (signal) => pruneAudit(db, await clock.now(), signal),
     intervalMs,
     log,
     deleted: (count) => `audit log: deleted ${count} events older than ${LOG_RETENTION_DAYS} days`,

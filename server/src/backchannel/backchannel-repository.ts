@@ -204,11 +204,12 @@ export function logoutTokensOf(db: Db, clientId: string) {
  * Deletes logout tokens delivered or given up more than `days` ago by the database clock (the data
  * policy keeps logs 4 weeks); pending ones stay. Answers how many went.
  */
-export async function deleteFinishedLogouts(db: Db, days: number): Promise<number> {
+export async function deleteFinishedLogouts(db: Db, days: number, signal?: AbortSignal): Promise<number> {
   const before = sql`now() - make_interval(days => ${days})`;
   return deleteInBatches(
     db,
     backchannelLogouts,
     sql`(${lt(backchannelLogouts.deliveredAt, before)} or ${lt(backchannelLogouts.failedAt, before)})`,
+    { signal },
   );
 }

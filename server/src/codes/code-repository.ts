@@ -203,10 +203,12 @@ export async function deleteCodesExpiredBefore(
   db: Db,
   before: Date,
   kept: readonly VerificationType[],
+  signal?: AbortSignal,
 ): Promise<number> {
   return deleteInBatches(
     db,
     verificationCodes,
     sql`${lt(verificationCodes.expiresAt, before)} and ${notInArray(verificationCodes.verificationType, [...kept])}`,
+    { signal },
   );
 }

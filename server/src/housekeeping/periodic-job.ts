@@ -17,15 +17,18 @@ export interface JobLog {
 export interface PeriodicJob {
   /** One pass now; answers how many rows went. */
   runOnce(): Promise<number>;
-  /** No further passes; one in flight still finishes (see idle). */
+  /** No further passes; one in flight ends after the statement it is running (see idle). */
   stop(): void;
   /** Resolves once no scheduled pass is running, so shutdown can close the database after it. */
   idle(): Promise<void>;
 }
 
 export interface PeriodicJobOptions {
-  /** One pass; answers how many rows it deleted. */
-  readonly run: () => Promise<number>;
+  /**
+   * One pass; answers how many rows it deleted. `signal` is aborted when the job stops: a pass of many
+   * statements starts no further one (store/batched-delete.ts), so a stop need not wait for a backlog.
+   */
+  readonly run: (signal: AbortSignal) => Promise<number>;
   readonly intervalMs: number;
   readonly log: JobLog;
   /** The log line of a pass that deleted rows. */
@@ -41,8 +44,9 @@ export interface PeriodicJobOptions {
 export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   const { run, intervalMs, log } = options;
   const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
   const pass = () => {
-    const done = run().then(
+    const done = run(stopping.signal).then(
       (count) => {
         if (count > 0) log.info(options.deleted(count));
       },
@@ -55,8 +59,11 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   const timer = setInterval(pass, intervalMs);
   timer.unref();
   return {
-    runOnce: run,
-    stop: () => clearInterval(timer),
+    runOnce: () => run(stopping.signal),
+    stop: () => {
+      clearInterval(timer);
+      stopping.abort();
+    },
     idle: async () => {
       await Promise.all([...inFlight]);
     },

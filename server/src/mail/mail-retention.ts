@@ -26,7 +26,7 @@ export interface MailRetentionOptions {
 export function startMailRetention(options: MailRetentionOptions): PeriodicJob {
   const { db, clock, log, intervalMs = MAIL_PRUNE_INTERVAL_MS } = options;
   return startPeriodicJob({
-    run: async () => pruneFinishedMail(db, retentionCutoff(await clock.now())),
+    run: async (signal) => pruneFinishedMail(db, retentionCutoff(await clock.now()), signal),
     intervalMs,
     log,
     deleted: (count) => `mail outbox: deleted ${count} messages finished over ${LOG_RETENTION_DAYS} days ago`,

@@ -223,8 +223,9 @@ export async function findMail(db: Db, id: string): Promise<OutboxRow | undefine
  * weeks): a sent message holds an address and a link whose code has long expired. Unsent messages
  * stay, whatever their age. Answers how many went.
  */
-export async function pruneFinishedMail(db: Db, before: Date): Promise<number> {
-  return deleteInBatches(db, outbox, sql`(${lt(outbox.sentAt, before)} or ${lt(outbox.failedAt, before)})`);
+export async function pruneFinishedMail(db: Db, before: Date, signal?: AbortSignal): Promise<number> {
+  const finished = sql`(${lt(outbox.sentAt, before)} or ${lt(outbox.failedAt, before)})`;
+  return deleteInBatches(db, outbox, finished, { signal });
 }
 
 /** Messages the worker gave up on (bodies left out), most recent failure first. */

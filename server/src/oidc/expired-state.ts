@@ -15,10 +15,10 @@ export const FINISHED_LOGOUT_RETENTION_DAYS = 28;
  * never signed in, would leave a row behind for good. Measured against the database clock, as the
  * reads are. Answers how many rows went.
  */
-export async function pruneExpiredState(db: Db): Promise<number> {
-  const payloads = await deleteExpiredPayloads(db);
-  const logouts = await deleteExpiredLogoutRequests(db);
-  const logoutTokens = await deleteFinishedLogouts(db, FINISHED_LOGOUT_RETENTION_DAYS);
+export async function pruneExpiredState(db: Db, signal?: AbortSignal): Promise<number> {
+  const payloads = await deleteExpiredPayloads(db, signal);
+  const logouts = await deleteExpiredLogoutRequests(db, signal);
+  const logoutTokens = await deleteFinishedLogouts(db, FINISHED_LOGOUT_RETENTION_DAYS, signal);
   return payloads + logouts + logoutTokens;
 }
 
@@ -32,7 +32,7 @@ export interface ExpiredStatePruningOptions {
 export function startExpiredStatePruning(options: ExpiredStatePruningOptions): PeriodicJob {
   const { db, log, intervalMs = EXPIRED_STATE_PRUNE_INTERVAL_MS } = options;
   return startPeriodicJob({
-    run: () => pruneExpiredState(db),
+    run: (signal) => pruneExpiredState(db, signal),
     intervalMs,
     log,
     deleted: (count) => `expired sign-in state: ${count} deleted`,

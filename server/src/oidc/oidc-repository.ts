@@ -617,13 +617,13 @@ export async function consumeLogoutRequest(db: Db, idHash: string): Promise<Logo
 // Expired state, against the database clock as the reads are
 
 /** Deletes the provider's payloads whose time is up; answers how many went. */
-export async function deleteExpiredPayloads(db: Db): Promise<number> {
-  return deleteInBatches(db, oidcPayloads, lte(oidcPayloads.expiresAt, sql`now()`));
+export async function deleteExpiredPayloads(db: Db, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(db, oidcPayloads, lte(oidcPayloads.expiresAt, sql`now()`), { signal });
 }
 
 /** Deletes the sign-outs nobody finished in time; answers how many went. */
-export async function deleteExpiredLogoutRequests(db: Db): Promise<number> {
-  return deleteInBatches(db, logoutRequests, lte(logoutRequests.expiresAt, sql`now()`));
+export async function deleteExpiredLogoutRequests(db: Db, signal?: AbortSignal): Promise<number> {
+  return deleteInBatches(db, logoutRequests, lte(logoutRequests.expiresAt, sql`now()`), { signal });
 }
 
 // Signing keys (what their rows mean is key-schedule.ts's)

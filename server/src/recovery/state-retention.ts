@@ -34,11 +34,11 @@ const CODES_KEPT: readonly VerificationType[] = [VerificationType.LockedAfterToo
  * address ever mistyped or guessed among them (a lock in force stays), and codes that expired before
  * (but CODES_KEPT). Answers how many rows went.
  */
-export async function pruneRecoveryState(db: Db, now: Date): Promise<number> {
+export async function pruneRecoveryState(db: Db, now: Date, signal?: AbortSignal): Promise<number> {
   const cutoff = retentionCutoff(now);
   return (
-    (await deleteIdleLoginFailures(db, cutoff, now)) +
-    (await deleteCodesExpiredBefore(db, cutoff, CODES_KEPT))
+    (await deleteIdleLoginFailures(db, cutoff, now, signal)) +
+    (await deleteCodesExpiredBefore(db, cutoff, CODES_KEPT, signal))
   );
 }
 
@@ -46,7 +46,7 @@ export async function pruneRecoveryState(db: Db, now: Date): Promise<number> {
 export function startRecoveryStateRetention(options: RecoveryStateRetentionOptions): PeriodicJob {
   const { db, clock, log, intervalMs = RECOVERY_STATE_PRUNE_INTERVAL_MS } = options;
   return startPeriodicJob({
-    run: async () => pruneRecoveryState(db, await clock.now()),
+    run: async (signal) => pruneRecoveryState(db, await clock.now(), signal),
     intervalMs,
     log,
     deleted: (count) =>

@@ -42,7 +42,9 @@ describe('deleteInBatches', () => {
     await recordEvents('batched-gone', 5);
     await recordEvents('batched-kept', 3);
     const { db, statements } = counting(testDb().db);
-    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-gone'`, 2)).toBe(5);
+    expect(
+      await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-gone'`, { batch: 2 }),
+    ).toBe(5);
     // 2, 2 and 1: the third found fewer than a batch, so none more was needed.
     expect(statements()).toBe(3);
     expect(await eventsOf('batched-gone')).toBe(0);
@@ -57,23 +59,53 @@ describe('deleteInBatches', () => {
       ),
     ).map((row) => row.address);
     const { db, afters } = counting(testDb().db);
-    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-onward'`, 2)).toBe(5);
+    expect(
+      await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-onward'`, { batch: 2 }),
+    ).toBe(5);
     expect(afters).toEqual(['(0,0)', ctids[1], ctids[3]]);
+  });
+
+  it('starts no further statement once its signal is aborted (the service stops), and answers what went', async () => {
+    await recordEvents('batched-stopped', 5);
+    const stopping = new AbortController();
+    const { db, statements } = counting(testDb().db);
+    const stopAfterFirst: Db = Object.create(db, {
+      execute: {
+        value: async (query: Parameters<Db['execute']>[0]) => {
+          const answer = await db.execute(query);
+          stopping.abort();
+          return answer;
+        },
+      },
+    });
+    const where = sql`${auditEvents.event} = 'batched-stopped'`;
+    expect(
+      await deleteInBatches(stopAfterFirst, auditEvents, where, { batch: 2, signal: stopping.signal }),
+    ).toBe(2);
+    expect(statements()).toBe(1);
+    expect(await eventsOf('batched-stopped')).toBe(3);
+    // Aborted before it starts: not one statement.
+    expect(await deleteInBatches(db, auditEvents, where, { signal: stopping.signal })).toBe(0);
+    expect(statements()).toBe(1);
   });
 
   it('refuses a batch that could not end: none, a fraction', async () => {
     const where = sql`${auditEvents.event} = 'batched-none'`;
-    await expect(deleteInBatches(testDb().db, auditEvents, where, 0)).rejects.toThrow(
+    await expect(deleteInBatches(testDb().db, auditEvents, where, { batch: 0 })).rejects.toThrow(
       new RangeError('a batch of 0 rows deletes nothing'),
     );
-    await expect(deleteInBatches(testDb().db, auditEvents, where, 1.5)).rejects.toThrow(RangeError);
-    expect(await deleteInBatches(testDb().db, auditEvents, where, 1)).toBe(0);
+    await expect(deleteInBatches(testDb().db, auditEvents, where, { batch: 1.5 })).rejects.toThrow(
+      RangeError,
+    );
+    expect(await deleteInBatches(testDb().db, auditEvents, where, { batch: 1 })).toBe(0);
   });
 
   it('asks once more when the last batch was full, and answers 0 for nothing to delete', async () => {
     await recordEvents('batched-even', 4);
     const { db, statements } = counting(testDb().db);
-    expect(await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-even'`, 2)).toBe(4);
+    expect(
+      await deleteInBatches(db, auditEvents, sql`${auditEvents.event} = 'batched-even'`, { batch: 2 }),
+    ).toBe(4);
     expect(statements()).toBe(3);
     expect(await deleteInBatches(testDb().db, auditEvents, sql`${auditEvents.event} = 'batched-even'`)).toBe(
       0,

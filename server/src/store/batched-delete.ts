@@ -14,9 +14,16 @@ export const DELETE_BATCH_ROWS = 5000;
 /** Before the first row of any table: the physical address every batch's rows come after. */
 const BEFORE_FIRST_ROW = '(0,0)';
 
+export interface BatchOptions {
+  /** Rows a statement deletes; DELETE_BATCH_ROWS unless given. */
+  readonly batch?: number;
+  /** Once aborted (the service stops), no further statement starts; what went is answered. */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
  * Deletes the rows of `table` for which `where` holds, `batch` rows a statement, until a statement
- * finds fewer; answers how many went. Each statement picks its rows by their physical address
+ * finds fewer or `signal` is aborted; answers how many went. Each statement picks its rows by their physical address
  * (`ctid`), after the last one the statement before deleted, so it reads on from there (a TID range
  * scan) instead of from the table's first page through the rows already deleted, which stay there
  * until vacuum: a backlog of millions is read about once, not once a batch. `where` is checked again
@@ -29,13 +36,14 @@ export async function deleteInBatches(
   db: Db,
   table: PgTable,
   where: SQL,
-  batch: number = DELETE_BATCH_ROWS,
+  { batch = DELETE_BATCH_ROWS, signal }: BatchOptions = {},
 ): Promise<number> {
   if (!Number.isSafeInteger(batch) || batch < 1)
     throw new RangeError(`a batch of ${batch} rows deletes nothing`);
   let total = 0;
   let after = BEFORE_FIRST_ROW;
   for (;;) {
+    if (signal?.aborted) return total;
     const [counted] = rowsOf<{ n: number; last: string | null }>(
       await db.execute(sql`
         with gone as (
