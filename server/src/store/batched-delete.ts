@@ -23,14 +23,14 @@ export interface BatchOptions {
 
 /**
  * Deletes the rows of `table` for which `where` holds, `batch` rows a statement, until a statement
- * finds fewer or `signal` is aborted; answers how many went. Each statement picks its rows by their physical address
- * (`ctid`), after the last one the statement before deleted, so it reads on from there (a TID range
- * scan) instead of from the table's first page through the rows already deleted, which stay there
- * until vacuum: a backlog of millions is read about once, not once a batch. `where` is checked again
- * as the rows are deleted, so a row another transaction changed meanwhile goes only if it still
- * matches. A row the scan passed (one changed meanwhile, or one before where a large table's
- * synchronised scan started) is deleted at the next pass. Meant for `db` itself: inside a transaction
- * the batches would be one transaction again.
+ * finds fewer or `signal` is aborted; answers how many went. Each statement picks its rows by their
+ * physical address (`ctid`), after the last one the statement before deleted, so it reads on from
+ * there (a TID range scan) instead of from the table's first page through the rows already deleted,
+ * which stay there until vacuum: a backlog of millions is read about once, not once a batch. `where`
+ * is checked again as the rows are deleted, so a row another transaction changed meanwhile goes only
+ * if it still matches. A row the scan passed (one changed meanwhile, or one before where a large
+ * table's synchronised scan started) is deleted at the next pass. Meant for `db` itself: inside a
+ * transaction the batches would be one transaction again.
  */
 export async function deleteInBatches(
   db: Db,
