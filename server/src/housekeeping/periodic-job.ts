@@ -15,7 +15,7 @@ export interface JobLog {
 }
 
 export interface PeriodicJob {
-  /** One pass now; answers how many rows went. */
+  /** One pass now; answers how many rows went. After stop() it is told to stop too, and does nothing. */
   runOnce(): Promise<number>;
   /** No further passes; one in flight ends after the statement it is running (see idle). */
   stop(): void;

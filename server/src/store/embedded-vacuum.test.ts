@@ -68,6 +68,21 @@ describe('vacuum of the embedded database', () => {
     expect(journal).toEqual([{ vacuumed: true }]);
   });
 
+  it('starts no further table once the service stops', async () => {
+    const vacuumed: string[] = [];
+    const stopping = new AbortController();
+    const client = {
+      query: async <T>() => ({ rows: [{ name: 'public.one' }, { name: 'public.two' }] as T[], fields: [] }),
+      exec: async (text: string) => {
+        vacuumed.push(text);
+        stopping.abort();
+        return [];
+      },
+    } as unknown as PgliteQueries;
+    expect(await vacuumEmbedded(client, stopping.signal)).toBe(1);
+    expect(vacuumed).toEqual(['VACUUM (ANALYZE) public.one']);
+  });
+
   it('runs at start and again every interval, logging only a failure', async () => {
     const statements: string[] = [];
     let failing = false;

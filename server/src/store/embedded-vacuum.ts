@@ -17,12 +17,17 @@ const TABLES = `
  * runs: without this, the space of every deleted or updated row (interactions saved at each step,
  * sessions and tokens pruned when they expire, failure counts cleared by a sign-in) is never reused,
  * the data directory only grows, and the planner never learns the tables' sizes. Answers how many
- * tables it went through.
+ * tables it went through; once `signal` is aborted (the service stops) it starts no further table.
  */
-export async function vacuumEmbedded(client: PgliteQueries): Promise<number> {
+export async function vacuumEmbedded(client: PgliteQueries, signal?: AbortSignal): Promise<number> {
   const { rows } = await client.query<{ name: string }>(TABLES);
-  for (const { name } of rows) await client.exec(`VACUUM (ANALYZE) ${name}`);
-  return rows.length;
+  let done = 0;
+  for (const { name } of rows) {
+    if (signal?.aborted) break;
+    await client.exec(`VACUUM (ANALYZE) ${name}`);
+    done += 1;
+  }
+  return done;
 }
 
 /**
@@ -34,7 +39,7 @@ export function startEmbeddedVacuum(
   log: JobLog,
   intervalMs = EMBEDDED_VACUUM_INTERVAL_MS,
 ): PeriodicJob {
-  const run = () => vacuumEmbedded(client).then(() => 0);
+  const run = (signal: AbortSignal) => vacuumEmbedded(client, signal).then(() => 0);
   return startPeriodicJob({
     run,
     intervalMs,
