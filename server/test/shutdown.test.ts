@@ -22,6 +22,26 @@ function gate(): { readonly opened: Promise<void>; open(): void } {
   return { opened, open };
 }
 
+/**
+ * A housekeeping job whose pass is `pass`, and a database that only notes its closing: what a stop
+ * does with them lands in `events`.
+ */
+function housekeepingStandIns(events: string[], pass: (signal: AbortSignal) => Promise<number>) {
+  const job = startPeriodicJob({
+    run: pass,
+    intervalMs: 60_000,
+    log: { info: () => {}, error: (message) => events.push(message) },
+    deleted: (count) => `${count} deleted`,
+    failed: 'pass failed',
+  });
+  const database = {
+    close: async () => {
+      events.push('database closed');
+    },
+  } as unknown as Database;
+  return { job, database };
+}
+
 interface Answer {
   readonly status: number;
   readonly connection: string | undefined;
@@ -178,23 +198,12 @@ describe('stopService: what a SIGTERM does once the service runs', () => {
     const events: string[] = [];
     const passEntered = gate();
     const passReleased = gate();
-    const job = startPeriodicJob({
-      run: async () => {
-        passEntered.open();
-        await passReleased.opened;
-        events.push('pass finished');
-        return 0;
-      },
-      intervalMs: 60_000,
-      log: { info: () => {}, error: (message) => events.push(message) },
-      deleted: (count) => `${count} deleted`,
-      failed: 'pass failed',
+    const { job, database } = housekeepingStandIns(events, async () => {
+      passEntered.open();
+      await passReleased.opened;
+      events.push('pass finished');
+      return 0;
     });
-    const database = {
-      close: async () => {
-        events.push('database closed');
-      },
-    } as unknown as Database;
     await passEntered.opened;
     const stopping = stopService({ housekeeping: [job], database });
     // A turn of the event loop: time enough for a stop that does not wait to close the database.
@@ -207,27 +216,16 @@ describe('stopService: what a SIGTERM does once the service runs', () => {
   it('tells a housekeeping pass in flight that the service stops, so a long one ends early', async () => {
     const events: string[] = [];
     const passEntered = gate();
-    const job = startPeriodicJob({
-      // A pass that would go on for good but for the stop (a backlog of batches, say).
-      run: (signal) => {
-        passEntered.open();
-        return new Promise<number>((resolve) => {
-          signal.addEventListener('abort', () => {
-            events.push('pass told to stop');
-            resolve(0);
-          });
+    // A pass that would go on for good but for the stop (a backlog of batches, say).
+    const { job, database } = housekeepingStandIns(events, (signal) => {
+      passEntered.open();
+      return new Promise<number>((resolve) => {
+        signal.addEventListener('abort', () => {
+          events.push('pass told to stop');
+          resolve(0);
         });
-      },
-      intervalMs: 60_000,
-      log: { info: () => {}, error: (message) => events.push(message) },
-      deleted: (count) => `${count} deleted`,
-      failed: 'pass failed',
+      });
     });
-    const database = {
-      close: async () => {
-        events.push('database closed');
-      },
-    } as unknown as Database;
     await passEntered.opened;
     await stopService({ housekeeping: [job], database });
     expect(events).toEqual(['pass told to stop', 'database closed']);

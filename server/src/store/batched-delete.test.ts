@@ -13,15 +13,20 @@ const dialect = new PgDialect();
 
 /**
  * `db`, counting the statements run through its `execute`, and what each was bound to first: the
- * row its batch starts after.
+ * row its batch starts after. `answered` runs after each statement.
  */
-function counting(db: Db): { db: Db; statements(): number; afters: unknown[] } {
+function counting(
+  db: Db,
+  answered: () => void = () => {},
+): { db: Db; statements(): number; afters: unknown[] } {
   const afters: unknown[] = [];
   const counted: Db = Object.create(db, {
     execute: {
-      value: (query: Parameters<Db['execute']>[0]) => {
+      value: async (query: Parameters<Db['execute']>[0]) => {
         afters.push(dialect.sqlToQuery(query as Parameters<PgDialect['sqlToQuery']>[0]).params[0]);
-        return db.execute(query);
+        const answer = await db.execute(query);
+        answered();
+        return answer;
       },
     },
   });
@@ -68,20 +73,9 @@ describe('deleteInBatches', () => {
   it('starts no further statement once its signal is aborted (the service stops), and answers what went', async () => {
     await recordEvents('batched-stopped', 5);
     const stopping = new AbortController();
-    const { db, statements } = counting(testDb().db);
-    const stopAfterFirst: Db = Object.create(db, {
-      execute: {
-        value: async (query: Parameters<Db['execute']>[0]) => {
-          const answer = await db.execute(query);
-          stopping.abort();
-          return answer;
-        },
-      },
-    });
+    const { db, statements } = counting(testDb().db, () => stopping.abort());
     const where = sql`${auditEvents.event} = 'batched-stopped'`;
-    expect(
-      await deleteInBatches(stopAfterFirst, auditEvents, where, { batch: 2, signal: stopping.signal }),
-    ).toBe(2);
+    expect(await deleteInBatches(db, auditEvents, where, { batch: 2, signal: stopping.signal })).toBe(2);
     expect(statements()).toBe(1);
     expect(await eventsOf('batched-stopped')).toBe(3);
     // Aborted before it starts: not one statement.
