@@ -31,6 +31,7 @@ const ON_POSTGRES = [
   'test/client-changes.test.ts',
   'test/transaction-conflicts.test.ts',
   'test/connection-lost-in-transaction.test.ts',
+  'test/database-time-bounds.test.ts',
   'src/store/notification-listener.test.ts',
 ];
 

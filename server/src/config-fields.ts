@@ -68,6 +68,37 @@ export function urlWithProtocol(protocols: readonly string[], description: strin
     });
 }
 
+/**
+ * The time bounds a DATABASE_URL's query may set for the service's connections, replacing
+ * POSTGRES_TIME_BOUNDS (store/open-database.ts), and the most PostgreSQL takes (a 32-bit integer).
+ */
+const POSTGRES_TIME_BOUNDS_IN_URL = [
+  'lock_timeout',
+  'statement_timeout',
+  'idle_in_transaction_session_timeout',
+];
+const LONGEST_POSTGRES_TIME_BOUND_MS = 2_147_483_647;
+
+/**
+ * DATABASE_URL: a postgres:// URL whose time bounds, where it sets any, are whole milliseconds.
+ * node-postgres reads them with parseInt and sends no unit, so `30s` would be 30 ms, and `abc` none.
+ */
+export const databaseUrlSchema = urlWithProtocol(
+  ['postgres', 'postgresql'],
+  'a postgres:// connection URL',
+).superRefine((value, ctx) => {
+  const query = new URL(value).searchParams;
+  const wrong = POSTGRES_TIME_BOUNDS_IN_URL.filter((name) => {
+    const bound = query.get(name);
+    return bound !== null && !(/^\d{1,10}$/.test(bound) && Number(bound) <= LONGEST_POSTGRES_TIME_BOUND_MS);
+  });
+  if (wrong.length === 0) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${wrong.join(', ')}: each must be a whole number of milliseconds from 0 (none) to ${LONGEST_POSTGRES_TIME_BOUND_MS}, e.g. ${wrong[0]}=30000`,
+  });
+});
+
 /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: the OTLP encodings the SDK exports with. */
 export const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc'], {
   error: 'must be http/protobuf, http/json or grpc',

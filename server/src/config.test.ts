@@ -452,6 +452,20 @@ describe('loadConfig refusals', () => {
     expect(encoded.smtpUrl).toBe('smtp://mailer:p%25ss%40x@smtp.example.com:587');
   });
 
+  it("names each time bound of DATABASE_URL's query that is not whole milliseconds, and keeps those that are", () => {
+    const problems = problemsOf({
+      ...PRODUCTION,
+      DATABASE_URL:
+        'postgres://keycard@db.example.com/keycard?statement_timeout=30s&lock_timeout=-1&idle_in_transaction_session_timeout=2147483648',
+    });
+    expect(problems).toEqual([
+      'DATABASE_URL: lock_timeout, statement_timeout, idle_in_transaction_session_timeout: each must be a whole number of milliseconds from 0 (none) to 2147483647, e.g. lock_timeout=30000',
+    ]);
+    const url =
+      'postgres://keycard@db.example.com/keycard?statement_timeout=0&lock_timeout=2147483647&idle_in_transaction_session_timeout=60000&sslmode=require';
+    expect(loadConfig({ ...PRODUCTION, DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
   it('forces the demo off in production', () => {
     const config = loadConfig({ ...PRODUCTION, DEMO: 'true' });
     expect(config).toMatchObject({ production: true, demo: false });

@@ -4,6 +4,7 @@ import { DEFAULT_PASSWORD_MIN_SCORE, VerificationType } from '@keycard/contract'
 import { z } from 'zod';
 import {
   cookieSecretsSchema,
+  databaseUrlSchema,
   defaultMailSender,
   hostAliasesSchema,
   isHttpOrigin,
@@ -78,7 +79,7 @@ function environmentSchema(readText: ReadText) {
        */
       BACKCHANNEL_PRIVATE_NETWORKS: networksSchema.optional(),
       DATA_DIR: z.string().default('./data'),
-      DATABASE_URL: urlWithProtocol(['postgres', 'postgresql'], 'a postgres:// connection URL').optional(),
+      DATABASE_URL: databaseUrlSchema.optional(),
       SMTP_URL: urlWithProtocol(['smtp', 'smtps'], 'an smtp:// or smtps:// URL').optional(),
       /**
        * The development mailbox at /dev/mail: unset = on only without SMTP_URL while HOST is a loopback

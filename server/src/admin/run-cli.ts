@@ -1,7 +1,7 @@
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { InputError } from '../errors/input-error.ts';
 import { parseInput } from '../errors/parse-input.ts';
-import { isDatabaseUnavailable } from '../store/unavailable.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../store/unavailable.ts';
 import { type AdminRequest, adminRequestSchema } from './admin-commands.ts';
 import { BACKCHANNEL_COMMANDS } from './backchannel-commands.ts';
 import { type ParsedFlags, parseFlags } from './cli-args.ts';
@@ -179,6 +179,9 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
 
 function explain(error: unknown): string {
   if (error instanceof DataDirBusyError) return error.message;
+  if (isDatabaseTimeout(error)) {
+    return `the database did not answer in time, try again: ${describeFailure(error)}`;
+  }
   if (isDatabaseUnavailable(error)) return `cannot reach the database: ${describeFailure(error)}`;
   return `failed: ${describeFailure(error)}`;
 }

@@ -21,10 +21,14 @@ export async function migrateDatabase(database: Database): Promise<void> {
   // then find nothing left to apply, instead of both creating the same tables.
   const session = await database.client.connect();
   try {
+    // Not a request's time bounds (POSTGRES_TIME_BOUNDS): the lock is held by another instance for
+    // as long as its migrations take, and a migration of a large table may run for minutes.
+    await session.query('set lock_timeout = 0; set statement_timeout = 0');
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePostgres(drizzlePostgres({ client: session }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
     await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    session.release();
+    // Closed, not given back: the pool's next request must not get a connection without the bounds.
+    session.release(true);
   }
 }
