@@ -95,7 +95,7 @@ export const databaseUrlSchema = urlWithProtocol(
   if (wrong.length === 0) return;
   ctx.addIssue({
     code: 'custom',
-    message: `${wrong.join(', ')}: each must be a whole number of milliseconds from 0 (none) to ${LONGEST_POSTGRES_TIME_BOUND_MS}, e.g. ${wrong[0]}=30000`,
+    message: `${wrong.join(', ')} must ${wrong.length > 1 ? 'each ' : ''}be a whole number of milliseconds from 0 (none) to ${LONGEST_POSTGRES_TIME_BOUND_MS}, e.g. ${wrong[0]}=30000`,
   });
 });
 

@@ -166,6 +166,12 @@ describe('past a bound', () => {
         await lock.release();
       }
     });
+    // Where nothing listens, it says so.
+    await withPool('postgres://keycard@127.0.0.1:1/keycard', async (database) => {
+      const run = await runAdmin(['user:disable', '--email', email], { db: database.db });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^admin: cannot reach the database: /);
+    });
   });
 });
 

@@ -27,8 +27,8 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePostgres(drizzlePostgres({ client: session }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
-    await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     // Closed, not given back: the pool's next request must not get a connection without the bounds.
+    // Closing the session also lets go of its advisory lock.
     session.release(true);
   }
 }
