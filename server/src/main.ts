@@ -2,23 +2,20 @@
 import './tracing/start-if-configured.ts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { startAdminSocket } from './admin/admin-socket.ts';
-import { startAuditRetention } from './audit/retention.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
 import { loggableReport } from './errors/loggable-error.ts';
+import { startHousekeeping } from './housekeeping-jobs.ts';
 import { buildApp } from './http/app.ts';
 import { acquireDataDirLock, DataDirLockedError } from './lock-file.ts';
 import { developmentLogStream, productionLogStream } from './log-output.ts';
-import { startMailRetention } from './mail/mail-retention.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { listenForScrapes, METRICS_PATH } from './metrics/metrics-listener.ts';
 import { ClientCache } from './oidc/client-cache.ts';
 import { followClientChangesIn } from './oidc/client-changes.ts';
-import { startExpiredStatePruning } from './oidc/expired-state.ts';
 import { followKeyChangesIn } from './oidc/key-changes.ts';
 import { signingKeySettings } from './oidc/keys.ts';
 import { provisioningMailing } from './provisioning/provisioning-mailing.ts';
-import { startRecoveryStateRetention } from './recovery/state-retention.ts';
 import {
   drainService,
   handleShutdownSignals,
@@ -26,8 +23,6 @@ import {
   StopRequested,
   stopService,
 } from './shutdown.ts';
-import { databaseClock } from './store/clock.ts';
-import { startEmbeddedVacuum } from './store/embedded-vacuum.ts';
 import { migrateDatabase } from './store/migrate.ts';
 import { openDatabase, pgliteDirectory, reportLostConnections } from './store/open-database.ts';
 import { PgliteThread, reportLostDatabase } from './store/pglite-thread-client.ts';
@@ -168,15 +163,7 @@ async function main(): Promise<void> {
     app.mail.start();
     // Logout tokens queued by sign-outs before a restart go out now; app.close() stops the worker.
     app.logouts.start();
-    const clock = databaseClock(database.db);
-    parts.housekeeping = [
-      startAuditRetention({ db: database.db, clock, log: app.log }),
-      startExpiredStatePruning({ db: database.db, log: app.log }),
-      startMailRetention({ db: database.db, clock, log: app.log }),
-      startRecoveryStateRetention({ db: database.db, clock, log: app.log }),
-      // PGlite runs no autovacuum; a PostgreSQL server vacuums its own tables.
-      ...(database.kind === 'pglite' ? [startEmbeddedVacuum(database.client, app.log)] : []),
-    ];
+    parts.housekeeping = startHousekeeping(database, app.log);
     if (demoAccount) {
       startUpLog(app).info(
         `Demo account created: ${demoAccount.email} / password ${demoAccount.password} (shown only now)`,

@@ -19,7 +19,7 @@ export interface PeriodicJob {
   runOnce(): Promise<number>;
   /** No further passes; one in flight ends after the statement it is running (see idle). */
   stop(): void;
-  /** Resolves once no scheduled pass is running, so shutdown can close the database after it. */
+  /** Resolves once no pass is running (a scheduled one or runOnce's), so shutdown can close the database after it. */
   idle(): Promise<void>;
 }
 
@@ -43,23 +43,33 @@ export interface PeriodicJobOptions {
  */
 export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
   const { run, intervalMs, log } = options;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<unknown>>();
   const stopping = new AbortController();
-  const pass = () => {
-    const done = run(stopping.signal).then(
-      (count) => {
-        if (count > 0) log.info(options.deleted(count));
-      },
-      (error: unknown) => log.error(`${options.failed}: ${loggableMessage(error)}`),
+  /** `running`, counted among the passes a stop waits for (idle) until it settles. */
+  const tracked = <T>(running: Promise<T>): Promise<T> => {
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
     );
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return running;
+  };
+  const pass = () => {
+    void tracked(
+      run(stopping.signal).then(
+        (count) => {
+          if (count > 0) log.info(options.deleted(count));
+        },
+        (error: unknown) => log.error(`${options.failed}: ${loggableMessage(error)}`),
+      ),
+    );
   };
   pass();
   const timer = setInterval(pass, intervalMs);
   timer.unref();
   return {
-    runOnce: () => run(stopping.signal),
+    runOnce: () => tracked(run(stopping.signal)),
     stop: () => {
       clearInterval(timer);
       stopping.abort();
