@@ -11,7 +11,13 @@ import { runAdmin } from './admin-harness.ts';
 import { apiClient } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { createAccount } from './support/oidc-flow.ts';
+import {
+  authorizationRequest,
+  createAccount,
+  registerTestClient,
+  startAuthorization,
+  TestBrowser,
+} from './support/oidc-flow.ts';
 
 /**
  * The time bounds PostgreSQL puts on each of the service's statements (POSTGRES_TIME_BOUNDS in
@@ -79,6 +85,20 @@ async function failureOf(running: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+const PASSWORD = 'Correct-Horse-9!x';
+
+/** Follows `path`'s redirects within the service; answers where they end: the client's callback or a page. */
+async function followToEnd(browser: TestBrowser, path: string): Promise<string> {
+  let location = path;
+  for (let hop = 0; hop < 5; hop++) {
+    const response = await browser.get(location);
+    if (response.statusCode < 300 || response.statusCode >= 400) return location;
+    location = String(response.headers.location);
+    if (!location.startsWith('/oidc/')) return location;
+  }
+  throw new Error(`still redirected after 5 hops, at ${location}`);
 }
 
 describe("the service's bounds (PostgreSQL)", () => {
@@ -153,9 +173,56 @@ describe('past a bound', () => {
     });
   });
 
+  it('a resume whose re-check of the account waits past the bound signs nobody in: its session and grant go, the person sees the outage page', async () => {
+    const email = 'resume.held@example.com';
+    const { db: fileDb } = file.database;
+    await registerTestClient(fileDb);
+    const account = await createAccount(fileDb, email, PASSWORD);
+    await withPool(urlWith({ lock_timeout: '200' }), async (database) => {
+      const app = await buildTestApp(database.db);
+      try {
+        const browser = new TestBrowser(app);
+        const { returnUrl } = await startAuthorization(browser);
+        await browser.loadSpa();
+        const login = await browser.post('/api/login', {
+          Username: email,
+          Password: PASSWORD,
+          ReturnUrl: returnUrl,
+        });
+        expect(login.json()).toMatchObject({ isAuthenticated: true });
+        // A transaction that keeps the account's row (a reset, a disable, stuck): the resume's
+        // second read of the account (FOR SHARE, after its session is written) waits for it.
+        const lock = await holdLock(
+          String(file.databaseUrl),
+          `select 1 from account where id = '${account.id}' for no key update`,
+        );
+        let resumed: string;
+        try {
+          resumed = await followToEnd(browser, returnUrl);
+        } finally {
+          await lock.release();
+        }
+        expect(resumed).toMatch(/^\/error\/[0-9A-Z]{8}\?reason=unavailable$/);
+        const [left] = rowsOf<{ sessions: number; grants: number }>(
+          await fileDb.execute(
+            sql`select count(*) filter (where type = 'Session')::int as sessions,
+                       count(*) filter (where type in ('Grant', 'AuthorizationCode'))::int as grants
+                from oidc_payload where payload->>'accountId' = ${account.id}`,
+          ),
+        );
+        expect(left).toEqual({ sessions: 0, grants: 0 });
+        // Signed in nowhere: the next authorization asks for the sign-in again.
+        const again = await browser.get(authorizationRequest().path);
+        expect(String(again.headers.location)).toMatch(/^\/\?ReturnUrl=/);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
   it('the admin CLI says the database did not answer in time, not that it cannot be reached', async () => {
     const email = 'cli.held@example.com';
-    await createAccount(file.database.db, email, 'Correct-Horse-9!x');
+    await createAccount(file.database.db, email, PASSWORD);
     await withPool(urlWith({ lock_timeout: '200' }), async (database) => {
       const lock = await holdLock(String(file.databaseUrl), 'lock table account in access exclusive mode');
       try {
