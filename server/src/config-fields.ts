@@ -88,14 +88,17 @@ export const databaseUrlSchema = urlWithProtocol(
   'a postgres:// connection URL',
 ).superRefine((value, ctx) => {
   const query = new URL(value).searchParams;
+  // node-postgres takes a parameter's last value, URLSearchParams.get its first: one value each.
   const wrong = POSTGRES_TIME_BOUNDS_IN_URL.filter((name) => {
-    const bound = query.get(name);
-    return bound !== null && !(/^\d{1,10}$/.test(bound) && Number(bound) <= LONGEST_POSTGRES_TIME_BOUND_MS);
+    const bounds = query.getAll(name);
+    const [bound] = bounds;
+    if (bound === undefined) return false;
+    return bounds.length > 1 || !/^\d{1,10}$/.test(bound) || Number(bound) > LONGEST_POSTGRES_TIME_BOUND_MS;
   });
   if (wrong.length === 0) return;
   ctx.addIssue({
     code: 'custom',
-    message: `${wrong.join(', ')} must ${wrong.length > 1 ? 'each ' : ''}be a whole number of milliseconds from 0 (none) to ${LONGEST_POSTGRES_TIME_BOUND_MS}, e.g. ${wrong[0]}=30000`,
+    message: `${wrong.join(', ')} must ${wrong.length > 1 ? 'each ' : ''}be given once, a whole number of milliseconds from 0 (none) to ${LONGEST_POSTGRES_TIME_BOUND_MS}, e.g. ${wrong[0]}=30000`,
   });
 });
 

@@ -459,13 +459,21 @@ describe('loadConfig refusals', () => {
         'postgres://keycard@db.example.com/keycard?statement_timeout=30s&lock_timeout=-1&idle_in_transaction_session_timeout=2147483648',
     });
     expect(problems).toEqual([
-      'DATABASE_URL: lock_timeout, statement_timeout, idle_in_transaction_session_timeout must each be a whole number of milliseconds from 0 (none) to 2147483647, e.g. lock_timeout=30000',
+      'DATABASE_URL: lock_timeout, statement_timeout, idle_in_transaction_session_timeout must each be given once, a whole number of milliseconds from 0 (none) to 2147483647, e.g. lock_timeout=30000',
     ]);
-    // node-postgres would read 1e3 as 1 ms: only digits are taken.
+    // node-postgres would read 1e3 as 1 ms, and of a repeated parameter the last value: digits, once.
+    expect(
+      problemsOf({
+        ...PRODUCTION,
+        DATABASE_URL: 'postgres://db.example.com/keycard?statement_timeout=1&statement_timeout=x',
+      }),
+    ).toEqual([
+      'DATABASE_URL: statement_timeout must be given once, a whole number of milliseconds from 0 (none) to 2147483647, e.g. statement_timeout=30000',
+    ]);
     expect(
       problemsOf({ ...PRODUCTION, DATABASE_URL: 'postgres://db.example.com/keycard?lock_timeout=1e3' }),
     ).toEqual([
-      'DATABASE_URL: lock_timeout must be a whole number of milliseconds from 0 (none) to 2147483647, e.g. lock_timeout=30000',
+      'DATABASE_URL: lock_timeout must be given once, a whole number of milliseconds from 0 (none) to 2147483647, e.g. lock_timeout=30000',
     ]);
     const url =
       'postgres://keycard@db.example.com/keycard?statement_timeout=0&lock_timeout=2147483647&idle_in_transaction_session_timeout=60000&sslmode=require';

@@ -2,10 +2,13 @@ import { errorBodySchema } from '@keycard/contract';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReadiness } from '../src/http/readiness.ts';
+import { deleteInBatches } from '../src/store/batched-delete.ts';
 import type { Database } from '../src/store/database.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { rowsOf } from '../src/store/rows.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
 import { isDatabaseTimeout, isDatabaseUnavailable } from '../src/store/unavailable.ts';
 import { runAdmin } from './admin-harness.ts';
 import { apiClient } from './recovery-kit.ts';
@@ -216,6 +219,43 @@ describe('past a bound', () => {
         expect(String(again.headers.location)).toMatch(/^\/\?ReturnUrl=/);
       } finally {
         await app.close();
+      }
+    });
+  });
+
+  it("the clean-up's batches are not bound by statement_timeout: one reading on to a large table's end may take longer", async () => {
+    await file.database.db.insert(auditEvents).values({ event: 'bounded-clean-up', outcome: 'success' });
+    await withPool(urlWith({ statement_timeout: '100' }), async (database) => {
+      // Each row takes 0.3 s to judge, in the batch's search and again as it is deleted.
+      const slow = sql`(select true from pg_sleep(0.3)) and ${auditEvents.event} = 'bounded-clean-up'`;
+      expect(await deleteInBatches(database.db, auditEvents, slow)).toBe(1);
+      // The bound is the transaction's own (SET LOCAL): the pool's connections keep theirs.
+      expect(await settingOf(database, 'statement_timeout')).toBe('100ms');
+      const error = await failureOf(database.db.execute(sql`select pg_sleep(0.3)`));
+      expect(isDatabaseTimeout(error)).toBe(true);
+    });
+  });
+
+  it('a readiness check stopped by a bound fails as timed out, not as unreachable', async () => {
+    await withPool(urlWith({ lock_timeout: '200' }), async (database) => {
+      // Its own wait is longer than the bound: what it reports is the database's answer.
+      const readiness = createReadiness({
+        db: database.db,
+        mailWorkerRunning: () => true,
+        log: { info: () => {}, warn: () => {} },
+        timeoutMs: 10_000,
+      });
+      const lock = await holdLock(
+        String(file.databaseUrl),
+        'lock table drizzle.__drizzle_migrations in access exclusive mode',
+      );
+      try {
+        expect((await readiness.check()).checks).toMatchObject({
+          database: { status: 'pass' },
+          migrations: { status: 'fail', reason: 'timed_out' },
+        });
+      } finally {
+        await lock.release();
       }
     });
   });

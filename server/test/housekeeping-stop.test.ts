@@ -1,9 +1,9 @@
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { type PeriodicJob, startPeriodicJob } from '../src/housekeeping/periodic-job.ts';
 import { startHousekeeping } from '../src/housekeeping-jobs.ts';
-import type { Database, Db } from '../src/store/database.ts';
+import type { Database } from '../src/store/database.ts';
 import type { PgliteClient } from '../src/store/pglite-client.ts';
+import { isBatchedDelete, watchedDb } from './support/counting-db.ts';
 import { useTestDatabase } from './support/database.ts';
 
 /**
@@ -15,21 +15,14 @@ import { useTestDatabase } from './support/database.ts';
  */
 
 const testDb = useTestDatabase();
-const dialect = new PgDialect();
 const quietLog = { info: () => {}, error: () => {} };
 
 /** `database`, counting the deletions run through its `db.execute` and the vacuums of its embedded client. */
 function counting(database: Database): { database: Database; deletions(): number; vacuums(): number } {
   let deletions = 0;
   let vacuums = 0;
-  const db: Db = Object.create(database.db, {
-    execute: {
-      value: (query: Parameters<Db['execute']>[0]) => {
-        const text = dialect.sqlToQuery(query as Parameters<PgDialect['sqlToQuery']>[0]).sql;
-        if (/^\s*with gone as \(\s*delete from/i.test(text)) deletions += 1;
-        return database.db.execute(query);
-      },
-    },
+  const db = watchedDb(database.db, (statement) => {
+    if (isBatchedDelete(statement)) deletions += 1;
   });
   const counted = (): Database => {
     if (database.kind === 'postgres') return { ...database, db };

@@ -1,6 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { migrationsApplied, pingDatabase } from '../store/readiness-queries.ts';
-import { isDatabaseUnavailable } from '../store/unavailable.ts';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../store/unavailable.ts';
 
 /**
  * How long GET /health/ready waits for a check before counting it failed: under the one second a
@@ -63,6 +63,8 @@ function failure(reason: FailReason, error?: unknown): Outcome {
 }
 
 function failureOf(error: unknown): Outcome {
+  // A statement stopped by its time bound (a lock held too long) comes from a database that answers.
+  if (isDatabaseTimeout(error)) return failure('timed_out', error);
   return failure(isDatabaseUnavailable(error) ? 'unreachable' : 'failed', error);
 }
 

@@ -1,6 +1,6 @@
 import { eq, gte, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import { isBatchedDelete, watchedDb } from '../../test/support/counting-db.ts';
 import { useTestDatabase } from '../../test/support/database.ts';
 import { deleteInBatches } from './batched-delete.ts';
 import type { Db } from './database.ts';
@@ -9,27 +9,24 @@ import { auditEvents } from './tables/index.ts';
 
 const testDb = useTestDatabase();
 
-const dialect = new PgDialect();
-
 /**
- * `db`, counting the statements run through its `execute`, and what each was bound to first: the
- * row its batch starts after. `answered` runs after each statement.
+ * `db`, counting the batches run through it, and what each was bound to first: the row its batch
+ * starts after. `answered` runs after each batch.
  */
 function counting(
   db: Db,
   answered: () => void = () => {},
 ): { db: Db; statements(): number; afters: unknown[] } {
   const afters: unknown[] = [];
-  const counted: Db = Object.create(db, {
-    execute: {
-      value: async (query: Parameters<Db['execute']>[0]) => {
-        afters.push(dialect.sqlToQuery(query as Parameters<PgDialect['sqlToQuery']>[0]).params[0]);
-        const answer = await db.execute(query);
-        answered();
-        return answer;
-      },
+  const counted = watchedDb(
+    db,
+    (statement) => {
+      if (isBatchedDelete(statement)) afters.push(statement.params[0]);
     },
-  });
+    (statement) => {
+      if (isBatchedDelete(statement)) answered();
+    },
+  );
   return { db: counted, statements: () => afters.length, afters };
 }
 

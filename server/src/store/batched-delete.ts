@@ -29,8 +29,9 @@ export interface BatchOptions {
  * which stay there until vacuum: a backlog of millions is read about once, not once a batch. `where`
  * is checked again as the rows are deleted, so a row another transaction changed meanwhile goes only
  * if it still matches. A row the scan passed (one changed meanwhile, or one before where a large
- * table's synchronised scan started) is deleted at the next pass. Meant for `db` itself: inside a
- * transaction the batches would be one transaction again.
+ * table's synchronised scan started) is deleted at the next pass. Each batch is a transaction of its
+ * own, without the statement time bound of requests. Meant for `db` itself: inside a transaction the
+ * batches would be one transaction again.
  */
 export async function deleteInBatches(
   db: Db,
@@ -45,16 +46,21 @@ export async function deleteInBatches(
   for (;;) {
     if (signal?.aborted) return total;
     const [counted] = rowsOf<{ n: number; last: string | null }>(
-      await db.execute(sql`
-        with gone as (
-          delete from ${table}
-          where ctid = any(array(
-              select ctid from ${table} where ctid > ${after}::tid and (${where}) limit ${batch}
-            ))
-            and (${where})
-          returning ctid
-        )
-        select count(*)::int as n, max(ctid)::text as last from gone`),
+      await db.transaction(async (tx) => {
+        // Not a request's statement_timeout (POSTGRES_TIME_BOUNDS, open-database.ts): the batch that
+        // finds the last rows reads on to the table's end, which on a large table can take longer.
+        await tx.execute(sql`set local statement_timeout = 0`);
+        return tx.execute(sql`
+          with gone as (
+            delete from ${table}
+            where ctid = any(array(
+                select ctid from ${table} where ctid > ${after}::tid and (${where}) limit ${batch}
+              ))
+              and (${where})
+            returning ctid
+          )
+          select count(*)::int as n, max(ctid)::text as last from gone`);
+      }),
     );
     // Stryker disable next-line all: an aggregate without grouping answers exactly one row
     const { n, last } = counted ?? { n: 0, last: null };

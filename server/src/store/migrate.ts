@@ -27,8 +27,14 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePostgres(drizzlePostgres({ client: session }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
-    // Closed, not given back: the pool's next request must not get a connection without the bounds.
-    // Closing the session also lets go of its advisory lock.
-    session.release(true);
+    // The bounds back before the connection is: the pool's next request must not get one without
+    // them. Should that fail, the connection is closed instead. Through a pooler, the SET and RESET
+    // reach the same server connection only in session mode, which the advisory lock needs too.
+    const restored = await session.query('reset lock_timeout; reset statement_timeout').then(
+      () => true,
+      () => false,
+    );
+    await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    session.release(!restored);
   }
 }
