@@ -226,7 +226,7 @@ describe('past a bound', () => {
   it("the clean-up's batches are not bound by statement_timeout: one reading on to a large table's end may take longer", async () => {
     await file.database.db.insert(auditEvents).values({ event: 'bounded-clean-up', outcome: 'success' });
     await withPool(urlWith({ statement_timeout: '100' }), async (database) => {
-      // Each row takes 0.3 s to judge, in the batch's search and again as it is deleted.
+      // 0.3 s each time the condition is judged: in the batch's search and again as it deletes.
       const slow = sql`(select true from pg_sleep(0.3)) and ${auditEvents.event} = 'bounded-clean-up'`;
       expect(await deleteInBatches(database.db, auditEvents, slow)).toBe(1);
       // The bound is the transaction's own (SET LOCAL): the pool's connections keep theirs.

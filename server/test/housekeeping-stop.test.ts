@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type PeriodicJob, startPeriodicJob } from '../src/housekeeping/periodic-job.ts';
+import { type JobLog, type PeriodicJob, startPeriodicJob } from '../src/housekeeping/periodic-job.ts';
 import { startHousekeeping } from '../src/housekeeping-jobs.ts';
 import type { Database } from '../src/store/database.ts';
 import type { PgliteClient } from '../src/store/pglite-client.ts';
+import { eventually } from './mail-kit.ts';
 import { isBatchedDelete, watchedDb } from './support/counting-db.ts';
 import { useTestDatabase } from './support/database.ts';
 
@@ -44,10 +45,22 @@ function counting(database: Database): { database: Database; deletions(): number
 }
 
 /** The service's housekeeping jobs on `database`, their first passes (run at start) finished. */
-async function started(database: Database) {
-  const jobs = startHousekeeping(database, quietLog);
+async function started(database: Database, log: JobLog = quietLog) {
+  const jobs = startHousekeeping(database, log);
   for (const job of jobs) await job.idle();
   return jobs;
+}
+
+/** A job log that keeps its lines, each with its level. */
+function keptLog() {
+  const lines: string[] = [];
+  return {
+    lines,
+    log: {
+      info: (line: string) => lines.push(`info ${line}`),
+      error: (line: string) => lines.push(`error ${line}`),
+    },
+  };
 }
 
 async function stopped(jobs: readonly PeriodicJob[]) {
@@ -56,6 +69,15 @@ async function stopped(jobs: readonly PeriodicJob[]) {
 }
 
 describe("the service's housekeeping jobs", () => {
+  it('are four, and a fifth on the embedded store: its vacuum; on an empty database they log nothing', async () => {
+    const { lines, log } = keptLog();
+    const jobs = await started(testDb(), log);
+    expect(jobs).toHaveLength(testDb().kind === 'pglite' ? 5 : 4);
+    for (const job of jobs) await job.runOnce();
+    expect(lines).toEqual([]);
+    await stopped(jobs);
+  });
+
   it('run each of their deletions in a pass, and on the embedded store a vacuum of each table', async () => {
     const counted = counting(testDb());
     const jobs = await started(counted.database);
@@ -81,6 +103,25 @@ describe("the service's housekeeping jobs", () => {
 });
 
 describe('a periodic job', () => {
+  it('logs a pass that failed with its reason and one that deleted rows, and nothing for one that deleted none', async () => {
+    const { lines, log } = keptLog();
+    // At start a failure, then (every 5 ms) 3 rows, then none.
+    const outcomes = [Promise.reject(new Error('the table is gone')), Promise.resolve(3)];
+    const job = startPeriodicJob({
+      run: () => outcomes.shift() ?? Promise.resolve(0),
+      intervalMs: 5,
+      log,
+      deleted: (count) => `swept ${count}`,
+      failed: 'sweeping failed',
+    });
+    await eventually(async () => lines.length >= 2);
+    // A few passes more, each deleting none.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    job.stop();
+    await job.idle();
+    expect(lines).toEqual(['error sweeping failed: the table is gone', 'info swept 3']);
+  });
+
   it('waits in idle() for a pass runOnce started, as for its own', async () => {
     let finish = () => {};
     let calls = 0;

@@ -52,6 +52,7 @@ export function startPeriodicJob(options: PeriodicJobOptions): PeriodicJob {
       () => undefined,
     );
     inFlight.add(settled);
+    // Stryker disable next-line all: only for memory; idle() answers the same for a pass that settled
     void settled.then(() => inFlight.delete(settled));
     return running;
   };

@@ -105,9 +105,9 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
  * - `lock_timeout`: a wait for a lock (a row another transaction keeps, the advisory lock of a code's
  *   issue). A request's transactions keep their locks for milliseconds; 5 s of waiting means
  *   something holds one far longer than any request should.
- * - `statement_timeout`: a statement's whole time, its waits included. The longest the service runs
- *   are the clean-up's batches (store/batched-delete.ts); a request's statements take milliseconds.
- *   Below the SPA's 30 s, after which the person's browser gives up anyway.
+ * - `statement_timeout`: a statement's whole time, its waits included. A request's statements take
+ *   milliseconds; below the SPA's 30 s, after which the person's browser gives up anyway. The
+ *   clean-up's batches run without it (store/batched-delete.ts).
  * - `idle_in_transaction_session_timeout`: a transaction left open between two statements (none of
  *   the service's waits between them for anything but the database) is ended with its connection,
  *   and its locks are let go.
