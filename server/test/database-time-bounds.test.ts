@@ -10,6 +10,7 @@ import { openDatabase } from '../src/store/open-database.ts';
 import { rowsOf } from '../src/store/rows.ts';
 import { auditEvents } from '../src/store/tables/index.ts';
 import { isDatabaseTimeout, isDatabaseUnavailable } from '../src/store/unavailable.ts';
+import { attemptSignIn } from './admin-api-kit.ts';
 import { runAdmin } from './admin-harness.ts';
 import { apiClient } from './recovery-kit.ts';
 import { buildTestApp } from './support/app.ts';
@@ -18,8 +19,7 @@ import {
   authorizationRequest,
   createAccount,
   registerTestClient,
-  startAuthorization,
-  TestBrowser,
+  type TestBrowser,
 } from './support/oidc-flow.ts';
 
 /**
@@ -184,15 +184,8 @@ describe('past a bound', () => {
     await withPool(urlWith({ lock_timeout: '200' }), async (database) => {
       const app = await buildTestApp(database.db);
       try {
-        const browser = new TestBrowser(app);
-        const { returnUrl } = await startAuthorization(browser);
-        await browser.loadSpa();
-        const login = await browser.post('/api/login', {
-          Username: email,
-          Password: PASSWORD,
-          ReturnUrl: returnUrl,
-        });
-        expect(login.json()).toMatchObject({ isAuthenticated: true });
+        const { browser, auth, body } = await attemptSignIn(app, email, PASSWORD);
+        expect(body).toMatchObject({ isAuthenticated: true });
         // A transaction that keeps the account's row (a reset, a disable, stuck): the resume's
         // second read of the account (FOR SHARE, after its session is written) waits for it.
         const lock = await holdLock(
@@ -201,7 +194,7 @@ describe('past a bound', () => {
         );
         let resumed: string;
         try {
-          resumed = await followToEnd(browser, returnUrl);
+          resumed = await followToEnd(browser, auth.returnUrl);
         } finally {
           await lock.release();
         }
