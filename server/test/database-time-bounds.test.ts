@@ -21,6 +21,7 @@ import {
   registerTestClient,
   type TestBrowser,
 } from './support/oidc-flow.ts';
+import { withPostgresClient } from './support/postgres-admin.ts';
 
 /**
  * The time bounds PostgreSQL puts on each of the service's statements (POSTGRES_TIME_BOUNDS in
@@ -294,6 +295,14 @@ describe('migrations', () => {
         expect(settled).toBe(false);
         await other.release();
         await migrating;
+        // Its connection is back in the pool, bounded again, and the migration lock is free for the
+        // next instance to start.
+        if (database.kind !== 'postgres') throw new Error('a PostgreSQL database was expected');
+        expect(database.client.totalCount).toBe(1);
+        const next = await withPostgresClient(String(empty.databaseUrl), (client) =>
+          client.query<{ free: boolean }>('select pg_try_advisory_lock(4242017001) as free'),
+        );
+        expect(next.rows[0]?.free).toBe(true);
         const [applied] = rowsOf<{ n: number }>(
           await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
         );
