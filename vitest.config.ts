@@ -22,7 +22,8 @@ const EMBEDDED_PROCESSES = [
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,
  * OPERATIONS.md's backup and restore with pg_dump and pg_restore, its fleet of three instances
  * behind HAProxy, the client cache's change listener (LISTEN/NOTIFY), deadlocks between
- * transactions (PGlite has one connection), and a connection the server ends mid-transaction.
+ * transactions (PGlite has one connection), a connection the server ends mid-transaction, the
+ * statements' time bounds, and a lost signing key listener.
  */
 const ON_POSTGRES = [
   'test/processes-on-postgres.test.ts',
@@ -32,6 +33,7 @@ const ON_POSTGRES = [
   'test/transaction-conflicts.test.ts',
   'test/connection-lost-in-transaction.test.ts',
   'test/database-time-bounds.test.ts',
+  'test/key-listener-lost.test.ts',
   'src/store/notification-listener.test.ts',
 ];
 
