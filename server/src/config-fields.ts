@@ -126,7 +126,13 @@ export function isLoopbackHost(host: string): boolean {
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const ipv4 = name.replace(/^::ffff:/, '');
   if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
-  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === '[::1]';
+  if (isIP(name) !== 6) return false;
+  const normal = new URL(`http://[${name}]`).hostname.slice(1, -1);
+  // An IPv4-mapped address as the URL parser writes it (::ffff:7f00:1 for ::ffff:127.0.0.1): a
+  // redirect URI's host comes that way.
+  const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(normal);
+  if (mapped) return Number.parseInt(mapped[1] ?? '', 16) >> 8 === 127;
+  return normal === '::1';
 }
 
 /**

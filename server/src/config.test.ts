@@ -142,7 +142,15 @@ describe('loadConfig defaults (DESIGN §5)', () => {
 
 describe('the development mailbox (DEV_MAILBOX)', () => {
   it('is on without SMTP_URL while the service listens on a loopback address', () => {
-    for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]']) {
+    for (const host of [
+      '127.0.0.1',
+      '127.0.1.1',
+      'localhost',
+      '::1',
+      '[::1]',
+      '::ffff:7f00:1',
+      '[::ffff:7fff:1]',
+    ]) {
       expect(loadConfig({ HOST: host }).devMailbox, host).toEqual({
         on: true,
         reason: `no SMTP_URL and HOST ${host} is a loopback address`,
@@ -158,7 +166,15 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
   });
 
   it('is off when the service listens on an address others can reach', () => {
-    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'keycard.example.com']) {
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '192.168.1.20',
+      'keycard.example.com',
+      '::ffff:a00:1',
+      '::ffff:8000:1',
+      '::2',
+    ]) {
       expect(loadConfig({ HOST: host }).devMailbox, host).toEqual({
         on: false,
         reason: `HOST ${host} is not a loopback address`,

@@ -99,10 +99,18 @@ describe('back-channel logout URI through the admin API', () => {
     for (const [id, uri] of [
       ['on-localhost', 'http://localhost:8765/cb'],
       ['on-ipv6-loopback', 'http://[::1]:8765/cb'],
+      ['on-mapped-loopback', 'http://[::ffff:127.0.0.1]:8765/cb'],
     ]) {
       const taken = await api('POST', '/clients', { id, name: 'Loopback', redirectUris: [uri] });
       expect(taken.statusCode).toBe(201);
     }
+    // An IPv4 address written as IPv6 is judged as the IPv4 one.
+    const mapped = await api('POST', '/clients', {
+      id: 'on-mapped-private',
+      name: 'Mapped',
+      redirectUris: ['http://[::ffff:10.0.0.1]:8765/cb'],
+    });
+    expect(mapped.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
     // Changed later to one in clear: refused, and the registration stays as it was.
     const changed = await api('PATCH', '/clients/on-localhost', { redirectUris: ['http://app.example/cb'] });
     expect(changed.json()).toMatchObject({ code: 'invalid_input', field: 'redirectUris' });
