@@ -126,7 +126,8 @@ export function isLoopbackHost(host: string): boolean {
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const ipv4 = name.replace(/^::ffff:/, '');
   if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
-  if (isIP(name) !== 6) return false;
+  // An address with a zone (::1%lo) is one to the URL parser: no address of this machine alone.
+  if (isIP(name) !== 6 || name.includes('%')) return false;
   const normal = new URL(`http://[${name}]`).hostname.slice(1, -1);
   // An IPv4-mapped address as the URL parser writes it (::ffff:7f00:1 for ::ffff:127.0.0.1): a
   // redirect URI's host comes that way.

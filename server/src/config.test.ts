@@ -174,6 +174,7 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
       '::ffff:a00:1',
       '::ffff:8000:1',
       '::2',
+      '::1%lo',
     ]) {
       expect(loadConfig({ HOST: host }).devMailbox, host).toEqual({
         on: false,

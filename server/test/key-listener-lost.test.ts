@@ -27,13 +27,13 @@ beforeAll(async () => {
 
 afterAll(() => database.dispose());
 
-/** Whether the listener's connection has sent its LISTEN. */
+/** Whether the listener's connection has sent its LISTEN and had its answer. */
 async function listening(): Promise<boolean> {
   const [row] = rowsOf<{ n: number }>(
     await database.database.db.execute(
       sql`select count(*)::int as n from pg_stat_activity
           where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()
-            and query ilike 'listen %'`,
+            and state = 'idle' and query ilike 'listen %'`,
     ),
   );
   return row?.n === 1;
@@ -44,12 +44,12 @@ describe('the signing key listener, lost and back', () => {
     const clock = manualClock();
     const app = await buildTestApp(database.database.db, { clock });
     const log = { info: [] as string[], warn: [] as string[] };
-    // Back 3 s after the loss: time for the revocation below to commit unheard.
+    // Back 5 s after the loss: time for the revocation below to commit unheard.
     const listener = followKeyChanges(
       String(database.databaseUrl),
       app.keySchedule,
       { info: (message) => log.info.push(message), warn: (message) => log.warn.push(message) },
-      { retryMs: [3_000] },
+      { retryMs: [5_000] },
     );
     try {
       await vi.waitFor(async () => expect(await listening()).toBe(true), { timeout: 10_000 });
