@@ -4,6 +4,7 @@ import { RESOURCE_FORBIDDEN_SCOPES } from '@keycard/contract';
 import ipaddr from 'ipaddr.js';
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
+import { POSTGRES_TIME_BOUNDS } from './store/postgres-time-bounds.ts';
 
 /** Field parsers of config.ts. Messages say what a good value looks like and never echo the value. */
 
@@ -68,15 +69,7 @@ export function urlWithProtocol(protocols: readonly string[], description: strin
     });
 }
 
-/**
- * The time bounds a DATABASE_URL's query may set for the service's connections, replacing
- * POSTGRES_TIME_BOUNDS (store/open-database.ts), and the most PostgreSQL takes (a 32-bit integer).
- */
-const POSTGRES_TIME_BOUNDS_IN_URL = [
-  'lock_timeout',
-  'statement_timeout',
-  'idle_in_transaction_session_timeout',
-];
+/** The most a time bound of DATABASE_URL's query may be: PostgreSQL's 32-bit integer. */
 const LONGEST_POSTGRES_TIME_BOUND_MS = 2_147_483_647;
 
 /**
@@ -89,7 +82,8 @@ export const databaseUrlSchema = urlWithProtocol(
 ).superRefine((value, ctx) => {
   const query = new URL(value).searchParams;
   // node-postgres takes a parameter's last value, URLSearchParams.get its first: one value each.
-  const wrong = POSTGRES_TIME_BOUNDS_IN_URL.filter((name) => {
+  // The bounds the query may replace (store/postgres-time-bounds.ts).
+  const wrong = Object.keys(POSTGRES_TIME_BOUNDS).filter((name) => {
     const bounds = query.getAll(name);
     const [bound] = bounds;
     if (bound === undefined) return false;

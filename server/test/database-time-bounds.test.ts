@@ -1,10 +1,9 @@
 import { errorBodySchema } from '@keycard/contract';
-import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadiness } from '../src/http/readiness.ts';
 import { deleteInBatches } from '../src/store/batched-delete.ts';
-import type { Database } from '../src/store/database.ts';
+import type { Database, Db } from '../src/store/database.ts';
 import { migrateDatabase } from '../src/store/migrate.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { rowsOf } from '../src/store/rows.ts';
@@ -21,6 +20,7 @@ import {
   registerTestClient,
   type TestBrowser,
 } from './support/oidc-flow.ts';
+import { holdTransaction } from './support/open-transaction.ts';
 import { withPostgresClient } from './support/postgres-admin.ts';
 
 /**
@@ -65,18 +65,18 @@ async function settingOf(database: Database, name: string): Promise<string> {
 }
 
 /**
- * A session of its own that took `lock` in a transaction and keeps it until `release()`: another
+ * A transaction of another session that took `lock` and keeps it until `release()`: another
  * instance's stuck transaction, or an administrator's.
  */
-async function holdLock(url: string, lock: string): Promise<{ release(): Promise<void> }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query('begin');
-  await client.query(lock);
+async function holdLock(db: Db, lock: SQL): Promise<{ release(): Promise<void> }> {
+  const transaction = holdTransaction(db, async (tx) => {
+    await tx.execute(lock);
+  });
+  await transaction.held;
   return {
     async release() {
-      await client.query('rollback');
-      await client.end();
+      transaction.release();
+      await transaction.done;
     },
   };
 }
@@ -132,8 +132,8 @@ describe('past a bound', () => {
         const client = await apiClient(app);
         // CheckUsername looks the address's domain up among the organisations' (DESIGN §2 Federation).
         const lock = await holdLock(
-          String(file.databaseUrl),
-          'lock table upstream_domain in access exclusive mode',
+          file.database.db,
+          sql`lock table upstream_domain in access exclusive mode`,
         );
         let waited: Awaited<ReturnType<typeof client.post>>;
         try {
@@ -190,8 +190,8 @@ describe('past a bound', () => {
         // A transaction that keeps the account's row (a reset, a disable, stuck): the resume's
         // second read of the account (FOR SHARE, after its session is written) waits for it.
         const lock = await holdLock(
-          String(file.databaseUrl),
-          `select 1 from account where id = '${account.id}' for no key update`,
+          file.database.db,
+          sql`select 1 from account where id = ${account.id} for no key update`,
         );
         let resumed: string;
         try {
@@ -240,8 +240,8 @@ describe('past a bound', () => {
         timeoutMs: 10_000,
       });
       const lock = await holdLock(
-        String(file.databaseUrl),
-        'lock table drizzle.__drizzle_migrations in access exclusive mode',
+        file.database.db,
+        sql`lock table drizzle.__drizzle_migrations in access exclusive mode`,
       );
       try {
         expect((await readiness.check()).checks).toMatchObject({
@@ -258,7 +258,7 @@ describe('past a bound', () => {
     const email = 'cli.held@example.com';
     await createAccount(file.database.db, email, PASSWORD);
     await withPool(urlWith({ lock_timeout: '200' }), async (database) => {
-      const lock = await holdLock(String(file.databaseUrl), 'lock table account in access exclusive mode');
+      const lock = await holdLock(file.database.db, sql`lock table account in access exclusive mode`);
       try {
         const run = await runAdmin(['user:disable', '--email', email], { db: database.db });
         expect(run.code).toBe(1);
@@ -284,7 +284,7 @@ describe('migrations', () => {
       url.searchParams.set('lock_timeout', '100');
       url.searchParams.set('statement_timeout', '100');
       // Another instance migrating: it holds the migration lock (migrate.ts) for longer than both bounds.
-      const other = await holdLock(String(empty.databaseUrl), 'select pg_advisory_lock(4242017001)');
+      const other = await holdLock(empty.database.db, sql`select pg_advisory_xact_lock(4242017001)`);
       await withPool(url.href, async (database) => {
         let settled = false;
         const migrating = migrateDatabase(database).finally(() => {

@@ -47,7 +47,7 @@ export async function deleteInBatches(
     if (signal?.aborted) return total;
     const [counted] = rowsOf<{ n: number; last: string | null }>(
       await db.transaction(async (tx) => {
-        // Not a request's statement_timeout (POSTGRES_TIME_BOUNDS, open-database.ts): the batch that
+        // Not a request's statement_timeout (POSTGRES_TIME_BOUNDS, postgres-time-bounds.ts): the batch that
         // finds the last rows reads on to the table's end, which on a large table can take longer.
         await tx.execute(sql`set local statement_timeout = 0`);
         return tx.execute(sql`

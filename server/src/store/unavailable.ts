@@ -24,7 +24,7 @@ const TIMED_OUT_STATES = new Set(TIMED_OUT);
 
 /**
  * SQLSTATEs of a server that is shutting down, starting up or full (class 08 is handled as a class),
- * and of a statement that ran out of its time (POSTGRES_TIME_BOUNDS in open-database.ts; also an
+ * and of a statement that ran out of its time (POSTGRES_TIME_BOUNDS in postgres-time-bounds.ts; also an
  * administrator's pg_cancel_backend). Either way the database cannot answer now, and may shortly.
  */
 const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300', ...TIMED_OUT]);
