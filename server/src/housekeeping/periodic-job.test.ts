@@ -27,7 +27,9 @@ function countedJob(deleted: () => Promise<number> = async () => 0) {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  // The intervals only: a faked Date would also move the clock of an embedded database this test
+  // worker still holds for its next file (server tests share their worker, vitest.config.ts).
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
 });
 afterEach(() => {
   vi.useRealTimers();
