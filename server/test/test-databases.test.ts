@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { insertAccount } from '../src/accounts/account-repository.ts';
 import { accounts } from '../src/store/tables/index.ts';
 import { createTestDatabase } from './support/database.ts';
@@ -84,6 +84,27 @@ describe('a test file’s database', () => {
     const next = await createTestDatabase();
     try {
       expect(next.database.client).not.toBe(closed.database.client);
+      expect(await next.database.db.select().from(accounts)).toEqual([]);
+    } finally {
+      await next.dispose();
+    }
+  });
+
+  it('is a fresh copy of the template once a file used it with a faked clock (embedded store)', async () => {
+    const faked = await createTestDatabase();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 30 * 24 * 60 * 60_000 });
+    try {
+      await insertAccount(faked.database.db, { email: 'later@example.com', displayName: 'Later' });
+    } finally {
+      vi.useRealTimers();
+    }
+    await faked.dispose();
+
+    const next = await createTestDatabase();
+    try {
+      // PostgreSQL keeps its own clock, so its database is handed on as usual.
+      if (next.kind === 'pglite') expect(next.database.client).not.toBe(faked.database.client);
+      else expect(next.databaseUrl).toBe(faked.databaseUrl);
       expect(await next.database.db.select().from(accounts)).toEqual([]);
     } finally {
       await next.dispose();

@@ -163,6 +163,38 @@ function recordListens(client: PGlite): void {
   };
 }
 
+/** Date as this module found it, before any test could fake it (vi.useFakeTimers replaces the global). */
+const REAL_DATE = globalThis.Date;
+
+/**
+ * The databases that ran a statement while a test had faked Date. PGlite reads the process's clock,
+ * so its PostgreSQL saw time jump (days ahead, then back) and keeps timeouts armed by the faked
+ * clock: one armed 30 days ahead is more than Node's timers can wait, which makes it fire every
+ * millisecond while the database is idle. Such a database is closed instead of handed on.
+ */
+const sawFakedClock = new WeakSet<PGlite>();
+
+function watchClock(client: PGlite): void {
+  const noteFakedClock = () => {
+    if (globalThis.Date !== REAL_DATE) sawFakedClock.add(client);
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<PGlite['query']>) => {
+    noteFakedClock();
+    return query(...args);
+  }) as PGlite['query'];
+  client.exec = (...args: Parameters<PGlite['exec']>) => {
+    noteFakedClock();
+    return exec(...args);
+  };
+  client.transaction = ((...args: Parameters<PGlite['transaction']>) => {
+    noteFakedClock();
+    return transaction(...args);
+  }) as PGlite['transaction'];
+}
+
 /** The in-memory PGlite under a migrated test database (openMigratedPglite makes no other). */
 function pgliteOf(database: Database): PGlite {
   if (!(database.client instanceof PGlite)) throw new Error('expected an in-memory PGlite');
@@ -176,6 +208,7 @@ async function takeMigratedPglite(): Promise<TestDatabase> {
   const client = pgliteOf(database);
   templateFingerprint ??= fingerprintOf(client);
   await templateFingerprint;
+  if (!listening.has(client)) watchClock(client);
   recordListens(client);
   let given = false;
   return {
@@ -203,7 +236,7 @@ async function empty(client: PGlite): Promise<void> {
 
 async function giveBack(database: Database): Promise<void> {
   const client = pgliteOf(database);
-  if (spare || client.closed) return closeQuietly(client);
+  if (spare || client.closed || sawFakedClock.has(client)) return closeQuietly(client);
   try {
     await inEmptyingTime(empty(client));
     if (spare) await closeQuietly(client);
