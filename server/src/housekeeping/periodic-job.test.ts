@@ -62,6 +62,15 @@ describe('a periodic job', () => {
     await job.idle();
   });
 
+  it('keeps no process alive by its timer', () => {
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    const { job } = countedJob();
+    const [timer] = setInterval.mock.results.map((result) => result.value as NodeJS.Timeout);
+    expect(timer?.hasRef()).toBe(false);
+    job.stop();
+    setInterval.mockRestore();
+  });
+
   it('logs a pass that deleted rows with its count, a failed one with its reason, an empty one not at all', async () => {
     const answers: (() => Promise<number>)[] = [
       async () => 0,
