@@ -118,16 +118,17 @@ export function isLoopbackHost(host: string): boolean {
     .replace(/^\[(.*)\]$/, '$1')
     .replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
-  const ipv4 = name.replace(/^::ffff:/, '');
-  if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
-  // An address with a zone (::1%lo) is one to the URL parser: no address of this machine alone.
-  if (isIP(name) !== 6 || name.includes('%')) return false;
-  const normal = new URL(`http://[${name}]`).hostname.slice(1, -1);
-  // An IPv4-mapped address as the URL parser writes it (::ffff:7f00:1 for ::ffff:127.0.0.1): a
-  // redirect URI's host comes that way.
-  const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(normal);
-  if (mapped) return Number.parseInt(mapped[1] ?? '', 16) >> 8 === 127;
-  return normal === '::1';
+  // The usual notation only (not 127.1), as networkOf; an address with a zone (::1%lo) is no
+  // address of this machine alone.
+  if (isIP(name) === 0 || name.includes('%')) return false;
+  const parsed = ipaddr.parse(name);
+  // IPv4-mapped, also as the URL parser writes it in a redirect URI's host (::ffff:7f00:1 for
+  // ::ffff:127.0.0.1): the IPv4 address it carries.
+  const address =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
+  return address.range() === 'loopback';
 }
 
 /**

@@ -175,24 +175,15 @@ const REAL_DATE = globalThis.Date;
 const sawFakedClock = new WeakSet<PGlite>();
 
 function watchClock(client: PGlite): void {
-  const noteFakedClock = () => {
-    if (globalThis.Date !== REAL_DATE) sawFakedClock.add(client);
-  };
-  const query = client.query.bind(client);
-  const exec = client.exec.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((...args: Parameters<PGlite['query']>) => {
-    noteFakedClock();
-    return query(...args);
-  }) as PGlite['query'];
-  client.exec = (...args: Parameters<PGlite['exec']>) => {
-    noteFakedClock();
-    return exec(...args);
-  };
-  client.transaction = ((...args: Parameters<PGlite['transaction']>) => {
-    noteFakedClock();
-    return transaction(...args);
-  }) as PGlite['transaction'];
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const run = client[method].bind(client) as (...args: unknown[]) => unknown;
+    Object.assign(client, {
+      [method]: (...args: unknown[]) => {
+        if (globalThis.Date !== REAL_DATE) sawFakedClock.add(client);
+        return run(...args);
+      },
+    });
+  }
 }
 
 /** The in-memory PGlite under a migrated test database (openMigratedPglite makes no other). */
@@ -208,8 +199,11 @@ async function takeMigratedPglite(): Promise<TestDatabase> {
   const client = pgliteOf(database);
   templateFingerprint ??= fingerprintOf(client);
   await templateFingerprint;
-  if (!listening.has(client)) watchClock(client);
-  recordListens(client);
+  // Once per client: a handed-on one is already watched.
+  if (!listening.has(client)) {
+    watchClock(client);
+    recordListens(client);
+  }
   let given = false;
   return {
     database,
