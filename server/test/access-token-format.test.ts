@@ -10,6 +10,8 @@ import { ISSUER } from './support/relying-party.ts';
 
 const PLANNING = 'https://api.planner.example/';
 const BILLING = 'https://billing.planner.example/';
+/** The API whose introspection client one test takes away, so the other APIs stay as registered. */
+const LEDGER = 'https://ledger.planner.example/';
 
 /** A web app's registration through the admin API (client_secret_basic, code flow). */
 const webApp = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -195,27 +197,35 @@ describe('access-token format per client', () => {
   });
 
   it('stops introspection by the API once its introspection client is taken away', async () => {
-    const tokens = await signInFor('opaque-app', { resource: BILLING, scope: 'openid billing:read' });
-    const billingApi = await rp('billing-api');
-    expect(await oidc.tokenIntrospection(billingApi, tokens.access_token)).toMatchObject({ active: true });
-    const changed = await api('PATCH', `/resource-servers/${encodeURIComponent(BILLING)}`, {
+    await registerAll();
+    await register('/clients', machine('ledger-api'));
+    await register('/resource-servers', {
+      identifier: LEDGER,
+      scopes: ['ledger:read'],
+      introspectionClientId: 'ledger-api',
+    });
+    const tokens = await signInFor('opaque-app', { resource: LEDGER, scope: 'openid ledger:read' });
+    const ledgerApi = await rp('ledger-api');
+    expect(await oidc.tokenIntrospection(ledgerApi, tokens.access_token)).toMatchObject({ active: true });
+    const changed = await api('PATCH', `/resource-servers/${encodeURIComponent(LEDGER)}`, {
       introspectionClientId: null,
     });
     expect(changed.json()).toMatchObject({ introspectionClientId: null });
-    expect(await oidc.tokenIntrospection(billingApi, tokens.access_token)).toEqual({ active: false });
+    expect(await oidc.tokenIntrospection(ledgerApi, tokens.access_token)).toEqual({ active: false });
   });
 });
 
 describe('access-token format in the registration', () => {
   it('is shown, changed and refused like every other field', async () => {
     await registerAll();
-    const shown = clientView.parse((await api('GET', '/clients/jwt-app')).json());
+    // A client of its own: jwt-app keeps the default format the other tests sign in with.
+    await register('/clients', webApp('switching-app'));
+    const shown = clientView.parse((await api('GET', '/clients/switching-app')).json());
     expect(shown.accessTokenFormat).toBe('jwt');
-    const changed = await api('PATCH', '/clients/jwt-app', { accessTokenFormat: 'opaque' });
+    const changed = await api('PATCH', '/clients/switching-app', { accessTokenFormat: 'opaque' });
     expect(clientView.parse(changed.json()).accessTokenFormat).toBe('opaque');
-    const tokens = await signInFor('jwt-app', { resource: PLANNING, scope: 'openid planning:read' });
+    const tokens = await signInFor('switching-app', { resource: PLANNING, scope: 'openid planning:read' });
     expect(tokens.access_token.split('.')).toHaveLength(1);
-    await api('PATCH', '/clients/jwt-app', { accessTokenFormat: 'jwt' });
 
     const bad = await api('POST', '/clients', webApp('saml-app', { accessTokenFormat: 'saml' }));
     expect(bad.statusCode).toBe(400);

@@ -169,8 +169,14 @@ describe('POST /admin/api/clients', () => {
   });
 
   it('answers 409 for a taken id and 400 naming the field for bad URIs, secrets and the admin flag', async () => {
+    const first = await api('POST', '/clients', {
+      id: 'booked',
+      name: 'Booked',
+      redirectUris: ['https://booked.example/cb'],
+    });
+    expect(first.statusCode).toBe(201);
     const taken = await api('POST', '/clients', {
-      id: 'booking',
+      id: 'booked',
       name: 'Again',
       redirectUris: ['https://x.example/cb'],
     });
@@ -255,15 +261,17 @@ describe('PATCH /admin/api/clients/{id}', () => {
   });
 
   it('answers 404 for an unknown client and 400 naming the field for bad values', async () => {
+    // A client of its own, so the bad values meet a registration that exists.
+    await api('POST', '/clients', { id: 'patched', name: 'Patched', redirectUris: ['https://p.example/cb'] });
     const unknown = await api('PATCH', '/clients/nobody-here', { name: 'X' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'not_found' });
-    const badUri = await api('PATCH', '/clients/booking', { postLogoutUris: ['javascript:alert(1)'] });
+    const badUri = await api('PATCH', '/clients/patched', { postLogoutUris: ['javascript:alert(1)'] });
     expect(badUri.statusCode).toBe(400);
     expect(badUri.json()).toMatchObject({ code: 'invalid_input', field: 'postLogoutUris.0' });
     const badId = await api('PATCH', '/clients/a', { name: 'X' });
     expect(badId.json()).toMatchObject({ code: 'invalid_input', field: 'id' });
-    const unknownField = await api('PATCH', '/clients/booking', { colour: 'blue' });
+    const unknownField = await api('PATCH', '/clients/patched', { colour: 'blue' });
     expect(unknownField.json()).toMatchObject({ code: 'invalid_input', field: 'colour' });
   });
 

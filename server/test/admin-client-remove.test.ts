@@ -110,7 +110,9 @@ describe('DELETE /admin/api/clients/{id}', () => {
     expect((await authorizationAnswer(app(), CLIENT_ID, REDIRECT_URI)).location).toMatch(
       /^\/error\/[0-9A-Z]{8}$/,
     );
-    const [event] = await adminEvents(db(), 'client:remove');
+    const [event] = (await adminEvents(db(), 'client:remove')).filter(
+      (row) => (row.detail as { clientId?: string }).clientId === CLIENT_ID,
+    );
     expect(event).toMatchObject({
       outcome: 'success',
       detail: { command: 'client:remove', clientId: CLIENT_ID, actor: 'ops-console' },
