@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AdminRequest, runAdminRequest } from '../src/admin/admin-commands.ts';
 import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
 import { manualClock } from '../src/store/clock.ts';
-import { auditEvents, oidcClients } from '../src/store/tables/index.ts';
+import { auditEvents, backchannelLogouts, oidcClients } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import {
   registerConfidentialClient,
@@ -23,6 +23,11 @@ const service = useTestService({
   tearDown: () => receiver.close(),
 });
 const app = () => service().app;
+
+// Each test starts with no logout tokens: the counts and lists below are of its own sign-outs only.
+beforeEach(async () => {
+  await service().db.delete(backchannelLogouts);
+});
 
 afterEach(() => {
   receiver.received.length = 0;
@@ -104,11 +109,13 @@ describe('backchannel:failed', () => {
   });
 
   it('retries one by its id, then all the rest, and the worker delivers them', async () => {
+    await twoGivenUp();
     const listed = (await admin(['backchannel:failed', '--json'])).json().result as {
       logouts: { id: string }[];
     };
+    expect(listed.logouts).toHaveLength(2);
     const [first, second] = listed.logouts;
-    if (!first || !second) throw new Error('the first test leaves two failed logout tokens');
+    if (!first || !second) throw new Error('two failed logout tokens are listed');
 
     const one = await admin(['backchannel:failed', '--retry', '--id', first.id]);
     expect(one.code).toBe(0);

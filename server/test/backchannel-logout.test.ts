@@ -1,7 +1,7 @@
 import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import * as jose from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/backchannel/backchannel-delivery.ts';
 import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
 import { issueCode } from '../src/codes/codes.ts';
@@ -9,7 +9,7 @@ import { finishLogout } from '../src/oidc/logout.ts';
 import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
-import { oidcClients } from '../src/store/tables/index.ts';
+import { backchannelLogouts, oidcClients } from '../src/store/tables/index.ts';
 import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 import {
   registerConfidentialClient,
@@ -32,6 +32,12 @@ const service = useTestService({
   tearDown: () => receiver.close(),
 });
 const app = () => service().app;
+
+// Each test starts with no logout tokens: a token another test left pending or given up would count
+// in its passes and rows.
+beforeEach(async () => {
+  await service().db.delete(backchannelLogouts);
+});
 
 afterEach(() => {
   receiver.received.length = 0;

@@ -1,7 +1,7 @@
 import { loginResponse } from '@keycard/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listFailedMail, retryFailedMail } from '../src/mail/failed-mail.ts';
 import { createMailService, type MailService } from '../src/mail/mail-service.ts';
 import { REMOVED_LINK } from '../src/mail/outbox-repository.ts';
@@ -28,6 +28,12 @@ const testDb = useTestDatabase();
 const db = () => testDb().db;
 const MINUTE = 60_000;
 const cleanup: (() => Promise<void>)[] = [];
+
+// Each test starts with an empty outbox: another test's mail, failed or still due, would be sent,
+// counted or scanned with its own.
+beforeEach(async () => {
+  await db().delete(outbox);
+});
 
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
