@@ -51,7 +51,8 @@ describe('POST /admin/api/upstream-providers', () => {
   });
 
   it('answers 409 for a domain bound elsewhere and 400 naming the field for a bad issuer or no domain', async () => {
-    const taken = await addProvider('Copycat', ['contoso.example']);
+    expect((await addProvider('Original', ['original.example'])).statusCode).toBe(201);
+    const taken = await addProvider('Copycat', ['original.example']);
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ code: 'conflict', field: 'domains' });
     const plainHttp = await api('POST', '/upstream-providers', {
@@ -95,8 +96,9 @@ describe('PUT and DELETE /admin/api/upstream-providers/{providerId}/domains/{dom
   });
 
   it('answers 409 for a domain of another provider, 404 for an unknown provider or binding, 400 for a bad domain', async () => {
+    expect((await addProvider('Tailspin', ['tailspin.example'])).statusCode).toBe(201);
     const { id } = upstreamProviderView.parse((await addProvider('Northwind', ['northwind.example'])).json());
-    const elsewhere = await api('PUT', `/upstream-providers/${id}/domains/contoso.example`);
+    const elsewhere = await api('PUT', `/upstream-providers/${id}/domains/tailspin.example`);
     expect(elsewhere.statusCode).toBe(409);
     expect(elsewhere.json()).toMatchObject({ code: 'conflict', field: 'domain' });
     expect((await api('PUT', `/upstream-providers/${UNKNOWN}/domains/new.example`)).statusCode).toBe(404);

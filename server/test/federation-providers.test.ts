@@ -66,10 +66,11 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
   });
 
   it('refuses a domain already bound to a provider as a conflict and adds nothing', async () => {
+    await addUpstreamProvider(deps(), provider({ name: 'Holder', domains: ['held.example'] }));
     const before = await listUpstreamProviders(deps());
     const result = addUpstreamProvider(
       deps(),
-      provider({ name: 'Second', domains: ['new.example', 'FABRIKAM.example'] }),
+      provider({ name: 'Second', domains: ['new.example', 'HELD.example'] }),
     );
     await expect(result).rejects.toMatchObject({ code: 'conflict', field: 'domains' });
     expect(await listUpstreamProviders(deps())).toEqual(before);
@@ -117,6 +118,7 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
   });
 
   it('binds, finds, lists and unbinds domains; unknown providers and foreign domains are refused', async () => {
+    await addUpstreamProvider(deps(), provider({ name: 'Rival', domains: ['rival-bank.example'] }));
     const added = await addUpstreamProvider(
       deps(),
       provider({ name: 'Woodgrove', domains: ['woodgrove.example'] }),
@@ -127,7 +129,7 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
     // Binding again is a no-op; binding another provider's domain a conflict.
     expect(await bindUpstreamDomain(deps(), { providerId, domain: 'woodgrove.example' })).toEqual(bound);
     await expect(
-      bindUpstreamDomain(deps(), { providerId, domain: 'fabrikam.example' }),
+      bindUpstreamDomain(deps(), { providerId, domain: 'rival-bank.example' }),
     ).rejects.toMatchObject({
       code: 'conflict',
     });
@@ -159,22 +161,21 @@ describe('upstream providers (DESIGN §1 Federation)', () => {
 });
 
 describe('idp:add', () => {
-  const args = [
+  /** The command registering `name` for its domains: each test names domains of its own. */
+  const argsOf = (name: string, domains: string[]) => [
     'idp:add',
     '--name',
-    'Northwind',
+    name,
     '--issuer',
-    'https://id.northwind.example',
+    `https://id.${domains[0]}`,
     '--client-id',
     'keycard-nw',
     '--client-secret-stdin',
-    '--domain',
-    'northwind.example',
-    '--domain',
-    'nw.example',
+    ...domains.flatMap((domain) => ['--domain', domain]),
   ];
 
   it('reads the secret from standard input and prints the GUID the SPA will receive', async () => {
+    const args = argsOf('Northwind', ['northwind.example', 'nw.example']);
     const run = await runAdmin(args, { db: testDb().db, stdin: `${SECRET}\n` });
     expect(run).toMatchObject({ code: 0, stderr: '', stdinRead: true });
     const id = run.stdout.trim();
@@ -184,9 +185,11 @@ describe('idp:add', () => {
   });
 
   it('reports a domain bound elsewhere as a conflict (exit 1) and bad flags before reading stdin (exit 2)', async () => {
+    const args = argsOf('Tailspin', ['tailspin.example', 'ts.example']);
+    expect(await runAdmin(args, { db: testDb().db, stdin: SECRET })).toMatchObject({ code: 0 });
     const again = await runAdmin(args, { db: testDb().db, stdin: SECRET });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/northwind\.example is already bound/);
+    expect(again.stderr).toMatch(/tailspin\.example is already bound/);
 
     const bad = await runAdmin(
       [

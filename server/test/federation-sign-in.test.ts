@@ -41,6 +41,19 @@ const service = useTestService({
 const app = () => service().app;
 const db = () => service().db;
 
+/** A verified person of the bound domain, known upstream from now on: one test's own, whatever ran before. */
+function newPerson(name: string, displayName: string): UpstreamPerson {
+  const who = {
+    sub: `sub-${name}`,
+    email: `${name}@${BOUND_DOMAIN}`,
+    emailVerified: true,
+    name: displayName,
+    password: `${name}-upstream-pw`,
+  };
+  idp.setPerson(who);
+  return who;
+}
+
 /** The whole journey from the relying party to its ID token, through the upstream provider. */
 async function federatedSignIn(who: UpstreamPerson) {
   const browser = new TestBrowser(app());
@@ -154,18 +167,21 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
   });
 
   it('signs a returning person into the same account', async () => {
-    const [before] = await db().select().from(accounts).where(eq(accounts.email, PEOPLE.ada.email));
-    const { claims } = await federatedSignIn(PEOPLE.ada);
+    const hal = newPerson('hal', 'Hal Upstream');
+    await federatedSignIn(hal);
+    const [before] = await db().select().from(accounts).where(eq(accounts.email, hal.email));
+    const { claims } = await federatedSignIn(hal);
     expect(claims.sub).toBe(before?.id);
     expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'returning' } });
   });
 
   it('goes on only with its audit row: when the row cannot be written, the interaction holds no result', async () => {
+    const ida = newPerson('ida', 'Ida Upstream');
     const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser);
     await browser.loadSpa();
-    const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, PEOPLE.ada.email));
-    const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), PEOPLE.ada);
+    const redirect = await browser.get(redirectPath(auth.returnUrl, providerId, ida.email));
+    const callback = await new UpstreamBrowser().signIn(String(redirect.headers.location), ida);
     await db().execute(
       sql.raw(
         "alter table audit_event add constraint refused check (not (event = 'federation' and outcome = 'success' and detail->>'step' = 'callback')) not valid",
@@ -190,6 +206,11 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
   });
 
   it('does not accept a local password for an address that signs in upstream, linked or not yet', async () => {
+    // A local account with a password, linked by the person's first sign-in upstream.
+    const jan = newPerson('jan', 'Jan Upstream');
+    await createAccount(db(), jan.email, 'Local-Password-42', 'Jan Local');
+    await federatedSignIn(jan);
+    expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'linked' } });
     const unlinked = await createAccount(db(), `frank@${BOUND_DOMAIN}`, 'Local-Password-42', 'Frank Local');
     // Linked to the upstream provider, on a domain no binding names (bound once, or linked by hand):
     // the password it kept from before is not a way in either.
@@ -204,7 +225,7 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
       .set({ externalIdpId: providerId, externalSubject: 'grace-subject' })
       .where(eq(accounts.id, linkedElsewhere.id));
     for (const [email, password] of [
-      [PEOPLE.carol.email, 'Local-Password-42'],
+      [jan.email, 'Local-Password-42'],
       [unlinked.email, 'Local-Password-42'],
       [linkedElsewhere.email, 'Local-Password-42'],
     ] as const) {
