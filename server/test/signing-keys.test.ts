@@ -310,52 +310,67 @@ function withMeanwhileBeforeTransaction(db: Db, meanwhile: () => Promise<void>):
 }
 
 describe('a key command that waited for another decides at the time it holds the key lock', () => {
-  const clock = manualClock();
   const env = { OIDC_JWKS: jwksOf(privateJwk('rsa', 'base-rsa')) };
-  const service = useTestService({ env, clock });
-  const deps = (db: Db = service().db) => ({
-    db,
-    clock,
-    signingKeys: signingKeySettings(loadConfig({ NODE_ENV: 'test', ...env })),
-  });
-  const states = async () =>
-    (await listKeys(deps(), {})).keys.map((key) => [key.kid, key.state] as const).sort();
-
-  it('keys:revoke of a key a rotation --now retired meanwhile replaces nothing and keeps the rotation signing', async () => {
-    let rotated: string[] = [];
-    // A second after the revocation's first reads, another process rotates at once and commits.
-    const waited = withMeanwhileBeforeTransaction(service().db, async () => {
-      clock.advance(SECOND);
-      const rotation = await rotateKeys(deps(), { now: true });
-      rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+  /**
+   * The service of the describe block it is called in: each test has one of its own, starting from
+   * the base key alone, as each rotates for good.
+   */
+  function keyLockService() {
+    const clock = manualClock();
+    const service = useTestService({ env, clock });
+    const deps = (db: Db = service().db) => ({
+      db,
+      clock,
+      signingKeys: signingKeySettings(loadConfig({ NODE_ENV: 'test', ...env })),
     });
-    const result = await revokeKeys(deps(waited), { kids: ['base-rsa'] });
-    expect(rotated).toHaveLength(1);
-    // At the time of its lock the base key had stopped signing: no replacement, nothing dropped.
-    expect(result).toMatchObject({ revoked: ['base-rsa'], replacements: [] });
-    expect(await states()).toEqual(rotated.map((kid) => [kid, 'current']));
-    expect(await auditDetail(service().db, 'keys:revoke')).toMatchObject({ dropped: '', replacements: '' });
+    const states = async () =>
+      (await listKeys(deps(), {})).keys.map((key) => [key.kid, key.state] as const).sort();
+    return { clock, service, deps, states };
+  }
+
+  describe('a revocation that waited', () => {
+    const { clock, service, deps, states } = keyLockService();
+
+    it('keys:revoke of a key a rotation --now retired meanwhile replaces nothing and keeps the rotation signing', async () => {
+      let rotated: string[] = [];
+      // A second after the revocation's first reads, another process rotates at once and commits.
+      const waited = withMeanwhileBeforeTransaction(service().db, async () => {
+        clock.advance(SECOND);
+        const rotation = await rotateKeys(deps(), { now: true });
+        rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+      });
+      const result = await revokeKeys(deps(waited), { kids: ['base-rsa'] });
+      expect(rotated).toHaveLength(1);
+      // At the time of its lock the base key had stopped signing: no replacement, nothing dropped.
+      expect(result).toMatchObject({ revoked: ['base-rsa'], replacements: [] });
+      expect(await states()).toEqual(rotated.map((kid) => [kid, 'current']));
+      expect(await auditDetail(service().db, 'keys:revoke')).toMatchObject({ dropped: '', replacements: '' });
+    });
   });
 
-  it('keys:rotate --now after a rotation --now committed meanwhile retires its keys instead of dropping them', async () => {
-    const before = await states();
-    let rotated: string[] = [];
-    const waited = withMeanwhileBeforeTransaction(service().db, async () => {
-      clock.advance(SECOND);
-      const rotation = await rotateKeys(deps(), { now: true });
-      rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+  describe('a rotation that waited', () => {
+    const { clock, service, deps, states } = keyLockService();
+
+    it('keys:rotate --now after a rotation --now committed meanwhile retires its keys instead of dropping them', async () => {
+      const before = await states();
+      let rotated: string[] = [];
+      const waited = withMeanwhileBeforeTransaction(service().db, async () => {
+        clock.advance(SECOND);
+        const rotation = await rotateKeys(deps(), { now: true });
+        rotated = rotation.keys.filter((key) => key.state === 'current').map((key) => key.kid);
+      });
+      const result = await rotateKeys(deps(waited), { now: true });
+      const earlier = [...before.map(([kid]) => kid), ...rotated];
+      const added = result.keys.map((key) => key.kid).filter((kid) => !earlier.includes(kid));
+      expect(rotated).toHaveLength(1);
+      expect(added).toHaveLength(1);
+      // Begun the very millisecond the other did, its keys sign a millisecond later (signFromNow); the
+      // meanwhile rotation signed until then, so its key stays published until its tokens expire.
+      clock.advance(1);
+      expect(await states()).toEqual(
+        [...added.map((kid) => [kid, 'current']), ...earlier.map((kid) => [kid, 'retired'])].sort(),
+      );
+      expect(await auditDetail(service().db, 'keys:rotate')).toMatchObject({ now: true, dropped: '' });
     });
-    const result = await rotateKeys(deps(waited), { now: true });
-    const earlier = [...before.map(([kid]) => kid), ...rotated];
-    const added = result.keys.map((key) => key.kid).filter((kid) => !earlier.includes(kid));
-    expect(rotated).toHaveLength(1);
-    expect(added).toHaveLength(1);
-    // Begun the very millisecond the other did, its keys sign a millisecond later (signFromNow); the
-    // meanwhile rotation signed until then, so its key stays published until its tokens expire.
-    clock.advance(1);
-    expect(await states()).toEqual(
-      [...added.map((kid) => [kid, 'current']), ...earlier.map((kid) => [kid, 'retired'])].sort(),
-    );
-    expect(await auditDetail(service().db, 'keys:rotate')).toMatchObject({ now: true, dropped: '' });
   });
 });
