@@ -262,7 +262,12 @@ describe('PATCH /admin/api/clients/{id}', () => {
 
   it('answers 404 for an unknown client and 400 naming the field for bad values', async () => {
     // A client of its own, so the bad values meet a registration that exists.
-    await api('POST', '/clients', { id: 'patched', name: 'Patched', redirectUris: ['https://p.example/cb'] });
+    const patched = await api('POST', '/clients', {
+      id: 'patched',
+      name: 'Patched',
+      redirectUris: ['https://p.example/cb'],
+    });
+    expect(patched.statusCode).toBe(201);
     const unknown = await api('PATCH', '/clients/nobody-here', { name: 'X' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'not_found' });

@@ -49,8 +49,14 @@ describe('POST /admin/api/users', () => {
   });
 
   it('answers 409 for an address that is taken, in any letter case', async () => {
+    const first = await api('POST', '/users', {
+      email: 'taken@example.com',
+      name: 'Tak En',
+      password: STRONG,
+    });
+    expect(first.statusCode).toBe(201);
     const again = await api('POST', '/users', {
-      email: 'GRACE@example.com',
+      email: 'TAKEN@example.com',
       name: 'Grace Again',
       password: STRONG,
     });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
 import { listFailedLogouts } from '../src/backchannel/failed-logouts.ts';
 import { manualClock } from '../src/store/clock.ts';
@@ -63,6 +63,11 @@ describe('with BACKCHANNEL_PRIVATE_NETWORKS naming one address (127.0.0.1)', () 
     },
   });
 
+  // Each test counts only the posts of its own sign-out.
+  beforeEach(() => {
+    for (const receiver of [listed, neighbour, redirecting]) receiver.received.length = 0;
+  });
+
   it('posts to the address the networks name', async () => {
     expect(await signOutThrough(service(), 'listed')).toBe(1);
     expect(listed.tokens()).toHaveLength(1);
@@ -70,7 +75,6 @@ describe('with BACKCHANNEL_PRIVATE_NETWORKS naming one address (127.0.0.1)', () 
   });
 
   it('posts to a name through the address of it the networks name', async () => {
-    listed.received.length = 0;
     // localhost is 127.0.0.1 (and ::1, which the networks leave out, so it is not tried).
     expect(await signOutThrough(service(), 'by-name')).toBe(1);
     expect(listed.tokens()).toHaveLength(1);
@@ -87,7 +91,6 @@ describe('with BACKCHANNEL_PRIVATE_NETWORKS naming one address (127.0.0.1)', () 
   });
 
   it('follows no redirect, not even to an address the networks name (§2.8), and tries again later', async () => {
-    listed.received.length = 0;
     redirecting.status = 307;
     redirecting.location = await listed.listen();
     expect(await signOutThrough(service(), 'redirecting')).toBe(1);

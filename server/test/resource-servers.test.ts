@@ -12,6 +12,8 @@ import { ISSUER } from './support/relying-party.ts';
 
 /** Registered through the admin API while the service runs. */
 const PLANNING = 'https://api.planner.example/';
+/** Registered, changed and removed by one test. */
+const INVENTORY = 'https://inventory.planner.example/';
 /** Named by RESOURCE_SERVERS only. */
 const REPORTS = 'https://reports.planner.example/';
 /** Named by RESOURCE_SERVERS and then registered: the registration takes its place. */
@@ -92,27 +94,37 @@ describe('resource servers registered through the admin API (RFC 8707)', () => {
   });
 
   it('applies a change with the next token request, and refuses the resource once it is removed', async () => {
-    const changed = await api('PATCH', encoded(PLANNING), { accessTokenTtl: 90, signingAlg: null });
+    // A resource of its own, registered as the first test registers PLANNING.
+    const created = await api('POST', '/resource-servers', {
+      identifier: INVENTORY,
+      scopes: ['inventory:read', 'inventory:write'],
+      accessTokenTtl: 240,
+      signingAlg: 'ES256',
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await machineToken(INVENTORY, 'inventory:write', 1)).expires_in).toBe(240);
+
+    const changed = await api('PATCH', encoded(INVENTORY), { accessTokenTtl: 90, signingAlg: null });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toMatchObject({ accessTokenTtl: 90, signingAlg: null });
 
-    const token = await machineToken(PLANNING, 'planning:write');
+    const token = await machineToken(INVENTORY, 'inventory:write');
     expect(token.expires_in).toBe(90);
     const { protectedHeader } = await jose.jwtVerify(token.access_token, await jwks(), {
-      audience: PLANNING,
+      audience: INVENTORY,
     });
     // The provider's default: RS256, as the development keys hold an RSA key.
     expect(protectedHeader.alg).toBe('RS256');
 
-    const removed = await api('DELETE', encoded(PLANNING));
+    const removed = await api('DELETE', encoded(INVENTORY));
     expect(removed.statusCode).toBe(200);
-    expect(removed.json()).toMatchObject({ identifier: PLANNING });
+    expect(removed.json()).toMatchObject({ identifier: INVENTORY });
     for (const instance of [0, 1]) {
-      await expect(machineToken(PLANNING, 'planning:write', instance)).rejects.toMatchObject({
+      await expect(machineToken(INVENTORY, 'inventory:write', instance)).rejects.toMatchObject({
         error: 'invalid_target',
       });
     }
-    expect((await api('GET', encoded(PLANNING))).statusCode).toBe(404);
+    expect((await api('GET', encoded(INVENTORY))).statusCode).toBe(404);
   });
 
   it('gives tokens only to the clients it lists', async () => {
