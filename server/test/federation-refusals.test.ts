@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addUpstreamProvider } from '../src/provisioning/provider-operations.ts';
 import { clockReading } from '../src/store/clock.ts';
 import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
@@ -145,7 +145,32 @@ describe('RedirectToExternalIdentityProvider refusals', () => {
   });
 });
 
+/** The federation audit trail so far: what it holds must never include a code, state or secret. */
+async function federationTrail(): Promise<string> {
+  return JSON.stringify(await db().select().from(auditEvents).where(eq(auditEvents.event, 'federation')));
+}
+
+function expectNoSecretIn(trail: string): void {
+  expect(trail).not.toMatch(/"(code|state|nonce|codeVerifier)"/);
+  expect(trail).not.toContain(UPSTREAM_SECRET);
+}
+
+/** A callback whose code is another flow's: refused at the exchange, after the state was read. */
+async function swappedCodeCallback() {
+  const first = await startedFlow();
+  const second = await startedFlow();
+  const firstCallback = await upstreamCallback(PEOPLE.ada, first);
+  const secondCallback = await upstreamCallback(PEOPLE.ada, second);
+  // The second flow's code with the first flow's state, verifier and nonce.
+  const code = new URL(secondCallback, 'http://x').searchParams.get('code') ?? '';
+  expectErrorPage(await first.browser.get(firstCallback.replace(/code=[^&]+/, `code=${code}`)));
+  return first;
+}
+
 describe('ExternalIdentityProviderCallback refusals: error page, audit, no session', () => {
+  // After every refusal of this block, in whatever order they ran: nothing secret on record.
+  afterEach(async () => expectNoSecretIn(await federationTrail()));
+
   it('refuses a callback without the flow cookie, or with a forged one', async () => {
     const flow = await startedFlow();
     const callback = await upstreamCallback(PEOPLE.ada, flow);
@@ -280,14 +305,7 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
   });
 
   it('refuses a code that does not redeem with this flow (token exchange or ID token validation fails)', async () => {
-    const first = await startedFlow();
-    const second = await startedFlow();
-    const firstCallback = await upstreamCallback(PEOPLE.ada, first);
-    const secondCallback = await upstreamCallback(PEOPLE.ada, second);
-    // The second flow's code with the first flow's state, verifier and nonce.
-    const code = new URL(secondCallback, 'http://x').searchParams.get('code') ?? '';
-    const swapped = firstCallback.replace(/code=[^&]+/, `code=${code}`);
-    expectErrorPage(await first.browser.get(swapped));
+    const first = await swappedCodeCallback();
     // The provider refused the exchange (the verifier is not the code's): its OAuth error on record.
     await expectRefused('callback', 'token_invalid', 'invalid_grant');
     await expectNotSignedIn(first.browser, first.auth.returnUrl);
@@ -438,11 +456,10 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
   });
 
   it('never writes a code, state or secret into the audit trail', async () => {
-    const trail = JSON.stringify(
-      await db().select().from(auditEvents).where(eq(auditEvents.event, 'federation')),
-    );
-    expect(trail).not.toMatch(/"(code|state|nonce|codeVerifier)"/);
-    expect(trail).not.toContain(UPSTREAM_SECRET);
+    // A refusal at the token exchange, which had the code, state, nonce, verifier and secret in hand.
+    await swappedCodeCallback();
+    const trail = await federationTrail();
+    expectNoSecretIn(trail);
     expect(trail).toContain('"reason":"token_invalid"');
   });
 });
