@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ClientCache } from '../src/oidc/client-cache.ts';
 import { followEmbeddedClientChanges } from '../src/oidc/client-changes.ts';
 import type { Database } from '../src/store/database.ts';
+import type { PgliteClient } from '../src/store/pglite-client.ts';
 import { buildTestApp } from './support/app.ts';
 import { MOVED_URI, moveRedirect, takesRedirect, unannounced } from './support/client-moves.ts';
 import { openMigratedPglite } from './support/database.ts';
@@ -15,21 +16,24 @@ import { REDIRECT_URI, registerTestClient } from './support/oidc-flow.ts';
  * embedded database whatever store the run is on.
  */
 let database: Database;
+let client: PgliteClient;
 let app: FastifyInstance;
 const cache = new ClientCache();
-let loseDatabase: () => void = () => {};
 
 const authorizes = (redirectUri: string) => takesRedirect(app, redirectUri);
 
 beforeAll(async () => {
   database = await openMigratedPglite();
   if (database.kind !== 'pglite') throw new Error('an embedded database was asked for');
+  client = database.client;
   await registerTestClient(database.db);
   app = await buildTestApp(database.db, { clientCache: cache });
-  const lost = new Promise<void>((resolve) => {
-    loseDatabase = resolve;
-  });
-  await followEmbeddedClientChanges(database.client, cache, lost);
+  await followEmbeddedClientChanges(client, cache);
+});
+
+// Each test starts on the registration as registered, and (the move announced) on an empty cache.
+beforeEach(async () => {
+  await moveRedirect(database.db, REDIRECT_URI);
 });
 
 afterAll(async () => {
@@ -45,7 +49,6 @@ describe('client registrations kept across requests on the embedded store', () =
     await unannounced(database.db, () => moveRedirect(database.db, MOVED_URI));
     expect(await authorizes(REDIRECT_URI)).toBe(true);
     expect(await authorizes(MOVED_URI)).toBe(false);
-    await moveRedirect(database.db, REDIRECT_URI);
   });
 
   it('follow an announced change at once: the next request uses the new registration', async () => {
@@ -59,10 +62,23 @@ describe('client registrations kept across requests on the embedded store', () =
   });
 
   it('are no longer kept once the embedded database is lost', async () => {
-    expect(await authorizes(MOVED_URI)).toBe(true);
-    loseDatabase();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(cache.enabled).toBe(false);
-    expect(cache.size).toBe(0);
+    // Its own cache and app: a lost database is lost for good, and the other tests go on with theirs.
+    const ownCache = new ClientCache();
+    const ownApp = await buildTestApp(database.db, { clientCache: ownCache });
+    let loseDatabase: () => void = () => {};
+    const lost = new Promise<void>((resolve) => {
+      loseDatabase = resolve;
+    });
+    await followEmbeddedClientChanges(client, ownCache, lost);
+    try {
+      expect(await takesRedirect(ownApp, REDIRECT_URI)).toBe(true);
+      expect(ownCache.size).toBe(1);
+      loseDatabase();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ownCache.enabled).toBe(false);
+      expect(ownCache.size).toBe(0);
+    } finally {
+      await ownApp.close();
+    }
   });
 });

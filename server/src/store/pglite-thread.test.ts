@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PGLITE_START_PARAMS } from './open-database.ts';
 import type { PgliteClient } from './pglite-client.ts';
 import { PgliteThread, reportLostDatabase } from './pglite-thread-client.ts';
@@ -70,6 +70,11 @@ afterAll(async () => {
 });
 
 describe('PGlite in a worker thread', () => {
+  // The tests count and list the rows of `note`: each starts on an empty table, whatever ran before.
+  beforeEach(async () => {
+    await thread.query('delete from note');
+  });
+
   it('answers like PGlite in process: dates, JSON, bytea, int8, arrays, parsers and row modes', async () => {
     const text = 'select * from sample where id = $1';
     for (const options of [
