@@ -56,6 +56,9 @@ describe('RouteView: focus and scroll after a move inside the SPA', () => {
     renderWithTexts(<RouteView />, '/forgotPassword?ReturnUrl=%2Fr');
     await user.click(await screen.findByRole('link', { name: 'rememberedPasswordLabel' }));
 
+    // The page left has an e-mail field of the same name and stays on show while the sign-in
+    // screen's code loads (unless an earlier test loaded it): the field is looked up once it arrived.
+    await heading('loginWelcome Keycard');
     const email = await screen.findByRole('textbox', { name: 'emailLabel' });
     await waitFor(() => expect(document.activeElement).toBe(email));
     // Given time to run, the arrival still leaves it there.
