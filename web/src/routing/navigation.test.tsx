@@ -31,9 +31,7 @@ function renderInBrowser() {
 }
 
 beforeEach(() => {
-  // A push, not a replace: it drops the entries ahead that an earlier test's Back left (the
-  // document's history is shared), so a push from the page adds one entry to the length.
-  window.history.pushState(null, '', '/start?ReturnUrl=%2Fx');
+  window.history.replaceState(null, '', '/start?ReturnUrl=%2Fx');
 });
 
 describe('NavigationProvider with the browser history', () => {

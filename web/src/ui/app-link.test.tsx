@@ -27,9 +27,7 @@ const record = (event: Event) => {
 };
 
 beforeEach(() => {
-  // A push, not a replace: it drops the entries ahead that an earlier test's Back left (the
-  // document's history is shared), so a move inside the SPA adds one entry to the length.
-  window.history.pushState(null, '', '/locked?ReturnUrl=%2Fr');
+  window.history.replaceState(null, '', '/locked?ReturnUrl=%2Fr');
   takenOver = null;
   window.addEventListener('click', record);
 });
