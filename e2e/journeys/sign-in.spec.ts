@@ -1,5 +1,7 @@
 import { backgroundPath, SIGN_IN_ROTATION, VerificationType } from '@keycard/contract';
+import type { Page } from '@playwright/test';
 import { DEMO_PRODUCT_NAME, DemoPage } from '../pages/demo-page.ts';
+import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
 import { LockedPage } from '../pages/locked-page.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { loginAnswer, SignInPage } from '../pages/sign-in-page.ts';
@@ -185,5 +187,63 @@ test.describe('keyboard only (SPEC §2 tab order)', () => {
     await expect(page).toHaveURL((url) => demo.isAt(url));
     await expect(demo.signedInStatus(texts, demoAccount.name)).toBeVisible();
     await expect(demo.claim('email')).toHaveText(demoAccount.email);
+  });
+});
+
+/**
+ * Holds the browser's requests that `matches` picks until `release`; they then reach the service.
+ * `reached` resolves once the first one got here.
+ */
+async function hold(page: Page, matches: (url: URL) => boolean) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = () => {};
+  const reached = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  await page.route(matches, async (route) => {
+    arrived();
+    await held;
+    await route.continue();
+  });
+  return { reached, release: () => release() };
+}
+
+test.describe('an answer that comes after the person left the page', () => {
+  test('a sign-in that succeeds after the forgot-password link was followed leaves the person on forgot password', async ({
+    page,
+    texts,
+    newAccount,
+  }) => {
+    const signIn = await new DemoPage(page).startSignIn();
+    const query = new URL(page.url()).search;
+    await signIn.submitEmail(texts, newAccount.email);
+    await signIn.passwordField(texts).fill(newAccount.password);
+    // A slow network: the right password's login is on its way while the forgot-password page's
+    // code, not loaded yet, takes its time too. Meanwhile the sign-in page is still on show.
+    const login = await hold(page, (url) => url.pathname.toLowerCase() === '/api/login');
+    const screenCode = await hold(page, (url) => /\/forgot-password-screen-[^/]*\.js$/.test(url.pathname));
+    await signIn.loginButton(texts).click();
+    await login.reached;
+    await signIn.forgotPasswordBesideField(texts).click();
+    await screenCode.reached;
+    await expect(page).toHaveURL((url) => url.pathname === '/forgotPassword' && url.search === query);
+
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');
+    login.release();
+    expect((await answered).status()).toBe(200);
+    // The answer found the person gone: the sign-in page, on show until the next page's code is in,
+    // takes submits again and moves no one.
+    await expect(signIn.loginButton(texts)).toBeEnabled();
+    screenCode.release();
+
+    const forgot = new ForgotPasswordPage(page);
+    await expect(forgot.heading).toHaveText(texts.forgotPassword);
+    await expect(forgot.frame).toHaveAttribute('data-page-kind', forgot.pageKind);
+    await expect(forgot.emailField(texts)).toBeEditable();
+    expect(new URL(page.url()).pathname).toBe('/forgotPassword');
+    expect(new URL(page.url()).search).toBe(query);
   });
 });

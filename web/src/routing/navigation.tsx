@@ -34,6 +34,7 @@ export interface NavigationHistory {
 interface Navigation {
   readonly location: AppLocation;
   readonly navigate: Navigate;
+  readonly browserLocation: () => AppLocation;
 }
 
 const NavigationContext = createContext<Navigation | null>(null);
@@ -79,7 +80,11 @@ export function NavigationProvider({ history, children }: NavigationProviderProp
     [history],
   );
 
-  const value = useMemo<Navigation>(() => ({ location, navigate }), [location, navigate]);
+  const browserLocation = useCallback(() => history.location(), [history]);
+  const value = useMemo<Navigation>(
+    () => ({ location, navigate, browserLocation }),
+    [location, navigate, browserLocation],
+  );
   return <NavigationContext value={value}>{children}</NavigationContext>;
 }
 
@@ -92,6 +97,15 @@ function useNavigation(): Navigation {
 /** The location the SPA shows. */
 export function useLocation(): AppLocation {
   return useNavigation().location;
+}
+
+/**
+ * Reads where the browser is now. A move (a link, `navigate`, Back) changes that at once, while the
+ * location the SPA shows follows only once the next screen has rendered (moves are transitions): in
+ * between, the page left is still on show, and still mounted, though the person has gone.
+ */
+export function useBrowserLocation(): () => AppLocation {
+  return useNavigation().browserLocation;
 }
 
 /** Moves inside the SPA; full page loads (the identity service, RedirectUrls) use location.assign. */

@@ -2,6 +2,7 @@ import { REDIRECT_DELAY_MS } from '@keycard/contract';
 import { useCallback, useLayoutEffect, useRef } from 'react';
 import { isHttpUrl } from '../routing/link-targets.ts';
 import { useNavigate } from '../routing/navigation.tsx';
+import { useLive } from './use-live.ts';
 
 /** Where the browser goes after an action: a full page load, or a route of the SPA. */
 export type RedirectTarget =
@@ -51,6 +52,7 @@ export function useDelayedRedirect(
   delayMs: number = REDIRECT_DELAY_MS,
 ): () => void {
   const follow = useFollow();
+  const live = useLive();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const followed = useRef(false);
   useLayoutEffect(() => {
@@ -58,10 +60,11 @@ export function useDelayedRedirect(
     followed.current = false;
     timer.current = setTimeout(() => {
       followed.current = true;
-      follow(target);
+      // The person went elsewhere (a link, Back) while the next page's code loads: they stay there.
+      if (live()) follow(target);
     }, delayMs);
     return () => clearTimeout(timer.current);
-  }, [target, delayMs, follow]);
+  }, [target, delayMs, follow, live]);
   return useCallback(() => {
     if (!target || followed.current) return;
     followed.current = true;

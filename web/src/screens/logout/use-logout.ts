@@ -5,6 +5,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { safeTarget } from '../../routing/link-targets.ts';
 import { useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { readLogoutId } from '../../routing/query.ts';
+import { useLive } from '../../ui/use-live.ts';
 
 export type LogoutState =
   | { readonly status: 'pending' }
@@ -56,27 +57,30 @@ export function useLogout(): Logout {
   const [state, setState] = useState<LogoutState>({ status: 'pending' });
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
+  // This visit's request is the one answering (a new logoutId starts another), and the person is
+  // still on the page: a failure's move to /Error must not replace the page they went to.
   const live = useRef(true);
+  const shown = useLive();
   const logoutId = readLogoutId(search);
 
   const follow = useCallback(
     (answer: LogoutAnswer, onQuestion: () => void) => {
       answer.then(
         (signedOut) => {
-          if (!live.current) return;
+          if (!live.current || !shown()) return;
           // Only an http(s) URL or a local path is followed, never a script URL.
           const target = safeTarget(signedOut.postLogoutRedirectUri ?? '');
           setState({ status: 'done', userName: signedOut.username, target: target || null });
         },
         (error: unknown) => {
-          if (!live.current) return;
+          if (!live.current || !shown()) return;
           // Replace, so Back does not return to a sign-out that cannot succeed again.
           if (isQuestion(error)) onQuestion();
           else navigate('/Error', { replace: true });
         },
       );
     },
-    [navigate],
+    [navigate, shown],
   );
 
   useEffect(() => {

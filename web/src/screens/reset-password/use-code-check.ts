@@ -40,7 +40,7 @@ export function useLeaveForExpiredLink(): () => void {
   const navigate = useNavigate();
   const live = useLive();
   return useCallback(() => {
-    if (live.current) navigate(expiredLinkPath(search), { replace: true });
+    if (live()) navigate(expiredLinkPath(search), { replace: true });
   }, [live, navigate, search]);
 }
 

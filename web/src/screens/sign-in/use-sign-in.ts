@@ -124,8 +124,9 @@ export function useSignIn(): SignIn {
       const checked = email;
       const body = { Username: checked, ReturnUrl: returnUrl };
       const answer = await api.post('checkUsername', body).catch(() => undefined);
-      // The person went elsewhere meanwhile: no hand-off to a provider takes them away from there.
-      if (!live.current) return 'leaving';
+      // The person went elsewhere meanwhile: no hand-off to a provider takes them away from there. The
+      // form is ready again, for when it is still on show (Back to another sign-in keeps this screen).
+      if (!live()) return 'stay';
       const external = answer ? externalProviderUrl(IDENTITY_BASE, answer, checked, returnUrl) : null;
       if (external) {
         window.location.assign(external);
@@ -148,7 +149,7 @@ export function useSignIn(): SignIn {
         return undefined;
       });
       // The person went elsewhere meanwhile (the forgot-password link): the answer must not move them.
-      if (!live.current) return 'leaving';
+      if (!live()) return 'stay';
       const move = loginMove(IDENTITY_BASE, answer, search);
       if (move.kind === 'leave') window.location.assign(move.url);
       if (move.kind === 'route') navigate(move.to);

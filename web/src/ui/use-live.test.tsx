@@ -1,0 +1,115 @@
+import '../test-support/dom.ts';
+import { act, render } from '@testing-library/react';
+import { StrictMode, useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { type Navigate, NavigationProvider, useLocation, useNavigate } from '../routing/navigation.tsx';
+import { memoryHistory } from '../test-support/memory-history.ts';
+import { useDelayedRedirect } from './delayed-redirect.ts';
+import { useLive } from './use-live.ts';
+
+/** What the page under test hands out: its live check, its moves, and a way to take it off the page. */
+interface Handles {
+  live: () => boolean;
+  navigate: Navigate;
+  hide: () => void;
+}
+
+/** A page that stays mounted whatever the location, until `hide`; it shows where it is. */
+function Page({ handles }: { readonly handles: Partial<Handles> }) {
+  handles.live = useLive();
+  handles.navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  return <p>{`${pathname}${search}`}</p>;
+}
+
+function Shell({ handles }: { readonly handles: Partial<Handles> }) {
+  const [shown, setShown] = useState(true);
+  handles.hide = () => setShown(false);
+  return shown ? <Page handles={handles} /> : null;
+}
+
+function renderPage(url: string, strict = false) {
+  const handles: Partial<Handles> = {};
+  const tree = (
+    <NavigationProvider history={memoryHistory(url)}>
+      <Shell handles={handles} />
+    </NavigationProvider>
+  );
+  const view = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { view, handles: handles as Handles };
+}
+
+describe('useLive', () => {
+  it('is live once the page is mounted at the location the browser is at', () => {
+    expect(renderPage('/forgotPassword?ReturnUrl=%2Fx').handles.live()).toBe(true);
+  });
+
+  it('is live after StrictMode mounted the page a second time', () => {
+    expect(renderPage('/forgotPassword?ReturnUrl=%2Fx', true).handles.live()).toBe(true);
+  });
+
+  it('is no longer live the moment the browser moved, before the next page rendered', () => {
+    const { handles, view } = renderPage('/?ReturnUrl=%2Fx');
+    const live = handles.live;
+    act(() => {
+      handles.navigate('/forgotPassword?ReturnUrl=%2Fx');
+      // The move is a transition: the page left is still mounted and on show here.
+      expect(view.container.textContent).toBe('/?ReturnUrl=%2Fx');
+      expect(live()).toBe(false);
+    });
+  });
+
+  it('tells a query change apart: the same path with another ReturnUrl is another page', () => {
+    const { handles } = renderPage('/?ReturnUrl=%2Fa');
+    const live = handles.live;
+    act(() => {
+      handles.navigate('/?ReturnUrl=%2Fb');
+      expect(live()).toBe(false);
+    });
+  });
+
+  it('is live again when the page, still mounted, shows the location the browser went to', () => {
+    const { handles, view } = renderPage('/?ReturnUrl=%2Fa');
+    act(() => handles.navigate('/?ReturnUrl=%2Fb'));
+    expect(view.container.textContent).toBe('/?ReturnUrl=%2Fb');
+    expect(handles.live()).toBe(true);
+  });
+
+  it('is no longer live once unmounted, in the same commit', () => {
+    const { handles } = renderPage('/?ReturnUrl=%2Fx');
+    const live = handles.live;
+    act(() => handles.hide());
+    expect(live()).toBe(false);
+  });
+});
+
+describe('useDelayedRedirect after the person went elsewhere', () => {
+  function Redirecting({ handles }: { readonly handles: Partial<Handles> }) {
+    handles.navigate = useNavigate();
+    useDelayedRedirect({ kind: 'route', to: '/locked' }, 5000);
+    const { pathname } = useLocation();
+    return <p>{pathname}</p>;
+  }
+
+  it('does not follow its target when the browser moved before the next page rendered', () => {
+    vi.useFakeTimers();
+    try {
+      const handles: Partial<Handles> = {};
+      const history = memoryHistory('/resetPassword/1/c0de');
+      const view = render(
+        <NavigationProvider history={history}>
+          <Redirecting handles={handles} />
+        </NavigationProvider>,
+      );
+      act(() => {
+        handles.navigate?.('/forgotPassword');
+        // The delay ends while the move is still a pending transition.
+        vi.advanceTimersByTime(5000);
+      });
+      expect(history.location().pathname).toBe('/forgotPassword');
+      expect(view.container.textContent).toBe('/forgotPassword');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
