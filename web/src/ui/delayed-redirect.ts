@@ -59,9 +59,11 @@ export function useDelayedRedirect(
     if (!target) return;
     followed.current = false;
     timer.current = setTimeout(() => {
-      followed.current = true;
       // The person went elsewhere (a link, Back) while the next page's code loads: they stay there.
-      if (live()) follow(target);
+      // Should they come back to this page before it is gone, the way on is still theirs to take.
+      if (!live()) return;
+      followed.current = true;
+      follow(target);
     }, delayMs);
     return () => clearTimeout(timer.current);
   }, [target, delayMs, follow, live]);

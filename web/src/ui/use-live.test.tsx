@@ -4,7 +4,7 @@ import { StrictMode, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { type Navigate, NavigationProvider, useLocation, useNavigate } from '../routing/navigation.tsx';
 import { memoryHistory } from '../test-support/memory-history.ts';
-import { useDelayedRedirect } from './delayed-redirect.ts';
+import { type RedirectTarget, useDelayedRedirect } from './delayed-redirect.ts';
 import { useLive } from './use-live.ts';
 
 /** What the page under test hands out: its live check, its moves, and a way to take it off the page. */
@@ -68,11 +68,14 @@ describe('useLive', () => {
     });
   });
 
-  it('is live again when the page, still mounted, shows the location the browser went to', () => {
+  it('gives the page, still mounted at the location the browser went to, a new check; the old one stays off', () => {
     const { handles, view } = renderPage('/?ReturnUrl=%2Fa');
+    const atA = handles.live;
     act(() => handles.navigate('/?ReturnUrl=%2Fb'));
     expect(view.container.textContent).toBe('/?ReturnUrl=%2Fb');
     expect(handles.live()).toBe(true);
+    // A call started at A answers after the same screen came to show B: it must not act there.
+    expect(atA()).toBe(false);
   });
 
   it('is no longer live once unmounted, in the same commit', () => {
@@ -84,9 +87,13 @@ describe('useLive', () => {
 });
 
 describe('useDelayedRedirect after the person went elsewhere', () => {
+  // One target for the page's life, as a done state holds it.
+  const LOCKED: RedirectTarget = { kind: 'route', to: '/locked' };
+  let goNow: () => void = () => undefined;
+
   function Redirecting({ handles }: { readonly handles: Partial<Handles> }) {
     handles.navigate = useNavigate();
-    useDelayedRedirect({ kind: 'route', to: '/locked' }, 5000);
+    goNow = useDelayedRedirect(LOCKED, 5000);
     const { pathname } = useLocation();
     return <p>{pathname}</p>;
   }
@@ -108,6 +115,31 @@ describe('useDelayedRedirect after the person went elsewhere', () => {
       });
       expect(history.location().pathname).toBe('/forgotPassword');
       expect(view.container.textContent).toBe('/forgotPassword');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves the way on to the person who came back before the page was gone', () => {
+    vi.useFakeTimers();
+    try {
+      const handles: Partial<Handles> = {};
+      const history = memoryHistory('/resetPassword/1/c0de');
+      const view = render(
+        <NavigationProvider history={history}>
+          <Redirecting handles={handles} />
+        </NavigationProvider>,
+      );
+      act(() => {
+        handles.navigate?.('/forgotPassword');
+        vi.advanceTimersByTime(5000);
+        // Back, before the page they went to was on show: this page is theirs again.
+        handles.navigate?.('/resetPassword/1/c0de');
+      });
+      expect(view.container.textContent).toBe('/resetPassword/1/c0de');
+      act(() => goNow());
+      expect(history.location().pathname).toBe('/locked');
+      expect(view.container.textContent).toBe('/locked');
     } finally {
       vi.useRealTimers();
     }

@@ -57,40 +57,46 @@ export function useLogout(): Logout {
   const [state, setState] = useState<LogoutState>({ status: 'pending' });
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
-  // This visit's request is the one answering (a new logoutId starts another), and the person is
-  // still on the page: a failure's move to /Error must not replace the page they went to.
-  const live = useRef(true);
-  const shown = useLive();
+  // The person is still where the request started: a failure's move to /Error must not replace the
+  // page they went to, nor another sign-out's page show this one's answer.
+  const live = useLive();
   const logoutId = readLogoutId(search);
 
+  /** Acts on `answer` while `current` (this run of the effect, not one cleaned up since) and live. */
   const follow = useCallback(
-    (answer: LogoutAnswer, onQuestion: () => void) => {
+    (answer: LogoutAnswer, onQuestion: () => void, current: () => boolean = () => true) => {
+      const acting = () => current() && live();
       answer.then(
         (signedOut) => {
-          if (!live.current || !shown()) return;
+          if (!acting()) return;
           // Only an http(s) URL or a local path is followed, never a script URL.
           const target = safeTarget(signedOut.postLogoutRedirectUri ?? '');
           setState({ status: 'done', userName: signedOut.username, target: target || null });
         },
         (error: unknown) => {
-          if (!live.current || !shown()) return;
+          if (!acting()) return;
           // Replace, so Back does not return to a sign-out that cannot succeed again.
           if (isQuestion(error)) onQuestion();
           else navigate('/Error', { replace: true });
         },
       );
     },
-    [navigate, shown],
+    [navigate, live],
   );
 
   useEffect(() => {
-    live.current = true;
+    // One run's handlers act; those of a run cleaned up since (StrictMode's first) do not.
+    let current = true;
     if (request.current?.logoutId !== logoutId) {
       request.current = { logoutId, answer: requestLogout(logoutId) };
     }
-    follow(request.current.answer, () => setState({ status: 'asking', sending: false }));
+    follow(
+      request.current.answer,
+      () => setState({ status: 'asking', sending: false }),
+      () => current,
+    );
     return () => {
-      live.current = false;
+      current = false;
     };
   }, [logoutId, follow]);
 
