@@ -1,7 +1,7 @@
 import '../test-support/dom.ts';
 import { act, render } from '@testing-library/react';
 import { StrictMode, useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Navigate, NavigationProvider, useLocation, useNavigate } from '../routing/navigation.tsx';
 import { memoryHistory } from '../test-support/memory-history.ts';
 import { type RedirectTarget, useDelayedRedirect } from './delayed-redirect.ts';
@@ -98,50 +98,47 @@ describe('useDelayedRedirect after the person went elsewhere', () => {
     return <p>{pathname}</p>;
   }
 
-  it('does not follow its target when the browser moved before the next page rendered', () => {
+  /** The page at a reset link, its redirect counting down on a faked clock. */
+  function renderRedirecting() {
+    const handles: Partial<Handles> = {};
+    const history = memoryHistory('/resetPassword/1/c0de');
+    const view = render(
+      <NavigationProvider history={history}>
+        <Redirecting handles={handles} />
+      </NavigationProvider>,
+    );
+    return { navigate: (to: string) => handles.navigate?.(to), history, view };
+  }
+
+  beforeEach(() => {
     vi.useFakeTimers();
-    try {
-      const handles: Partial<Handles> = {};
-      const history = memoryHistory('/resetPassword/1/c0de');
-      const view = render(
-        <NavigationProvider history={history}>
-          <Redirecting handles={handles} />
-        </NavigationProvider>,
-      );
-      act(() => {
-        handles.navigate?.('/forgotPassword');
-        // The delay ends while the move is still a pending transition.
-        vi.advanceTimersByTime(5000);
-      });
-      expect(history.location().pathname).toBe('/forgotPassword');
-      expect(view.container.textContent).toBe('/forgotPassword');
-    } finally {
-      vi.useRealTimers();
-    }
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('does not follow its target when the browser moved before the next page rendered', () => {
+    const { navigate, history, view } = renderRedirecting();
+    act(() => {
+      navigate('/forgotPassword');
+      // The delay ends while the move is still a pending transition.
+      vi.advanceTimersByTime(5000);
+    });
+    expect(history.location().pathname).toBe('/forgotPassword');
+    expect(view.container.textContent).toBe('/forgotPassword');
   });
 
   it('leaves the way on to the person who came back before the page was gone', () => {
-    vi.useFakeTimers();
-    try {
-      const handles: Partial<Handles> = {};
-      const history = memoryHistory('/resetPassword/1/c0de');
-      const view = render(
-        <NavigationProvider history={history}>
-          <Redirecting handles={handles} />
-        </NavigationProvider>,
-      );
-      act(() => {
-        handles.navigate?.('/forgotPassword');
-        vi.advanceTimersByTime(5000);
-        // Back, before the page they went to was on show: this page is theirs again.
-        handles.navigate?.('/resetPassword/1/c0de');
-      });
-      expect(view.container.textContent).toBe('/resetPassword/1/c0de');
-      act(() => goNow());
-      expect(history.location().pathname).toBe('/locked');
-      expect(view.container.textContent).toBe('/locked');
-    } finally {
-      vi.useRealTimers();
-    }
+    const { navigate, history, view } = renderRedirecting();
+    act(() => {
+      navigate('/forgotPassword');
+      vi.advanceTimersByTime(5000);
+      // Back, before the page they went to was on show: this page is theirs again.
+      navigate('/resetPassword/1/c0de');
+    });
+    expect(view.container.textContent).toBe('/resetPassword/1/c0de');
+    act(() => goNow());
+    expect(history.location().pathname).toBe('/locked');
+    expect(view.container.textContent).toBe('/locked');
   });
 });
