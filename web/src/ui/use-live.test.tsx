@@ -2,7 +2,13 @@ import '../test-support/dom.ts';
 import { act, render } from '@testing-library/react';
 import { StrictMode, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Navigate, NavigationProvider, useLocation, useNavigate } from '../routing/navigation.tsx';
+import {
+  type Navigate,
+  type NavigationHistory,
+  NavigationProvider,
+  useLocation,
+  useNavigate,
+} from '../routing/navigation.tsx';
 import { memoryHistory } from '../test-support/memory-history.ts';
 import { type RedirectTarget, useDelayedRedirect } from './delayed-redirect.ts';
 import { useLive } from './use-live.ts';
@@ -98,16 +104,27 @@ describe('useDelayedRedirect after the person went elsewhere', () => {
     return <p>{pathname}</p>;
   }
 
-  /** The page at a reset link, its redirect counting down on a faked clock. */
+  /**
+   * The page at a reset link, its redirect counting down on a faked clock; `moves` lists every entry
+   * the history was given, `push` or `replace`.
+   */
   function renderRedirecting() {
     const handles: Partial<Handles> = {};
-    const history = memoryHistory('/resetPassword/1/c0de');
+    const memory = memoryHistory('/resetPassword/1/c0de');
+    const moves: string[] = [];
+    const history: NavigationHistory = {
+      ...memory,
+      go(to, replace) {
+        moves.push(`${replace ? 'replace' : 'push'} ${to}`);
+        memory.go(to, replace);
+      },
+    };
     const view = render(
       <NavigationProvider history={history}>
         <Redirecting handles={handles} />
       </NavigationProvider>,
     );
-    return { navigate: (to: string) => handles.navigate?.(to), history, view };
+    return { navigate: (to: string) => handles.navigate?.(to), history, moves, view };
   }
 
   beforeEach(() => {
@@ -115,6 +132,33 @@ describe('useDelayedRedirect after the person went elsewhere', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('follows its target once, in place of the page, when the delay is over', () => {
+    const { moves, view } = renderRedirecting();
+    act(() => vi.advanceTimersByTime(4999));
+    expect(moves).toEqual([]);
+    act(() => vi.advanceTimersByTime(1));
+    expect(moves).toEqual(['replace /locked']);
+    expect(view.container.textContent).toBe('/locked');
+    // The way on, pressed after the redirect went, goes nowhere a second time.
+    act(() => goNow());
+    expect(moves).toEqual(['replace /locked']);
+  });
+
+  it('follows its target when the delay ends at another location the same page came to show', () => {
+    const { navigate, moves, view } = renderRedirecting();
+    act(() => navigate('/resetPassword/1/c0de?ReturnUrl=%2Fx'));
+    expect(view.container.textContent).toBe('/resetPassword/1/c0de');
+    act(() => vi.advanceTimersByTime(5000));
+    expect(moves).toEqual(['push /resetPassword/1/c0de?ReturnUrl=%2Fx', 'replace /locked']);
+  });
+
+  it('follows nothing once the page is gone before the delay is over', () => {
+    const { moves, view } = renderRedirecting();
+    view.unmount();
+    act(() => vi.advanceTimersByTime(5000));
+    expect(moves).toEqual([]);
   });
 
   it('does not follow its target when the browser moved before the next page rendered', () => {
