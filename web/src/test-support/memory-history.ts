@@ -22,3 +22,20 @@ export function memoryHistory(url: string): NavigationHistory {
     listen: () => () => undefined,
   };
 }
+
+/** A memory history at `url` that also lists each entry it was given: `push <to>` or `replace <to>`. */
+export function recordedHistory(url: string): {
+  readonly history: NavigationHistory;
+  readonly moves: string[];
+} {
+  const memory = memoryHistory(url);
+  const moves: string[] = [];
+  const history: NavigationHistory = {
+    ...memory,
+    go(to, replace) {
+      moves.push(`${replace ? 'replace' : 'push'} ${to}`);
+      memory.go(to, replace);
+    },
+  };
+  return { history, moves };
+}

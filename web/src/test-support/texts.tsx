@@ -2,7 +2,7 @@ import { TEXT_KEYS, type TextKey, type TextResource } from '@keycard/contract';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { findRoute } from '../app/match-route.ts';
-import { NavigationProvider } from '../routing/navigation.tsx';
+import { type NavigationHistory, NavigationProvider } from '../routing/navigation.tsx';
 import { RoutePageContext } from '../shell/route-page.ts';
 import { TextContext, type TextState } from '../text/text-context.ts';
 import { memoryHistory } from './memory-history.ts';
@@ -37,16 +37,16 @@ export const TEST_TEXTS = Object.fromEntries(
 ) as TextResource;
 
 /**
- * Renders `ui` inside the text context, with the SPA's navigation at `url` (kept in memory) and the
- * page of the route there, as the route view gives it to the screen it shows.
+ * Renders `ui` inside the text context, with the SPA's navigation at `url` (kept in memory, or in the
+ * `history` given) and the page of the route there, as the route view gives it to the screen it shows.
  */
 export function renderWithTexts(
   ui: ReactElement,
   url = '/',
   state?: Partial<TextState>,
+  history: NavigationHistory = memoryHistory(url),
 ): ReturnType<typeof render> {
   const value: TextState = { texts: TEST_TEXTS, language: 'en', ...state };
-  const history = memoryHistory(url);
   const { pathname, search } = history.location();
   return render(
     <TextContext value={value}>

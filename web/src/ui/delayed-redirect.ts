@@ -52,12 +52,7 @@ export function useDelayedRedirect(
   delayMs: number = REDIRECT_DELAY_MS,
 ): () => void {
   const follow = useFollow();
-  // The check of the location the page shows when the delay ends; a new location does not restart it.
   const live = useLive();
-  const liveNow = useRef(live);
-  useLayoutEffect(() => {
-    liveNow.current = live;
-  }, [live]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const followed = useRef(false);
   useLayoutEffect(() => {
@@ -66,12 +61,12 @@ export function useDelayedRedirect(
     timer.current = setTimeout(() => {
       // The person went elsewhere (a link, Back) while the next page's code loads: they stay there.
       // Should they come back to this page before it is gone, the way on is still theirs to take.
-      if (!liveNow.current()) return;
+      if (!live()) return;
       followed.current = true;
       follow(target);
     }, delayMs);
     return () => clearTimeout(timer.current);
-  }, [target, delayMs, follow]);
+  }, [target, delayMs, follow, live]);
   return useCallback(() => {
     if (!target || followed.current) return;
     followed.current = true;

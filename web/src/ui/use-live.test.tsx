@@ -3,19 +3,20 @@ import { act, render } from '@testing-library/react';
 import { StrictMode, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  type AppLocation,
   type Navigate,
-  type NavigationHistory,
   NavigationProvider,
   useLocation,
   useNavigate,
 } from '../routing/navigation.tsx';
-import { memoryHistory } from '../test-support/memory-history.ts';
+import { memoryHistory, recordedHistory } from '../test-support/memory-history.ts';
 import { type RedirectTarget, useDelayedRedirect } from './delayed-redirect.ts';
-import { useLive } from './use-live.ts';
+import { type LiveCheck, useLive } from './use-live.ts';
 
-/** What the page under test hands out: its live check, its moves, and a way to take it off the page. */
+/** What the page under test hands out: its live check, its location, its moves, a way off the page. */
 interface Handles {
-  live: () => boolean;
+  live: LiveCheck;
+  location: AppLocation;
   navigate: Navigate;
   hide: () => void;
 }
@@ -24,8 +25,8 @@ interface Handles {
 function Page({ handles }: { readonly handles: Partial<Handles> }) {
   handles.live = useLive();
   handles.navigate = useNavigate();
-  const { pathname, search } = useLocation();
-  return <p>{`${pathname}${search}`}</p>;
+  handles.location = useLocation();
+  return <p>{`${handles.location.pathname}${handles.location.search}`}</p>;
 }
 
 function Shell({ handles }: { readonly handles: Partial<Handles> }) {
@@ -47,7 +48,9 @@ function renderPage(url: string, strict = false) {
 
 describe('useLive', () => {
   it('is live once the page is mounted at the location the browser is at', () => {
-    expect(renderPage('/forgotPassword?ReturnUrl=%2Fx').handles.live()).toBe(true);
+    const { handles } = renderPage('/forgotPassword?ReturnUrl=%2Fx');
+    expect(handles.live()).toBe(true);
+    expect(handles.live(handles.location)).toBe(true);
   });
 
   it('is live after StrictMode mounted the page a second time', () => {
@@ -56,39 +59,42 @@ describe('useLive', () => {
 
   it('is no longer live the moment the browser moved, before the next page rendered', () => {
     const { handles, view } = renderPage('/?ReturnUrl=%2Fx');
-    const live = handles.live;
     act(() => {
       handles.navigate('/forgotPassword?ReturnUrl=%2Fx');
       // The move is a transition: the page left is still mounted and on show here.
       expect(view.container.textContent).toBe('/?ReturnUrl=%2Fx');
-      expect(live()).toBe(false);
+      expect(handles.live()).toBe(false);
     });
   });
 
   it('tells a query change apart: the same path with another ReturnUrl is another page', () => {
     const { handles } = renderPage('/?ReturnUrl=%2Fa');
-    const live = handles.live;
     act(() => {
       handles.navigate('/?ReturnUrl=%2Fb');
-      expect(live()).toBe(false);
+      expect(handles.live()).toBe(false);
     });
   });
 
-  it('gives the page, still mounted at the location the browser went to, a new check; the old one stays off', () => {
+  it('is live again once the page, still mounted, shows where the browser went; not for what started before', () => {
     const { handles, view } = renderPage('/?ReturnUrl=%2Fa');
-    const atA = handles.live;
+    const { live } = handles;
+    const atA = handles.location;
     act(() => handles.navigate('/?ReturnUrl=%2Fb'));
     expect(view.container.textContent).toBe('/?ReturnUrl=%2Fb');
-    expect(handles.live()).toBe(true);
+    // One check for the page's life: effects that use it do not run again on a move.
+    expect(handles.live).toBe(live);
+    expect(live()).toBe(true);
+    expect(live(handles.location)).toBe(true);
     // A call started at A answers after the same screen came to show B: it must not act there.
-    expect(atA()).toBe(false);
+    expect(live(atA)).toBe(false);
   });
 
   it('is no longer live once unmounted, in the same commit', () => {
     const { handles } = renderPage('/?ReturnUrl=%2Fx');
-    const live = handles.live;
+    const { live, location } = handles;
     act(() => handles.hide());
     expect(live()).toBe(false);
+    expect(live(location)).toBe(false);
   });
 });
 
@@ -110,15 +116,7 @@ describe('useDelayedRedirect after the person went elsewhere', () => {
    */
   function renderRedirecting() {
     const handles: Partial<Handles> = {};
-    const memory = memoryHistory('/resetPassword/1/c0de');
-    const moves: string[] = [];
-    const history: NavigationHistory = {
-      ...memory,
-      go(to, replace) {
-        moves.push(`${replace ? 'replace' : 'push'} ${to}`);
-        memory.go(to, replace);
-      },
-    };
+    const { history, moves } = recordedHistory('/resetPassword/1/c0de');
     const view = render(
       <NavigationProvider history={history}>
         <Redirecting handles={handles} />

@@ -2,8 +2,11 @@ import '../../test-support/dom.ts';
 import { LOGOUT_REDIRECT_DELAY_MS } from '@keycard/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RouteView } from '../../app/route-view.tsx';
 import { useLocation } from '../../routing/navigation.tsx';
+import { recordedHistory } from '../../test-support/memory-history.ts';
 import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts } from '../../test-support/texts.tsx';
 import { LogoutScreen } from './logout-screen.tsx';
@@ -139,6 +142,26 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     renderLogout('/logout?logoutId=L-unknown');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
     expect(screen.queryByText(/logoffGreeting/)).toBeNull();
+  });
+
+  it('under StrictMode, which mounts it twice, sends one sign-out and goes to /Error once on its failure', async () => {
+    const { bodies } = stubLogout(() => json({ code: 'not_found', message: 'unknown' }, 404));
+    const { history, moves } = recordedHistory('/logout?logoutId=L-unknown');
+    // Through the route table, as the app shows it: /Error is another screen, which the page gives way to.
+    renderWithTexts(
+      <StrictMode>
+        <RouteView />
+        <LocationProbe />
+      </StrictMode>,
+      '/logout?logoutId=L-unknown',
+      {},
+      history,
+    );
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/Error'));
+    // Time for any other handler of the same answer to act.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(bodies).toEqual([{ logoutId: 'L-unknown' }]);
+    expect(moves).toEqual(['replace /Error']);
   });
 
   it('goes to /Error without calling the service when there is no logoutId', async () => {

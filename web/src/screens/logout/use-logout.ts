@@ -57,8 +57,8 @@ export function useLogout(): Logout {
   const [state, setState] = useState<LogoutState>({ status: 'pending' });
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
-  // The person is still where the request started: a failure's move to /Error must not replace the
-  // page they went to, nor another sign-out's page show this one's answer.
+  // The person is still on the page: a failure's move to /Error must not replace the page they went
+  // to. Another logoutId's answer is another run of the effect below, which drops this one's.
   const live = useLive();
   const logoutId = readLogoutId(search);
 

@@ -60,7 +60,8 @@ function isExpired(refusal: unknown): boolean {
 
 /** SPEC §4 sign-in: e-mail step, CheckUsername, password step, login and its results (SPEC §7/§8). */
 export function useSignIn(): SignIn {
-  const { search } = useLocation();
+  const location = useLocation();
+  const { search } = location;
   const navigate = useNavigate();
   const returnUrl = readReturnUrl(search);
   // The relying party's login_hint (or the address of a session that must sign in again), which the
@@ -126,7 +127,7 @@ export function useSignIn(): SignIn {
       const answer = await api.post('checkUsername', body).catch(() => undefined);
       // The person went elsewhere meanwhile: no hand-off to a provider takes them away from there. The
       // form is ready again, for when it is still on show (Back to another sign-in keeps this screen).
-      if (!live()) return 'stay';
+      if (!live(location)) return 'stay';
       const external = answer ? externalProviderUrl(IDENTITY_BASE, answer, checked, returnUrl) : null;
       if (external) {
         window.location.assign(external);
@@ -149,7 +150,7 @@ export function useSignIn(): SignIn {
         return undefined;
       });
       // The person went elsewhere meanwhile (the forgot-password link): the answer must not move them.
-      if (!live()) return 'stay';
+      if (!live(location)) return 'stay';
       const move = loginMove(IDENTITY_BASE, answer, search);
       if (move.kind === 'leave') window.location.assign(move.url);
       if (move.kind === 'route') navigate(move.to);
