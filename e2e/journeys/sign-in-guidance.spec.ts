@@ -1,9 +1,10 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { DemoPage } from '../pages/demo-page.ts';
 import { ExpiredLinkPage } from '../pages/expired-link-page.ts';
 import { LockedPage } from '../pages/locked-page.ts';
 import { uniqueEmail } from '../support/accounts.ts';
 import { axeViolations } from '../support/axe.ts';
+import { holdCalls } from '../support/calls.ts';
 import { expect, test } from '../support/fixtures.ts';
 
 /** WCAG 2.5.5: the smallest target, in CSS pixels, of a recovery action. */
@@ -18,22 +19,6 @@ async function expectTargetSize(target: Locator, what: string): Promise<void> {
   expect(box, what).not.toBeNull();
   expect(box?.width ?? 0, `${what}: width`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
   expect(box?.height ?? 0, `${what}: height`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
-}
-
-/** Holds the next /api/login requests at the browser until `release`; they then reach the service. */
-async function holdLogins(page: Page): Promise<{ release(): void }> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname.toLowerCase() === '/api/login',
-    async (route) => {
-      await held;
-      await route.continue();
-    },
-  );
-  return { release: () => release() };
 }
 
 test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
@@ -74,7 +59,7 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     expect(await axeViolations(page), 'wrong password').toEqual([]);
 
     // The next attempt: while it is in flight the last one's message is gone.
-    const logins = await holdLogins(page);
+    const logins = await holdCalls(page, 'login');
     await signIn.passwordField(texts).fill('Not-the-password-2!');
     await signIn.loginButton(texts).click();
     await expect(signIn.loginButton(texts)).toBeDisabled();
@@ -97,7 +82,7 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     await page.emulateMedia({ reducedMotion: 'no-preference' });
     const signIn = await new DemoPage(page).startSignIn();
     await signIn.submitEmail(texts, uniqueEmail('busy ring'));
-    const logins = await holdLogins(page);
+    const logins = await holdCalls(page, 'login');
     await signIn.passwordField(texts).fill('Not-the-password-1!');
     await signIn.loginButton(texts).click();
     await expect(signIn.loginButton(texts)).toBeDisabled();

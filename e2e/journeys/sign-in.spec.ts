@@ -1,5 +1,4 @@
 import { backgroundPath, SIGN_IN_ROTATION, VerificationType } from '@keycard/contract';
-import type { Page } from '@playwright/test';
 import { DEMO_PRODUCT_NAME, DemoPage } from '../pages/demo-page.ts';
 import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
 import { LockedPage } from '../pages/locked-page.ts';
@@ -7,6 +6,7 @@ import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { loginAnswer, SignInPage } from '../pages/sign-in-page.ts';
 import { lockoutThreshold, wrongPasswordFor } from '../support/accounts.ts';
 import { expirePassword, unlockUser } from '../support/admin.ts';
+import { holdCalls, holdRequests } from '../support/calls.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { tabUntilFocused } from '../support/keyboard.ts';
 
@@ -190,27 +190,6 @@ test.describe('keyboard only (SPEC §2 tab order)', () => {
   });
 });
 
-/**
- * Holds the browser's requests that `matches` picks until `release`; they then reach the service.
- * `reached` resolves once the first one got here.
- */
-async function hold(page: Page, matches: (url: URL) => boolean) {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let arrived = () => {};
-  const reached = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
-  await page.route(matches, async (route) => {
-    arrived();
-    await held;
-    await route.continue();
-  });
-  return { reached, release: () => release() };
-}
-
 test.describe('an answer that comes after the person left the page', () => {
   test('a sign-in that succeeds after the forgot-password link was followed leaves the person on forgot password', async ({
     page,
@@ -223,8 +202,10 @@ test.describe('an answer that comes after the person left the page', () => {
     await signIn.passwordField(texts).fill(newAccount.password);
     // A slow network: the right password's login is on its way while the forgot-password page's
     // code, not loaded yet, takes its time too. Meanwhile the sign-in page is still on show.
-    const login = await hold(page, (url) => url.pathname.toLowerCase() === '/api/login');
-    const screenCode = await hold(page, (url) => /\/forgot-password-screen-[^/]*\.js$/.test(url.pathname));
+    const login = await holdCalls(page, 'login');
+    const screenCode = await holdRequests(page, (url) =>
+      /\/forgot-password-screen-[^/]*\.js$/.test(url.pathname),
+    );
     await signIn.loginButton(texts).click();
     await login.reached;
     await signIn.forgotPasswordBesideField(texts).click();

@@ -21,3 +21,35 @@ export async function callAnswer<N extends PostCallName>(
   expect(response.status(), `status of ${postCalls[name].path}`).toBe(200);
   return postCalls[name].response.parse(await response.json()) as CallResponse<N>;
 }
+
+/** Requests held at the browser by `holdRequests`. */
+export interface HeldRequests {
+  /** Resolves once the first of them got there. */
+  readonly reached: Promise<void>;
+  /** Lets them, and any held later, go on to the service. */
+  release(): void;
+}
+
+/** Holds the page's requests that `matches` picks until `release`, as a slow network would. */
+export async function holdRequests(page: Page, matches: (url: URL) => boolean): Promise<HeldRequests> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = () => {};
+  const reached = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  await page.route(matches, async (route) => {
+    arrived();
+    await held;
+    await route.continue();
+  });
+  return { reached, release: () => release() };
+}
+
+/** Holds the SPA's POST call `name` (SPEC §7) until `release`. */
+export function holdCalls(page: Page, name: PostCallName): Promise<HeldRequests> {
+  const callPath = postCalls[name].path.toLowerCase();
+  return holdRequests(page, (url) => url.pathname.toLowerCase() === callPath);
+}
