@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouteView } from '../../app/route-view.tsx';
-import { useLocation } from '../../routing/navigation.tsx';
+import { type Navigate, useLocation, useNavigate } from '../../routing/navigation.tsx';
 import { recordedHistory } from '../../test-support/memory-history.ts';
 import { settled } from '../../test-support/settled.ts';
 import { renderWithTexts } from '../../test-support/texts.tsx';
@@ -16,7 +16,9 @@ function json(body: unknown, status = 200): Response {
 }
 
 /** Stubs the network edge (the client reads globalThis.fetch late) and records request bodies. */
-function stubLogout(answer: (body: { logoutId: string; confirmed?: boolean }) => Response) {
+function stubLogout(
+  answer: (body: { logoutId: string; confirmed?: boolean }) => Response | Promise<Response>,
+) {
   const bodies: unknown[] = [];
   vi.stubGlobal(
     'fetch',
@@ -162,6 +164,35 @@ describe('LogoutScreen (SPEC §2 /logout, §4)', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(bodies).toEqual([{ logoutId: 'L-unknown' }]);
     expect(moves).toEqual(['replace /Error']);
+  });
+
+  it("shows only its own logoutId's answer when the page moved on to another sign-out meanwhile", async () => {
+    const answers = new Map<string, (response: Response) => void>();
+    stubLogout(({ logoutId }) => new Promise<Response>((resolve) => answers.set(logoutId, resolve)));
+    let navigate: Navigate = () => undefined;
+    function Mover() {
+      navigate = useNavigate();
+      return null;
+    }
+    renderWithTexts(
+      <>
+        <RouteView />
+        <LocationProbe />
+        <Mover />
+      </>,
+      '/logout?logoutId=L-a',
+    );
+    await waitFor(() => expect([...answers.keys()]).toEqual(['L-a']));
+    // The same screen, at another logoutId: it stays mounted and starts that sign-out.
+    act(() => navigate('/logout?logoutId=L-b'));
+    await waitFor(() => expect([...answers.keys()]).toEqual(['L-a', 'L-b']));
+
+    answers.get('L-a')?.(json({ username: 'Ada', postLogoutRedirectUri: null }));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(screen.queryByText(/logoffGreeting/)).toBeNull();
+    answers.get('L-b')?.(json({ username: 'Bea', postLogoutRedirectUri: null }));
+    expect(await screen.findByText('logoffGreeting Bea')).toBeTruthy();
+    expect(screen.queryByText('logoffGreeting Ada')).toBeNull();
   });
 
   it('goes to /Error without calling the service when there is no logoutId', async () => {

@@ -57,35 +57,42 @@ export function useLogout(): Logout {
   const [state, setState] = useState<LogoutState>({ status: 'pending' });
   // Ending a session is not repeatable: a re-run effect (StrictMode) reuses the request it started.
   const request = useRef<LogoutRequest | null>(null);
-  // The person is still on the page: a failure's move to /Error must not replace the page they went
-  // to. Another logoutId's answer is another run of the effect below, which drops this one's.
   const live = useLive();
   const logoutId = readLogoutId(search);
 
-  /** Acts on `answer` while `current` (this run of the effect, not one cleaned up since) and live. */
+  /**
+   * The move to /Error, in place of the page (Back does not return to a sign-out that cannot succeed
+   * again); only while the person is still on the page, so it never replaces the page they went to.
+   */
+  const toErrorPage = useCallback(() => {
+    if (live()) navigate('/Error', { replace: true });
+  }, [live, navigate]);
+
+  /**
+   * Acts on `answer` while `current`: it answers the run of the effect or the confirmation of this
+   * logoutId, not one cleaned up since (StrictMode's first run) or one the page has moved on from
+   * (another logoutId). Showing the answer moves no one; what moves is checked where it moves.
+   */
   const follow = useCallback(
-    (answer: LogoutAnswer, onQuestion: () => void, current: () => boolean = () => true) => {
-      const acting = () => current() && live();
+    (answer: LogoutAnswer, onQuestion: () => void, current: () => boolean) => {
       answer.then(
         (signedOut) => {
-          if (!acting()) return;
+          if (!current()) return;
           // Only an http(s) URL or a local path is followed, never a script URL.
           const target = safeTarget(signedOut.postLogoutRedirectUri ?? '');
           setState({ status: 'done', userName: signedOut.username, target: target || null });
         },
         (error: unknown) => {
-          if (!acting()) return;
-          // Replace, so Back does not return to a sign-out that cannot succeed again.
+          if (!current()) return;
           if (isQuestion(error)) onQuestion();
-          else navigate('/Error', { replace: true });
+          else toErrorPage();
         },
       );
     },
-    [navigate, live],
+    [toErrorPage],
   );
 
   useEffect(() => {
-    // One run's handlers act; those of a run cleaned up since (StrictMode's first) do not.
     let current = true;
     if (request.current?.logoutId !== logoutId) {
       request.current = { logoutId, answer: requestLogout(logoutId) };
@@ -107,8 +114,12 @@ export function useLogout(): Logout {
     confirming.current = true;
     setState({ status: 'asking', sending: true });
     // A second question cannot come back for a confirmed request: treat it as the failure it is.
-    follow(api.post('logout', { logoutId, confirmed: true }), () => navigate('/Error', { replace: true }));
-  }, [follow, logoutId, navigate]);
+    follow(
+      api.post('logout', { logoutId, confirmed: true }),
+      toErrorPage,
+      () => request.current?.logoutId === logoutId,
+    );
+  }, [follow, logoutId, toErrorPage]);
 
   const decline = useCallback(() => {
     if (!confirming.current) setState({ status: 'declined' });

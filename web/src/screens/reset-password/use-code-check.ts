@@ -36,12 +36,15 @@ export function checkCode(
  * where they went, and does not replace that page's entry.
  */
 export function useLeaveForExpiredLink(): () => void {
-  const { search } = useLocation();
+  const location = useLocation();
   const navigate = useNavigate();
   const live = useLive();
+  // A new callback for each arrival at the page: a person who left and came back before the page
+  // they went to was on show arrives anew, and an invalid code's move is tried again.
   return useCallback(() => {
-    if (live()) navigate(expiredLinkPath(search), { replace: true });
-  }, [live, navigate, search]);
+    const to = expiredLinkPath(location.search);
+    if (live(location) && to !== `${location.pathname}${location.search}`) navigate(to, { replace: true });
+  }, [live, navigate, location]);
 }
 
 /**
