@@ -207,9 +207,14 @@ test.describe('an answer that comes after the person left the page', () => {
       /\/forgot-password-screen-[^/]*\.js$/.test(url.pathname),
     );
     await signIn.loginButton(texts).click();
-    await login.reached;
+    await expect.poll(() => login.arrivals(), { message: 'the login, held' }).toBe(1);
     await signIn.forgotPasswordBesideField(texts).click();
-    await screenCode.reached;
+    await expect
+      .poll(() => screenCode.arrivals(), {
+        message:
+          "the forgot-password page's code (forgot-password-screen-*.js), loaded on the click and held",
+      })
+      .toBe(1);
     await expect(page).toHaveURL((url) => url.pathname === '/forgotPassword' && url.search === query);
 
     const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');

@@ -24,8 +24,8 @@ export async function callAnswer<N extends PostCallName>(
 
 /** Requests held at the browser by `holdRequests`. */
 export interface HeldRequests {
-  /** Resolves once the first of them got there. */
-  readonly reached: Promise<void>;
+  /** How many of them got there so far. */
+  arrivals(): number;
   /** Lets them, and any held later, go on to the service. */
   release(): void;
 }
@@ -36,16 +36,13 @@ export async function holdRequests(page: Page, matches: (url: URL) => boolean): 
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  let arrived = () => {};
-  const reached = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
+  let arrivals = 0;
   await page.route(matches, async (route) => {
-    arrived();
+    arrivals += 1;
     await held;
     await route.continue();
   });
-  return { reached, release: () => release() };
+  return { arrivals: () => arrivals, release: () => release() };
 }
 
 /** Holds the SPA's POST call `name` (SPEC §7) until `release`. */
