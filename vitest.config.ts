@@ -17,6 +17,7 @@ const EMBEDDED_PROCESSES = [
   'test/admin-embedded.test.ts',
   'test/tracing.test.ts',
   'test/client-changes-embedded.test.ts',
+  'test/address-keys-at-start.test.ts',
 ];
 /**
  * Only where a PostgreSQL server is named: the service and the CLI started with DATABASE_URL,

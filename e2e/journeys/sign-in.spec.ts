@@ -4,7 +4,7 @@ import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
 import { LockedPage } from '../pages/locked-page.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { loginAnswer, SignInPage } from '../pages/sign-in-page.ts';
-import { lockoutThreshold, wrongPasswordFor } from '../support/accounts.ts';
+import { freshAccount, lockoutThreshold, wrongPasswordFor } from '../support/accounts.ts';
 import { expirePassword, unlockUser } from '../support/admin.ts';
 import { holdCalls, holdRequests } from '../support/calls.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -231,5 +231,30 @@ test.describe('an answer that comes after the person left the page', () => {
     await expect(forgot.emailField(texts)).toBeEditable();
     expect(new URL(page.url()).pathname).toBe('/forgotPassword');
     expect(new URL(page.url()).search).toBe(query);
+  });
+});
+
+test.describe('an address whose domain is not ASCII (DESIGN §2 identifiers)', () => {
+  test('signs in typed with its umlaut, which the browser sends in IDNA ASCII form', async ({
+    page,
+    texts,
+    adminApi,
+  }, testInfo) => {
+    const account = freshAccount(testInfo.title);
+    const email = account.email.replace(/@.*$/, '@bücher.keycard.test');
+    await adminApi('POST', '/users', { email, name: account.name, password: account.password });
+
+    const demo = new DemoPage(page);
+    const signIn = await demo.startSignIn();
+    const sent = page.waitForRequest(
+      (request) => new URL(request.url()).pathname.toLowerCase() === '/api/login',
+    );
+    await signIn.signIn(texts, email, account.password);
+    // What the e-mail field gave the SPA: the domain as IDNA ASCII, not as typed.
+    expect((await sent).postDataJSON().Username).toBe(email.replace('@bücher.', '@xn--bcher-kva.'));
+    await expect(page).toHaveURL((url) => demo.isAt(url));
+    await expect(demo.signedInStatus(texts, account.name)).toBeVisible();
+    // The account's address as it was registered.
+    await expect(demo.claim('email')).toHaveText(email);
   });
 });

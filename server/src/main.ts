@@ -1,6 +1,7 @@
 // First: tracing, when configured, starts before the modules it instruments are evaluated.
 import './tracing/start-if-configured.ts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type Rekeyed, rekeyAddresses } from './accounts/address-keys.ts';
 import { startAdminSocket } from './admin/admin-socket.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { ensureDemoAccount } from './demo/demo-setup.ts';
@@ -84,6 +85,21 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
 }
 
 /** METRICS_PORT: the metrics listener, closed with the app; its own port, for the scraper only. */
+/** Says what bringing the accounts' lookup keys up to date did (accounts/address-keys.ts), if anything. */
+function reportRekeyedAddresses({ rekeyed, clashing }: Rekeyed, log: FastifyBaseLogger): void {
+  if (rekeyed > 0) {
+    log.info(`${rekeyed} accounts are now found by their address with its domain in IDNA ASCII form`);
+  }
+  if (clashing.length > 0) {
+    log.warn(
+      { accounts: clashing },
+      `accounts ${clashing.join(', ')} share their address with another account that spells its ` +
+        'domain the other way (Unicode or IDNA ASCII), and only the other one is found by it: remove ' +
+        'one of each pair or change its address (admin CLI)',
+    );
+  }
+}
+
 async function serveMetrics(app: FastifyInstance, config: Config): Promise<void> {
   if (config.metricsListener === undefined) return;
   const listener = await listenForScrapes(app.metrics, config.metricsListener);
@@ -128,6 +144,7 @@ async function main(): Promise<void> {
       clientCache,
     });
     parts.app = app;
+    reportRekeyedAddresses(await rekeyAddresses(database.db), app.log);
     parts.clientChanges = await followClientChangesIn(database, clientCache, app.log);
     // A rotation or revocation by another process applies here at once (oidc/key-changes.ts), not up
     // to 30 s later; its listener closes with the app, before the database.

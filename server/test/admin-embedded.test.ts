@@ -15,7 +15,7 @@ import { cliUserAgent } from '../src/provisioning/provisioning-deps.ts';
 import { provisioningMailing } from '../src/provisioning/provisioning-mailing.ts';
 import type { Database } from '../src/store/database.ts';
 import { openDatabase, pgliteDirectory } from '../src/store/open-database.ts';
-import { auditEvents, outbox } from '../src/store/tables/index.ts';
+import { accounts, auditEvents, outbox } from '../src/store/tables/index.ts';
 import { runAdmin } from './admin-harness.ts';
 import { testConfig } from './support/app.ts';
 import { appears } from './support/appears.ts';
@@ -82,6 +82,35 @@ describe('admin CLI on the embedded database with no service running', () => {
       expect(await adminOrigins(database, 'user:add')).toEqual([
         { ip: 'local process', userAgent: cliUserAgent(thisProcess()) },
       ]);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it('finds an account keyed before its domain was keyed in IDNA ASCII form by the spelling a browser sends', async () => {
+    const added = await cli(
+      ['user:add', '--email', 'Ada@Bücher.example', '--name', 'Ada L', '--json'],
+      dataDir,
+    );
+    expect(added.code).toBe(0);
+    // The account's key as an earlier version wrote it.
+    const before = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
+    try {
+      await before.db
+        .update(accounts)
+        .set({ emailNormalized: 'ada@bücher.example' })
+        .where(eq(accounts.email, 'Ada@Bücher.example'));
+    } finally {
+      await before.close();
+    }
+
+    const run = await cli(['user:disable', '--email', 'ada@xn--bcher-kva.example', '--json'], dataDir);
+    expect(run.code).toBe(0);
+    const database = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
+    try {
+      const account = await findAccountByEmail(database.db, 'Ada@Bücher.example');
+      expect(account?.emailNormalized).toBe('ada@xn--bcher-kva.example');
+      expect(account?.disabledAt).not.toBeNull();
     } finally {
       await database.close();
     }

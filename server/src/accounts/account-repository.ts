@@ -1,5 +1,6 @@
 import {
   and,
+  asc,
   desc,
   eq,
   getTableColumns,
@@ -250,6 +251,41 @@ export async function setMustChangePassword(db: Db, accountId: string): Promise<
 export async function deleteAccount(db: Db, accountId: string): Promise<boolean> {
   const deleted = await db.delete(accounts).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
   return deleted.length > 0;
+}
+
+/** An account's id with its address as stored and its lookup key. */
+export interface AccountAddress {
+  readonly id: string;
+  readonly email: string;
+  readonly emailNormalized: string;
+}
+
+/**
+ * The accounts whose lookup key holds a character outside ASCII: an address with such a local part,
+ * or one keyed before its domain was keyed in IDNA ASCII form (identifiers.ts).
+ */
+export function accountsKeyedOutsideAscii(db: Db): Promise<AccountAddress[]> {
+  return db
+    .select({ id: accounts.id, email: accounts.email, emailNormalized: accounts.emailNormalized })
+    .from(accounts)
+    .where(sql`octet_length(${accounts.emailNormalized}) <> char_length(${accounts.emailNormalized})`)
+    .orderBy(asc(accounts.id));
+}
+
+/**
+ * Gives the account the lookup key `to` in place of `from`, unless another account holds `to` or the
+ * account's key is no longer `from`; answers whether it did. One statement, so a second instance
+ * doing the same at its start changes nothing.
+ */
+export async function rekeyAccount(db: Db, id: string, from: string, to: string): Promise<boolean> {
+  // Stryker disable next-line ObjectLiteral,StringLiteral: only whether a row exists is read
+  const taken = db.select({ one: sql`1` }).from(accounts).where(eq(accounts.emailNormalized, to));
+  const changed = await db
+    .update(accounts)
+    .set({ emailNormalized: to })
+    .where(and(eq(accounts.id, id), eq(accounts.emailNormalized, from), notExists(taken)))
+    .returning({ id: accounts.id });
+  return changed.length === 1;
 }
 
 /** True when an account other than `exceptId` has the (normalized) address. */

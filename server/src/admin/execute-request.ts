@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { rekeyAddresses } from '../accounts/address-keys.ts';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock, DataDirLockedError, type LockOptions } from '../lock-file.ts';
 import { signingKeySettings } from '../oidc/keys.ts';
@@ -101,6 +102,8 @@ async function runOn(
   const database: Database = await openDatabase(location);
   try {
     await migrateDatabase(database);
+    // Commands look accounts up by the keys of this code (accounts/address-keys.ts).
+    await rekeyAddresses(database.db);
     // No worker here: the service's worker sends what this queues at its next poll or start.
     const origin = { address: 'local process', userAgent: cliUserAgent(thisProcess()) };
     return await runAdminRequest(
