@@ -19,6 +19,7 @@ import { unlockAccount } from '../src/recovery/unlock-account.ts';
 import {
   accounts,
   auditEvents,
+  oidcClients,
   passwordHistory,
   upstreamProviders,
   verificationCodes,
@@ -408,6 +409,37 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     expect(deps.mail.queued).toHaveLength(0);
     await setDisabled(testDb().db, id, false);
     expect((await reset(deps, code)).outcome).toBe('reset');
+  });
+
+  it('spends nothing when where the browser goes next cannot be read, so the same link works once the database is back', async () => {
+    const { id } = await account();
+    const code = await issueResetCode(recoveryDeps(testDb().db), id);
+    const lost = new Error('Connection terminated unexpectedly');
+    // The database answers every statement but the read of the clients' redirect URIs.
+    const db = testDb().db;
+    const failing = Object.create(db, {
+      select: {
+        value: (...fields: Parameters<typeof db.select>) => {
+          const query = db.select(...fields);
+          return Object.create(query, {
+            from: {
+              value: (table: unknown) =>
+                table === oidcClients ? Promise.reject(lost) : query.from(table as never),
+            },
+          });
+        },
+      },
+    }) as typeof db;
+    const deps = recoveryDeps(failing);
+    await expect(reset(deps, code)).rejects.toBe(lost);
+    expect(await verifyPassword((await findAccountById(db, id))?.passwordHash ?? null, STRONG)).toBe(true);
+    expect(deps.mail.queued).toHaveLength(0);
+
+    const back = recoveryDeps(db);
+    expect((await reset(back, code)).outcome).toBe('reset');
+    expect(await verifyPassword((await findAccountById(db, id))?.passwordHash ?? null, NEW_PASSWORD)).toBe(
+      true,
+    );
   });
 
   it('stores no password, and no history row, for a disabled account', async () => {

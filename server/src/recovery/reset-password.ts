@@ -129,8 +129,12 @@ export async function resetPassword(deps: RecoveryDeps, input: ResetPasswordInpu
   }
   // Hashed before the transaction: argon2 takes a while and needs no database lock.
   const passwordHash = await hashPassword(input.newPassword);
+  // Where the browser goes next is read before the code is spent: a read that fails then (the
+  // database gone) refuses the reset whole, instead of failing the answer of one already made,
+  // whose retry would find a spent link.
+  const redirectUrl = await redirectAfterReset(deps, input);
   // A parallel reset that spent the code first makes this one a spent link.
   if (!(await applyReset(deps, input, account, passwordHash))) return { outcome: 'invalid' };
   deps.mail.nudge();
-  return { outcome: 'reset', redirectUrl: await redirectAfterReset(deps, input) };
+  return { outcome: 'reset', redirectUrl };
 }
