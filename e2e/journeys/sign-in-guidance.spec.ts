@@ -63,6 +63,8 @@ test.describe('sign-in guidance (issue 16, items 4, 6, 7 and 8)', () => {
     await signIn.passwordField(texts).fill('Not-the-password-2!');
     await signIn.loginButton(texts).click();
     await expect(signIn.loginButton(texts)).toBeDisabled();
+    // Pressed, Login keeps focus while the attempt runs: the keyboard is not dropped to the page.
+    await expect(signIn.loginButton(texts)).toBeFocused();
     await expect(error).toHaveCount(0);
     await expect(signIn.alert).toHaveText('');
     await expect(signIn.passwordField(texts)).not.toHaveAttribute('aria-describedby', /./);

@@ -222,8 +222,17 @@ describe('LogoutScreen asking first (RP-Initiated Logout 1.0 §2)', () => {
     expect(screen.queryByText(/logoffGreeting/)).toBeNull();
     expect(bodies).toEqual([{ logoutId: 'L-7' }]);
 
-    fireEvent.click(screen.getByRole('button', { name: 'logoutConfirmLabel' }));
-    fireEvent.click(screen.getByRole('button', { name: 'logoutConfirmLabel' }));
+    const signOut = screen.getByRole('button', { name: 'logoutConfirmLabel' }) as HTMLButtonElement;
+    signOut.focus();
+    fireEvent.click(signOut);
+    // Sending: both answers say so, and the pressed one keeps focus (aria-disabled, not disabled).
+    for (const name of ['logoutConfirmLabel', 'logoutDeclineLabel']) {
+      expect(screen.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+    }
+    expect(signOut.disabled).toBe(false);
+    expect(document.activeElement).toBe(signOut);
+    fireEvent.click(signOut);
+    fireEvent.click(screen.getByRole('button', { name: 'logoutDeclineLabel' }));
     await settled(() => expect(screen.getByText('logoffGreeting Ada Lovelace')).toBeTruthy());
     expect(bodies).toEqual([{ logoutId: 'L-7' }, { logoutId: 'L-7', confirmed: true }]);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'logoff' }));

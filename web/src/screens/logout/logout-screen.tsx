@@ -46,10 +46,16 @@ export function LogoutScreen() {
           </h1>
           <p>{t('logoutConfirmText')}</p>
           <div className="logout__answers">
-            <button type="button" className="button" onClick={confirm} disabled={state.sending}>
+            {/* aria-disabled, not disabled: the pressed button keeps focus while the sign-out is sent (useLogout ignores what follows). */}
+            <button type="button" className="button" onClick={confirm} aria-disabled={state.sending}>
               {t('logoutConfirmLabel')}
             </button>
-            <button type="button" className="button button--quiet" onClick={decline} disabled={state.sending}>
+            <button
+              type="button"
+              className="button button--quiet"
+              onClick={decline}
+              aria-disabled={state.sending}
+            >
               {t('logoutDeclineLabel')}
             </button>
           </div>

@@ -40,10 +40,11 @@ export function EmailStep({ signIn }: { readonly signIn: SignIn }) {
           tabIndex={EMAIL_STEP_TAB.email}
         />
       </div>
+      {/* aria-disabled, not disabled: a pressed button keeps focus while the call runs (useSignIn ignores a second submit). */}
       <button
         type="submit"
         className="button sign-in__submit"
-        disabled={signIn.busy}
+        aria-disabled={signIn.busy}
         tabIndex={EMAIL_STEP_TAB.next}
       >
         {t('nextLabel')}

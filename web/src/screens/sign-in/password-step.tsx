@@ -81,10 +81,11 @@ export function PasswordStep({ signIn, describedBy, forgotPasswordTo }: Password
           {t('forgotPasswordLabel')}
         </AppLink>
       </div>
+      {/* aria-disabled, not disabled: a pressed button keeps focus while the call runs (useSignIn ignores a second submit). */}
       <button
         type="submit"
         className="button sign-in__submit"
-        disabled={signIn.busy}
+        aria-disabled={signIn.busy}
         tabIndex={PASSWORD_STEP_TAB.login}
       >
         {t('loginLabel')}

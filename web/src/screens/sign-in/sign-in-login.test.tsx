@@ -201,17 +201,21 @@ describe('SignInScreen login results (SPEC §7/§8)', () => {
     });
     const { user, service } = await signInAnswered(() => pending);
     const login = screen.getByRole('button', { name: 'loginLabel' }) as HTMLButtonElement;
-    await waitFor(() => expect(login.disabled).toBe(true));
+    // Pressed, it keeps focus: aria-disabled, not disabled, while the call runs.
+    await waitFor(() => expect(login.getAttribute('aria-disabled')).toBe('true'));
+    expect(login.disabled).toBe(false);
+    expect(document.activeElement).toBe(login);
     expect(login.closest('form')?.getAttribute('aria-busy')).toBe('true');
     expect(screen.getByRole('status').textContent).toBe('signingIn');
 
+    await user.click(login);
     await user.type(screen.getByLabelText('passwordLabel'), '{Enter}{Enter}');
     login.closest('form')?.requestSubmit();
     answer(json(wrongPassword));
 
     await screen.findByRole('heading', { name: 'wrongPasswordOrUnknownUser' });
     expect(service.bodiesOf('/api/login')).toHaveLength(1);
-    expect(login.disabled).toBe(false);
+    expect(login.getAttribute('aria-disabled')).toBe('false');
     expect(screen.getByRole('status').textContent).toBe('');
   });
 });
