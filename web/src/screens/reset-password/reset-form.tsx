@@ -13,6 +13,7 @@ const POLICY_ID = 'reset-password-policy';
 const STRENGTH_ID = 'reset-password-strength';
 const MATCH_ID = 'reset-passwords-must-match';
 const REASON_ID = 'reset-unavailable-reason';
+const VIOLATION_ID = 'reset-password-refused';
 
 /** The valid/invalid icon inside a field (SPEC §5); the field itself carries aria-invalid. */
 function FieldState({ valid }: { readonly valid: boolean }) {
@@ -36,6 +37,11 @@ export function ResetForm({ form, userName }: ResetFormProps) {
   const showNew = form.validating;
   const showConfirm = form.validating && form.confirm !== '';
   const mismatch = showConfirm && !form.confirmValid;
+  // The service refused the password the field holds (a common one, the address): the field says so
+  // too, and points to the message, whatever the rules checked here say.
+  const refused = form.violation !== null;
+  const newValid = form.newPasswordValid && !refused;
+  const showNewState = showNew || refused;
 
   return (
     <form
@@ -62,11 +68,11 @@ export function ResetForm({ form, userName }: ResetFormProps) {
           value={form.newPassword}
           onValueChange={form.setNewPassword}
           onBlur={form.leaveNewPassword}
-          aria-invalid={showNew ? !form.newPasswordValid : undefined}
-          aria-describedby={`${POLICY_ID} ${STRENGTH_ID}`}
+          aria-invalid={showNewState ? !newValid : undefined}
+          aria-describedby={`${refused ? `${VIOLATION_ID} ` : ''}${POLICY_ID} ${STRENGTH_ID}`}
           tabIndex={RESET_TAB.newPassword}
           toggleTabIndex={RESET_TAB.newToggle}
-          adornment={showNew ? <FieldState valid={form.newPasswordValid} /> : null}
+          adornment={showNewState ? <FieldState valid={newValid} /> : null}
         />
       </div>
       <div className="field">
@@ -101,7 +107,7 @@ export function ResetForm({ form, userName }: ResetFormProps) {
       {/* Always present, so each violation (keyed by attempt) is announced, a repeated one too. */}
       <div role="alert" className="reset__alert-region">
         {form.violation ? (
-          <p key={form.violation.attempt} className="reset__alert">
+          <p key={form.violation.attempt} id={VIOLATION_ID} className="reset__alert">
             {t(form.violation.text)}
           </p>
         ) : null}

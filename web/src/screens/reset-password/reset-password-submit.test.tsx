@@ -192,6 +192,22 @@ describe('ResetPasswordScreen violations and failures (SPEC §8)', () => {
     expect(resetButton().disabled).toBe(false);
   });
 
+  it('marks the refused password invalid, pointing to the message, until the person changes it; then the message goes', async () => {
+    const { user } = await submitWith(() => json(resetAnswer({ policyViolation: true })));
+    await waitFor(() => expect(alertText()).toBe('passwordPolicyViolation'));
+    const field = await newPasswordField();
+    const message = screen.getByText('passwordPolicyViolation');
+    // The rules checked here are met; the service's (a common password, the address) were not.
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    expect(message.id).not.toBe('');
+
+    await user.type(field, 'x');
+    expect(alertText()).toBe('');
+    expect(field.getAttribute('aria-invalid')).toBe('false');
+    expect(field.getAttribute('aria-describedby')?.split(' ')).not.toContain(message.id);
+  });
+
   it('checks the code again after neither success nor violation and, still valid, keeps the form with no message', async () => {
     const { service, user } = await submitWith(() => json(resetAnswer({})));
     await waitFor(() => expect(service.bodiesOf('/api/CheckVerification')).toHaveLength(2));

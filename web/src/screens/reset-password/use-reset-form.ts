@@ -9,11 +9,13 @@ import { checkCode, useLeaveForExpiredLink } from './use-code-check.ts';
 
 /**
  * A violation the service answered, the only message a reset shows (SPEC §8); `attempt` makes a
- * repeated one a new message.
+ * repeated one a new message. It is about the new password it refused, `password`: it stands while
+ * the field holds that password, and goes once the person changes it.
  */
 export interface Violation {
   readonly text: TextKey;
   readonly attempt: number;
+  readonly password: string;
 }
 
 /** The password was changed: the caption to show and where the browser goes afterwards. */
@@ -38,6 +40,7 @@ export interface ResetForm {
   readonly unavailableReason: TextKey | null;
   /** A reset is in flight: further submits are ignored (the button keeps focus, so it stays enabled). */
   readonly busy: boolean;
+  /** The service's refusal of the password the new-password field holds, if it refused that one. */
   readonly violation: Violation | null;
   readonly done: ResetDone | null;
   submit(): void;
@@ -137,7 +140,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     if (answer.success) return succeed(answer);
     const text = violationText(answer);
     if (!text) return neither();
-    setViolation({ text, attempt });
+    setViolation({ text, attempt, password: body.newPassword });
     release();
   };
 
@@ -161,7 +164,7 @@ export function useResetForm(verificationType: VerificationType, code: string): 
     canSubmit,
     unavailableReason: unavailableReason(newPassword, confirm),
     busy,
-    violation,
+    violation: violation?.password === newPassword ? violation : null,
     done,
     submit,
   };
