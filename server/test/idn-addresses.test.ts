@@ -1,11 +1,10 @@
-import { loginResponse } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById, insertAccount } from '../src/accounts/account-repository.ts';
 import { rekeyAddresses } from '../src/accounts/address-keys.ts';
 import { accounts } from '../src/store/tables/index.ts';
 import { apiClient, STRONG } from './recovery-kit.ts';
-import { createAccount, registerTestClient, startAuthorization, TestBrowser } from './support/oidc-flow.ts';
+import { attemptLogin, createAccount, registerTestClient } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 
 /**
@@ -29,18 +28,7 @@ function addresses() {
   return { unicode: `Ada.${serial}@Bücher.example`, ascii: `ada.${serial}@xn--bcher-kva.example` };
 }
 
-async function login(email: string, password: string) {
-  const browser = new TestBrowser(service().app);
-  const { returnUrl } = await startAuthorization(browser);
-  await browser.loadSpa();
-  const response = await browser.post('/api/login', {
-    Username: email,
-    Password: password,
-    ReturnUrl: returnUrl,
-  });
-  expect(response.statusCode).toBe(200);
-  return loginResponse.parse(response.json());
-}
+const login = (email: string, password: string) => attemptLogin(service().app, email, password);
 
 /** The account's lookup key as an earlier version wrote it: the domain lower-cased, not IDNA ASCII. */
 async function keyAsBefore(accountId: string, email: string): Promise<string> {

@@ -1,4 +1,3 @@
-import { loginResponse } from '@keycard/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById } from '../src/accounts/account-repository.ts';
@@ -11,13 +10,7 @@ import { databaseClock } from '../src/store/clock.ts';
 import { verificationCodes } from '../src/store/tables/index.ts';
 import { type ApiClient, apiClient, codeOf, linkIn, NEW_PASSWORD, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
-import {
-  createAccount,
-  RP,
-  registerTestClient,
-  startAuthorization,
-  TestBrowser,
-} from './support/oidc-flow.ts';
+import { attemptLogin, createAccount, RP, registerTestClient } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -53,17 +46,7 @@ async function account(password: string | null = STRONG, name = 'Ada Lovelace') 
   return createAccount(db(), `links-${serial}@example.com`, password, name);
 }
 
-async function signIn(email: string, password: string) {
-  const browser = new TestBrowser(app());
-  const { returnUrl } = await startAuthorization(browser);
-  await browser.loadSpa();
-  const response = await browser.post('/api/login', {
-    Username: email,
-    Password: password,
-    ReturnUrl: returnUrl,
-  });
-  return loginResponse.parse(response.json());
-}
+const signIn = (email: string, password: string) => attemptLogin(app(), email, password);
 
 async function onlyLink(kind: MailKind, to: string): Promise<string> {
   const mails = await service().mails(kind, to);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { type CallResponse, loginResponse } from '@keycard/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { insertAccount, storePassword } from '../../src/accounts/account-repository.ts';
 import { hashPassword } from '../../src/accounts/password-hash.ts';
@@ -167,6 +168,25 @@ export async function startAuthorization(
   const returnUrl = new URL(location, 'http://keycard.test').searchParams.get('ReturnUrl');
   if (!returnUrl) throw new Error(`no ReturnUrl in ${location}`);
   return { returnUrl, verifier, state };
+}
+
+/** One /api/login attempt from a fresh browser with an interaction of its own: the parsed answer. */
+export async function attemptLogin(
+  app: FastifyInstance,
+  email: string,
+  password: string,
+): Promise<CallResponse<'login'>> {
+  const browser = new TestBrowser(app);
+  const { returnUrl } = await startAuthorization(browser);
+  await browser.loadSpa();
+  const response = await browser.post('/api/login', {
+    Username: email,
+    Password: password,
+    ReturnUrl: returnUrl,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`/api/login answered ${response.statusCode}: ${response.body}`);
+  return loginResponse.parse(response.json());
 }
 
 /** Follows the resume path after a successful login to the relying party's callback; returns its code. */
