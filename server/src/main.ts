@@ -84,7 +84,6 @@ async function listen(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
-/** METRICS_PORT: the metrics listener, closed with the app; its own port, for the scraper only. */
 /** Says what bringing the accounts' lookup keys up to date did (accounts/address-keys.ts), if anything. */
 function reportRekeyedAddresses({ rekeyed, clashing }: Rekeyed, log: FastifyBaseLogger): void {
   if (rekeyed > 0) {
@@ -100,6 +99,7 @@ function reportRekeyedAddresses({ rekeyed, clashing }: Rekeyed, log: FastifyBase
   }
 }
 
+/** METRICS_PORT: the metrics listener, closed with the app; its own port, for the scraper only. */
 async function serveMetrics(app: FastifyInstance, config: Config): Promise<void> {
   if (config.metricsListener === undefined) return;
   const listener = await listenForScrapes(app.metrics, config.metricsListener);

@@ -96,10 +96,12 @@ describe('admin CLI on the embedded database with no service running', () => {
     // The account's key as an earlier version wrote it.
     const before = await openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
     try {
-      await before.db
+      const keyed = await before.db
         .update(accounts)
         .set({ emailNormalized: 'ada@bücher.example' })
-        .where(eq(accounts.email, 'Ada@Bücher.example'));
+        .where(eq(accounts.email, 'Ada@Bücher.example'))
+        .returning({ id: accounts.id });
+      expect(keyed).toHaveLength(1);
     } finally {
       await before.close();
     }

@@ -1,9 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById, insertAccount } from '../src/accounts/account-repository.ts';
 import { rekeyAddresses } from '../src/accounts/address-keys.ts';
-import { accounts } from '../src/store/tables/index.ts';
-import { apiClient, STRONG } from './recovery-kit.ts';
+import { normalizeEmail } from '../src/accounts/identifiers.ts';
+import { followUpstreamAddress } from '../src/federation/upstream-address.ts';
+import { requestEmailChange } from '../src/recovery/request-email-change.ts';
+import { databaseClock } from '../src/store/clock.ts';
+import { accounts, auditEvents } from '../src/store/tables/index.ts';
+import { apiClient, recoveryDeps, STRONG } from './recovery-kit.ts';
 import { attemptLogin, createAccount, registerTestClient } from './support/oidc-flow.ts';
 import { useTestService } from './support/test-service.ts';
 
@@ -29,6 +33,37 @@ function addresses() {
 }
 
 const login = (email: string, password: string) => attemptLogin(service().app, email, password);
+
+/** The test database, but every update fails with `error`. */
+function failingUpdates(error: Error): ReturnType<typeof db> {
+  return Object.create(db(), {
+    update: { value: () => ({ set: () => ({ where: () => ({ returning: () => Promise.reject(error) }) }) }) },
+  });
+}
+
+/** The account's audit rows of a change of address. */
+function emailChangesOf(accountId: string) {
+  return db()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.accountId, accountId), eq(auditEvents.event, 'email_change')));
+}
+
+/**
+ * Runs `body` with the account keyed as before, and keys it as now afterwards: the tests that
+ * count what a pass re-keys find no account keyed before but their own.
+ */
+async function whileKeyedAsBefore<T>(accountId: string, email: string, body: (oldKey: string) => Promise<T>) {
+  const oldKey = await keyAsBefore(accountId, email);
+  try {
+    return await body(oldKey);
+  } finally {
+    await db()
+      .update(accounts)
+      .set({ emailNormalized: normalizeEmail(email) })
+      .where(eq(accounts.id, accountId));
+  }
+}
 
 /** The account's lookup key as an earlier version wrote it: the domain lower-cased, not IDNA ASCII. */
 async function keyAsBefore(accountId: string, email: string): Promise<string> {
@@ -111,5 +146,53 @@ describe('addresses with an internationalised domain', () => {
       // The other tests count what a pass re-keys and names: this pair is this test's alone.
       await db().delete(accounts).where(eq(accounts.id, before.id));
     }
+  });
+
+  it('takes the address a provider sends in the other spelling as no change, for an account keyed before too', async () => {
+    const { unicode, ascii } = addresses();
+    const created = await createAccount(db(), unicode, STRONG);
+    await whileKeyedAsBefore(created.id, unicode, async () => {
+      const account = await findAccountById(db(), created.id);
+      if (!account) throw new Error('no account');
+      const kept = await followUpstreamAddress(db(), databaseClock(db()), account, {
+        providerId: 'p',
+        email: ascii,
+      });
+      expect(kept).toBe(account);
+      expect(await emailChangesOf(account.id)).toEqual([]);
+    });
+  });
+
+  it('answers a change of address to the other spelling of the same one as unchanged, for an account keyed before too', async () => {
+    const deps = recoveryDeps(db());
+    const { unicode, ascii } = addresses();
+    const account = await createAccount(db(), unicode, STRONG);
+    expect(await requestEmailChange(deps, account.id, ascii)).toEqual({ outcome: 'unchanged' });
+    await whileKeyedAsBefore(account.id, unicode, async () => {
+      expect(await requestEmailChange(deps, account.id, ascii)).toEqual({ outcome: 'unchanged' });
+    });
+    expect(deps.mail.queued).toHaveLength(0);
+  });
+
+  it('starts when an account created that very moment takes the new key first: the unique index refuses the re-key', async () => {
+    const { unicode } = addresses();
+    const account = await createAccount(db(), unicode, STRONG);
+    const violation = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+    });
+    await whileKeyedAsBefore(account.id, unicode, async (oldKey) => {
+      // The re-key's update meets the unique index; every other statement runs.
+      expect(await rekeyAddresses(failingUpdates(violation))).toEqual({ rekeyed: 0, clashing: [] });
+      expect((await findAccountById(db(), account.id))?.emailNormalized).toBe(oldKey);
+    });
+  });
+
+  it('fails the start on any other error of the re-key, as on any other statement', async () => {
+    const { unicode } = addresses();
+    const account = await createAccount(db(), unicode, STRONG);
+    const lost = new Error('Connection terminated unexpectedly');
+    await whileKeyedAsBefore(account.id, unicode, async () => {
+      await expect(rekeyAddresses(failingUpdates(lost))).rejects.toBe(lost);
+    });
   });
 });

@@ -20,6 +20,17 @@ describe('identifiers (DESIGN §2: trimmed, NFC, compared case-insensitively)', 
     expect(normalizeEmail('Ada@')).toBe('ada@');
     expect(normalizeEmail('no-at-sign.Example')).toBe('no-at-sign.example');
     expect(normalizeEmail('Bücher.example')).toBe('bücher.example');
+    // Only a plain host name is converted: a URL host parser would cut, decode or rewrite these, and
+    // different addresses would share a key.
+    for (const kept of [
+      'ada@bücher.example/x',
+      'ada@example.com/x',
+      'ada@ex%61mple.com',
+      'ada@0x7f.1',
+      'ada@bücher。example',
+    ]) {
+      expect(normalizeEmail(kept)).toBe(kept);
+    }
     // An empty local part still has a domain.
     expect(normalizeEmail('@Bücher.example')).toBe('@xn--bcher-kva.example');
   });

@@ -6,17 +6,35 @@ export function storedEmailForm(email: string): string {
   return email.trim().normalize('NFC');
 }
 
+/** A domain of letters (any script, with their marks), digits, dots and hyphens: a host name to be. */
+const INTERNATIONAL_DOMAIN = /^[\p{L}\p{M}\p{N}.-]+$/u;
+/** What IDNA ASCII gives for such a domain. */
+const ASCII_DOMAIN = /^[a-z0-9.-]+$/;
+
 /**
- * DESIGN §2: identifiers are e-mail addresses, trimmed, NFC, compared case-insensitively; the domain
- * also in its IDNA ASCII form, so "ada@Bücher.example" and "ada@xn--bcher-kva.example" are one
- * identifier (a browser's e-mail field sends the second for the first). A domain that is no host
- * name is kept as written.
+ * A lower-case domain with a character outside ASCII in its IDNA ASCII form; any other as it is.
+ * Only a plain host name is converted: node's domainToASCII parses a URL's host, which would cut
+ * "example.com/x" at its slash, decode "%61" and rewrite a numeric address, so different addresses
+ * would share a key.
+ */
+function asciiDomain(domain: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII, from NUL up
+  if (/^[\x00-\x7f]*$/.test(domain) || !INTERNATIONAL_DOMAIN.test(domain)) return domain;
+  const ascii = domainToASCII(domain);
+  return ASCII_DOMAIN.test(ascii) ? ascii : domain;
+}
+
+/**
+ * DESIGN §2: identifiers are e-mail addresses, trimmed, NFC, compared case-insensitively; a domain
+ * with letters outside ASCII also in its IDNA ASCII form, so "ada@Bücher.example" and
+ * "ada@xn--bcher-kva.example" are one identifier (a browser's e-mail field sends the second for the
+ * first). A domain that is no host name is kept as written.
  */
 export function normalizeEmail(email: string): string {
   const address = storedEmailForm(email).toLowerCase();
   const at = address.lastIndexOf('@');
-  const ascii = at < 0 ? '' : domainToASCII(address.slice(at + 1));
-  return ascii === '' ? address : `${address.slice(0, at + 1)}${ascii}`;
+  if (at < 0) return address;
+  return `${address.slice(0, at + 1)}${asciiDomain(address.slice(at + 1))}`;
 }
 
 /** Key of the per-identifier failure counter; a hash so the table holds no addresses of non-users. */

@@ -33,7 +33,9 @@ export async function followUpstreamAddress(
   const email = storedEmailForm(upstream.email);
   // The same address in another letter case is no change (DESIGN §2: compared case-insensitively):
   // nothing to record, and the links mailed to it keep working.
-  if (account.emailNormalized === normalizeEmail(email)) return account;
+  // The account's own address is compared, not its stored key: a key written before by another
+  // release (accounts/address-keys.ts) must not make the same address look like a change.
+  if (normalizeEmail(account.email) === normalizeEmail(email)) return account;
   const detail = { step: 'federation', providerId: upstream.providerId };
   // Read before the transaction: the clock asks the database, which holds one connection on PGlite.
   const now = await clock.now();

@@ -25,7 +25,8 @@ export async function requestEmailChange(
   const account = await findAccountById(deps.db, accountId);
   if (!account) return { outcome: 'not_found' };
   const wanted = storedEmailForm(newEmail);
-  if (normalizeEmail(wanted) === account.emailNormalized) return { outcome: 'unchanged' };
+  // The account's own address, not its stored key, which another release may have written.
+  if (normalizeEmail(wanted) === normalizeEmail(account.email)) return { outcome: 'unchanged' };
   if (!(await emailIsFree(deps.db, wanted, account.id))) return { outcome: 'taken' };
   const now = await deps.clock.now();
   await deps.db.transaction(async (tx) => {
