@@ -278,14 +278,23 @@ export function accountsKeyedOutsideAscii(db: Db): Promise<AccountAddress[]> {
  * doing the same at its start changes nothing.
  */
 export async function rekeyAccount(db: Db, id: string, from: string, to: string): Promise<boolean> {
-  // Stryker disable next-line ObjectLiteral,StringLiteral: only whether a row exists is read
-  const taken = db.select({ one: sql`1` }).from(accounts).where(eq(accounts.emailNormalized, to));
   const changed = await db
     .update(accounts)
     .set({ emailNormalized: to })
-    .where(and(eq(accounts.id, id), eq(accounts.emailNormalized, from), notExists(taken)))
+    .where(and(eq(accounts.id, id), eq(accounts.emailNormalized, from), notExists(heldByAnother(db, to, id))))
     .returning({ id: accounts.id });
   return changed.length === 1;
+}
+
+/** The accounts other than `accountId` with the (normalised) address: a subquery for `notExists`. */
+function heldByAnother(db: Db, emailNormalized: string, accountId: string) {
+  return (
+    db
+      // Stryker disable next-line ObjectLiteral,StringLiteral: only whether a row exists is read
+      .select({ one: sql`1` })
+      .from(accounts)
+      .where(and(eq(accounts.emailNormalized, emailNormalized), ne(accounts.id, accountId)))
+  );
 }
 
 /** True when an account other than `exceptId` has the (normalized) address. */
@@ -312,10 +321,6 @@ export async function emailTaken(db: Db, emailNormalized: string, exceptId?: str
  */
 export async function replaceEmail(db: Db, accountId: string, newEmail: string): Promise<boolean> {
   const address = { email: storedEmailForm(newEmail), emailNormalized: normalizeEmail(newEmail) };
-  const taken = db
-    .select({ one: sql`1` })
-    .from(accounts)
-    .where(and(eq(accounts.emailNormalized, address.emailNormalized), ne(accounts.id, accountId)));
   const swapped = await db
     .update(accounts)
     .set({
@@ -326,7 +331,7 @@ export async function replaceEmail(db: Db, accountId: string, newEmail: string):
       emailVerifiedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(accounts.id, accountId), notExists(taken)))
+    .where(and(eq(accounts.id, accountId), notExists(heldByAnother(db, address.emailNormalized, accountId))))
     .returning({ id: accounts.id });
   if (swapped.length === 1) await clearFailures(db, identifierHash(newEmail));
   return swapped.length === 1;

@@ -18,8 +18,7 @@ const ASCII_DOMAIN = /^[a-z0-9.-]+$/;
  * would share a key.
  */
 function asciiDomain(domain: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of ASCII, from NUL up
-  if (/^[\x00-\x7f]*$/.test(domain) || !INTERNATIONAL_DOMAIN.test(domain)) return domain;
+  if (/^\p{ASCII}*$/u.test(domain) || !INTERNATIONAL_DOMAIN.test(domain)) return domain;
   const ascii = domainToASCII(domain);
   return ASCII_DOMAIN.test(ascii) ? ascii : domain;
 }
