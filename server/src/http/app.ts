@@ -21,7 +21,7 @@ import { queueUnlockMail } from '../recovery/unlock-mail.ts';
 import { closeConnectionsWhenClosing } from '../shutdown.ts';
 import { type Clock, databaseClock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
-import { openRedis } from '../store/redis.ts';
+import { openSharedCounters } from '../store/redis.ts';
 import { getOrCreateSecret } from '../store/secrets.ts';
 import { registerAdminApi } from './admin-api/admin-api.ts';
 import { registerAllowedHosts } from './allowed-hosts.ts';
@@ -143,9 +143,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Load balancers' probes: before the request limit, like the SPA's files (health.ts).
   registerHealth(app, createReadiness({ db, mailWorkerRunning: mail.running, log: app.log }));
   // REDIS_URL: counters shared by every instance (DESIGN §5); otherwise kept in this process.
-  const redis = config.redisUrl === undefined ? undefined : openRedis(config.redisUrl);
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
-  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis });
+  const shared = config.redisUrl === undefined ? undefined : openSharedCounters(config.redisUrl, app.log);
+  if (shared) app.addHook('onClose', () => shared.close());
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, ...(shared ? { shared } : {}) });
 
   const texts = options.texts ?? LANGUAGE_TEXTS;
   const clock = options.clock ?? databaseClock(db);
@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // links cannot leak (config.ts devMailboxOf) or when asked for by DEV_MAILBOX.
   if (config.devMailbox.on) await app.register(async (scope) => devMailboxRoutes(scope, { db }));
 
-  const recovery = createRecoveryDeps({ config, db, mail, clock, redis });
+  const recovery = createRecoveryDeps({ config, db, mail, clock, ...(shared ? { shared } : {}) });
   const deps: RouteDeps = {
     config,
     db,

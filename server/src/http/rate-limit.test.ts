@@ -1,7 +1,8 @@
 import { errorBodySchema } from '@keycard/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentRedis } from '../../test/support/silent-redis.ts';
+import { openSharedCounters, type SharedCounters } from '../store/redis.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { registerRateLimit } from './rate-limit.ts';
 
@@ -10,11 +11,11 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((resource) => resource.close()));
 });
 
-async function limitedApp(perMinute: number, redis?: Redis): Promise<FastifyInstance> {
+async function limitedApp(perMinute: number, shared?: SharedCounters): Promise<FastifyInstance> {
   const app = Fastify();
   opened.push(app);
   installErrorHandler(app);
-  await registerRateLimit(app, { perMinute, ...(redis ? { redis } : {}) });
+  await registerRateLimit(app, { perMinute, ...(shared ? { shared } : {}) });
   app.get('/api/probe', async () => ({ ok: true }));
   return app;
 }
@@ -50,18 +51,36 @@ describe('registerRateLimit', () => {
     expect((await probe(app, '2001:db8:1:3::a')).statusCode).toBe(200);
   });
 
-  it('answers rather than fails or refuses while the configured Redis is unreachable', async () => {
-    // Nothing listens on port 1; the connection gives up at once instead of queueing commands.
-    const redis = new Redis({
-      port: 1,
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    opened.push({ close: async () => redis.disconnect() });
-    const app = await limitedApp(1, redis);
-    // Beyond the limit of 1: an in-process count would refuse the second call.
-    for (let n = 0; n < 3; n++) expect((await probe(app, '10.9.0.4')).statusCode).toBe(200);
+  /** The connection of REDIS_URL `url`, whose warnings are kept. */
+  function sharedCounters(url: string) {
+    const warnings: string[] = [];
+    const log = { warn: (_fields: object, message: string) => void warnings.push(message), info: () => {} };
+    const shared = openSharedCounters(url, log);
+    opened.push(shared);
+    return { shared, warnings };
+  }
+
+  it('counts in this process while the configured Redis refuses connections, and logs it', async () => {
+    // Nothing listens on port 1.
+    const { shared, warnings } = sharedCounters('redis://127.0.0.1:1');
+    const app = await limitedApp(1, shared);
+    expect((await probe(app, '10.9.0.4')).statusCode).toBe(200);
+    // The limit of 1 still holds, in this instance.
+    expect((await probe(app, '10.9.0.4')).statusCode).toBe(429);
+    expect((await probe(app, '10.9.0.5')).statusCode).toBe(200);
+    expect(warnings).toEqual([
+      'Redis is unavailable: rate-limit counters are kept in this process until it is back',
+    ]);
+  });
+
+  it('answers once the command timeout has passed when Redis takes commands and never answers', async () => {
+    const silent = await silentRedis();
+    opened.push(silent);
+    const { shared, warnings } = sharedCounters(silent.url);
+    const app = await limitedApp(1, shared);
+    // Without a timeout these would wait for as long as the connection stays open.
+    expect((await probe(app, '10.9.0.6')).statusCode).toBe(200);
+    expect((await probe(app, '10.9.0.6')).statusCode).toBe(429);
+    expect(warnings).toHaveLength(1);
   });
 });

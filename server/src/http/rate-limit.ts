@@ -1,18 +1,70 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import { ServiceError } from '../errors/service-error.ts';
 import { clientNetwork } from '../recovery/client-network.ts';
+import type { SharedCounters } from '../store/redis.ts';
+
+type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
 
 export interface RateLimitOptions {
   /** Requests per minute and client IP (RATE_LIMIT_PER_MINUTE). */
   readonly perMinute: number;
   /** Shared counters (REDIS_URL); without it each instance counts for itself. */
-  readonly redis?: Redis;
+  readonly shared?: SharedCounters;
 }
 
 /** Redis key prefix of the per-IP request counters. */
 export const REQUEST_LIMIT_PREFIX = 'keycard:requests:';
+
+/**
+ * The library's Redis store, which counts in the library's in-process store whenever Redis fails a
+ * command (refused, or no answer within its timeout, store/redis.ts): while Redis is away each
+ * instance keeps the limit for itself, rather than every request failing, waiting or going uncounted.
+ */
+function storeFallingBackFrom(shared: SharedCounters): FastifyRateLimitStoreCtor {
+  interface Stores {
+    readonly primary: FastifyRateLimitStore;
+    readonly local: FastifyRateLimitStore;
+  }
+  return class FallbackStore implements FastifyRateLimitStore {
+    readonly #stores: Stores;
+
+    // The plugin passes its options, which these stores take from here instead; a child, its parent's.
+    constructor(_options?: unknown, stores?: Stores) {
+      this.#stores = stores ?? {
+        primary: new RedisStore(false, false, shared.redis, REQUEST_LIMIT_PREFIX),
+        local: new LocalStore(false, false),
+      };
+    }
+
+    incr(key: string, counted: Counted, timeWindow: number, max: number): void {
+      const { primary, local } = this.#stores;
+      primary.incr(
+        key,
+        (error, result) => {
+          if (!error) {
+            shared.answered();
+            return counted(null, result);
+          }
+          shared.failed(error);
+          local.incr(key, counted, timeWindow, max);
+        },
+        timeWindow,
+        max,
+      );
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      const { primary, local } = this.#stores;
+      return new FallbackStore(undefined, {
+        primary: primary.child(routeOptions),
+        local: local.child(routeOptions),
+      });
+    }
+  };
+}
 
 /**
  * Per-IP request limit for every route registered after this call: the API, the provider's protocol
@@ -28,9 +80,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     timeWindow: 60_000,
     // An IPv6 client by its /64, which it may send from any address of (recovery/client-network.ts).
     keyGenerator: (request) => clientNetwork(request.ip),
-    ...(options.redis ? { redis: options.redis, nameSpace: REQUEST_LIMIT_PREFIX } : {}),
-    // Redis away: answer rather than fail every request; the identifier lockout still holds.
-    skipOnError: true,
+    ...(options.shared ? { store: storeFallingBackFrom(options.shared) } : {}),
     errorResponseBuilder: (_request, context) =>
       new ServiceError('rate_limited', `Too many requests; try again in ${context.after}.`),
   });

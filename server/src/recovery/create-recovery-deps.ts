@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Clock } from '../store/clock.ts';
 import type { Db } from '../store/database.ts';
+import type { SharedCounters } from '../store/redis.ts';
 import type { MailQueue, RecoveryDeps } from './recovery-deps.ts';
 import { createRecoveryLimits } from './recovery-limits.ts';
 
@@ -20,11 +20,11 @@ export interface RecoveryParts {
   readonly mail: MailQueue;
   readonly clock: Clock;
   /** Shared rate-limit counters (REDIS_URL). */
-  readonly redis?: Redis;
+  readonly shared?: SharedCounters;
 }
 
 /** The recovery flows' dependencies, built once per app from the config (http/app.ts). */
-export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryParts): RecoveryDeps {
+export function createRecoveryDeps({ config, db, mail, clock, shared }: RecoveryParts): RecoveryDeps {
   return {
     db,
     clock,
@@ -35,7 +35,7 @@ export function createRecoveryDeps({ config, db, mail, clock, redis }: RecoveryP
     passwordMinScore: config.passwordMinScore,
     codeLifetimes: config.codeLifetimes,
     limits: createRecoveryLimits({
-      ...(redis ? { redis } : {}),
+      ...(shared ? { shared } : {}),
       forgotPassword: config.forgotPasswordLimits,
     }),
     sleep: (ms) => sleep(ms),

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import {
   createRecoveryLimits,
+  FallbackWindowCounter,
   MemoryWindowCounter,
   RECOVERY_LIMIT_PREFIX,
   RedisWindowCounter,
@@ -17,6 +18,8 @@ class FakeRedis {
   readonly expiries = new Map<string, number>();
   readonly commands: string[][] = [];
   failNextExec: Error | 'no-answer' | undefined;
+  /** Every command fails with this until cleared, as while Redis is away. */
+  away: Error | undefined;
 
   multi() {
     const queued: (() => [Error | null, unknown])[] = [];
@@ -40,6 +43,7 @@ class FakeRedis {
         return chain;
       },
       exec: async () => {
+        if (this.away) throw this.away;
         const failure = this.failNextExec;
         this.failNextExec = undefined;
         if (failure === 'no-answer') return null;
@@ -51,6 +55,7 @@ class FakeRedis {
   }
 
   async get(name: string): Promise<string | null> {
+    if (this.away) throw this.away;
     const value = this.values.get(name);
     return value === undefined ? null : String(value);
   }
@@ -108,6 +113,55 @@ describe('Redis window counter, its rules', () => {
   });
 });
 
+/** What the counters report to the connection (store/redis.ts), recorded. */
+function recordedHealth() {
+  const reports: string[] = [];
+  return {
+    reports,
+    failed: (error: unknown) => void reports.push(`failed: ${(error as Error).message}`),
+    answered: () => void reports.push('answered'),
+  };
+}
+
+describe('Redis window counter falling back to this process', () => {
+  it('counts in Redis while it answers, and says so', async () => {
+    const redis = new FakeRedis();
+    const health = recordedHealth();
+    const counter = new FallbackWindowCounter(
+      new RedisWindowCounter(redis.asRedis(), 'p:', 2, 60_000),
+      new MemoryWindowCounter(2, 60_000, () => 0),
+      health,
+    );
+    expect(await counter.take('ip')).toBe(true);
+    await counter.add('ip');
+    expect(await counter.exhausted('ip')).toBe(true);
+    expect(redis.values.get('p:ip')).toBe(2);
+    expect(health.reports).toEqual(['answered', 'answered', 'answered']);
+    expect([counter.limit, counter.windowMs]).toEqual([2, 60_000]);
+  });
+
+  it('keeps the limit of 2 in this process while Redis fails, and reports each failure', async () => {
+    const redis = new FakeRedis();
+    const health = recordedHealth();
+    const counter = new FallbackWindowCounter(
+      new RedisWindowCounter(redis.asRedis(), 'p:', 2, 60_000),
+      new MemoryWindowCounter(2, 60_000, () => 0),
+      health,
+    );
+    redis.away = new Error('Command timed out');
+    expect(await counter.exhausted('ip')).toBe(false);
+    expect(await counter.take('ip')).toBe(true);
+    expect(await counter.take('ip')).toBe(true);
+    expect(await counter.take('ip')).toBe(false);
+    expect(await counter.exhausted('ip')).toBe(true);
+    expect(health.reports).toEqual(Array(5).fill('failed: Command timed out'));
+    // Back: Redis's own count again, which the events while it was away did not reach.
+    redis.away = undefined;
+    expect(await counter.take('ip')).toBe(true);
+    expect(health.reports.at(-1)).toBe('answered');
+  });
+});
+
 describe('in-process window counter, its memory', () => {
   const windowsOf = (counter: MemoryWindowCounter) => Reflect.get(counter, 'windows') as Map<string, unknown>;
 
@@ -150,8 +204,9 @@ describe('recovery limits (DESIGN §2)', () => {
 
   it('count in Redis under one prefix per counter when Redis is configured', async () => {
     const redis = new FakeRedis();
-    const limits = createRecoveryLimits({ redis: redis.asRedis() });
-    expect(limits.forgotPerAddress).toBeInstanceOf(RedisWindowCounter);
+    const shared = { redis: redis.asRedis(), ...recordedHealth(), close: async () => {} };
+    const limits = createRecoveryLimits({ shared });
+    expect(limits.forgotPerAddress).toBeInstanceOf(FallbackWindowCounter);
     await limits.forgotPerAddress.add('a@example.com');
     await limits.forgotPerIp.add('10.0.0.1');
     await limits.wrongCodesPerIp.add('10.0.0.1');

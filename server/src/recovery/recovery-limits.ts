@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
+import type { SharedCounters } from '../store/redis.ts';
 
 /**
  * Short-lived rate-limit counters of the recovery flows (DESIGN §2: mail per address and per IP,
  * wrong-code guessing per IP). In this process by default; with REDIS_URL in Redis, so several
- * instances share one count (DESIGN §5).
+ * instances share one count (DESIGN §5), and in this process again while Redis fails.
  */
 
 const MINUTE = 60_000;
@@ -98,6 +99,51 @@ export class RedisWindowCounter implements WindowCounter {
   }
 }
 
+/**
+ * Redis's count, or this process's while Redis fails a command (refused, or no answer within its
+ * timeout, store/redis.ts): a recovery call neither fails nor waits on Redis, and keeps its limits,
+ * counted per instance until Redis is back. A count made here is not carried over to Redis.
+ */
+export class FallbackWindowCounter implements WindowCounter {
+  constructor(
+    private readonly shared: WindowCounter,
+    private readonly local: WindowCounter,
+    private readonly health: Pick<SharedCounters, 'failed' | 'answered'>,
+  ) {}
+
+  get limit(): number {
+    return this.shared.limit;
+  }
+
+  get windowMs(): number {
+    return this.shared.windowMs;
+  }
+
+  private async counted<T>(count: (counter: WindowCounter) => Promise<T>): Promise<T> {
+    let answer: T;
+    try {
+      answer = await count(this.shared);
+    } catch (error) {
+      this.health.failed(error);
+      return count(this.local);
+    }
+    this.health.answered();
+    return answer;
+  }
+
+  take(key: string): Promise<boolean> {
+    return this.counted((counter) => counter.take(key));
+  }
+
+  add(key: string): Promise<void> {
+    return this.counted((counter) => counter.add(key));
+  }
+
+  exhausted(key: string): Promise<boolean> {
+    return this.counted((counter) => counter.exhausted(key));
+  }
+}
+
 export interface RecoveryLimits {
   /** Forgot-password requests per normalised address. */
   readonly forgotPerAddress: WindowCounter;
@@ -130,7 +176,7 @@ export const RECOVERY_LIMIT_PREFIX = 'keycard:limit:';
 
 export interface RecoveryLimitOptions {
   /** Counts in Redis (REDIS_URL) instead of this process. */
-  readonly redis?: Redis;
+  readonly shared?: SharedCounters;
   /** Clock of the in-process counters (tests). */
   readonly now?: () => number;
   /** Configured forgot-password limits; the defaults above otherwise. */
@@ -138,7 +184,7 @@ export interface RecoveryLimitOptions {
 }
 
 export function createRecoveryLimits(options: RecoveryLimitOptions = {}): RecoveryLimits {
-  const { redis, now = Date.now, forgotPassword = DEFAULT_FORGOT_PASSWORD_LIMITS } = options;
+  const { shared, now = Date.now, forgotPassword = DEFAULT_FORGOT_PASSWORD_LIMITS } = options;
   const limits = {
     forgotPerAddress: { limit: forgotPassword.perAddress, windowMs: forgotPassword.windowMs },
     forgotPerIp: { limit: forgotPassword.perIp, windowMs: forgotPassword.windowMs },
@@ -146,9 +192,10 @@ export function createRecoveryLimits(options: RecoveryLimitOptions = {}): Recove
   };
   const counter = (name: keyof typeof limits): WindowCounter => {
     const { limit, windowMs } = limits[name];
-    return redis
-      ? new RedisWindowCounter(redis, `${RECOVERY_LIMIT_PREFIX}${name}:`, limit, windowMs)
-      : new MemoryWindowCounter(limit, windowMs, now);
+    const local = new MemoryWindowCounter(limit, windowMs, now);
+    if (!shared) return local;
+    const inRedis = new RedisWindowCounter(shared.redis, `${RECOVERY_LIMIT_PREFIX}${name}:`, limit, windowMs);
+    return new FallbackWindowCounter(inRedis, local, shared);
   };
   return {
     forgotPerAddress: counter('forgotPerAddress'),
