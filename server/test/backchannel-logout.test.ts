@@ -1,6 +1,7 @@
 import { VerificationType } from '@keycard/contract';
 import { eq } from 'drizzle-orm';
 import * as jose from 'jose';
+import * as oidc from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../src/backchannel/backchannel-delivery.ts';
 import { logoutTokensOf } from '../src/backchannel/backchannel-repository.ts';
@@ -9,7 +10,7 @@ import { finishLogout } from '../src/oidc/logout.ts';
 import { deleteUser } from '../src/provisioning/user-lookup-operations.ts';
 import { disableUser } from '../src/provisioning/user-operations.ts';
 import { manualClock } from '../src/store/clock.ts';
-import { backchannelLogouts, oidcClients } from '../src/store/tables/index.ts';
+import { auditEvents, backchannelLogouts, oidcClients } from '../src/store/tables/index.ts';
 import { csrfHeaders, fetchCsrf, testConfig } from './support/app.ts';
 import {
   registerConfidentialClient,
@@ -17,6 +18,7 @@ import {
   signInThrough,
 } from './support/confidential-relying-party.ts';
 import { LogoutReceiver } from './support/logout-receiver.ts';
+import { createAccount, REDIRECT_URI, type TestBrowser } from './support/oidc-flow.ts';
 import { ISSUER } from './support/relying-party.ts';
 import { useTestService } from './support/test-service.ts';
 
@@ -28,6 +30,11 @@ const service = useTestService({
     const uri = await receiver.listen();
     await registerConfidentialClient(db, 'planner', { backchannelLogoutUri: uri });
     await registerConfidentialClient(db, 'no-listener');
+    await registerConfidentialClient(db, 'offline-planner', {
+      backchannelLogoutUri: uri,
+      grantTypes: ['authorization_code', 'refresh_token'],
+      scope: 'openid email profile offline_access',
+    });
   },
   tearDown: () => receiver.close(),
 });
@@ -65,11 +72,11 @@ async function signInAndOut(clientId = 'planner') {
   return { idClaims };
 }
 
-async function verifyLogoutToken(token: string) {
+async function verifyLogoutToken(token: string, audience = 'planner') {
   const jwks = (await app().inject({ method: 'GET', url: '/oidc/jwks' })).json<jose.JSONWebKeySet>();
   return jose.jwtVerify(token, jose.createLocalJWKSet(jwks), {
     issuer: ISSUER,
-    audience: 'planner',
+    audience,
     typ: 'logout+jwt',
     maxTokenAge: '2 minutes',
   });
@@ -210,6 +217,87 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
         });
         expect(response.json()).toMatchObject({ success: true });
       });
+    });
+  });
+
+  describe('when another account signs in on the same browser', () => {
+    /**
+     * A relying party asks for prompt=login and another person signs in on this browser: the
+     * provider ends the first person's session through its self-submitting sign-out form, which the
+     * browser posts; then the sign-in goes on. Answers where it returns to the relying party.
+     */
+    async function switchAccount(browser: TestBrowser) {
+      const config = await relyingParty(app(), 'no-listener');
+      const authorize = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT_URI,
+        scope: 'openid',
+        prompt: 'login',
+        state: oidc.randomState(),
+      });
+      const start = await browser.get(authorize.pathname + authorize.search);
+      const returnUrl = new URL(String(start.headers.location), ISSUER).searchParams.get('ReturnUrl') ?? '';
+      const bob = await createAccount(service().db, `bob-${Date.now()}@example.com`, 'Correct-Horse-42');
+      const login = await browser.post('/api/login', {
+        Username: bob.email,
+        Password: 'Correct-Horse-42',
+        ReturnUrl: returnUrl,
+      });
+      expect(login.json()).toMatchObject({ isAuthenticated: true });
+      const form = await browser.get(returnUrl);
+      expect(form.statusCode).toBe(200);
+      const action = new URL(/action="([^"]+)"/.exec(form.body)?.[1] ?? '');
+      const inputs = Object.fromEntries(
+        [...form.body.matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value]),
+      );
+      const confirmed = await app().inject({
+        method: 'POST',
+        url: action.pathname,
+        headers: { cookie: browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(inputs).toString(),
+      });
+      browser.jar.take(confirmed);
+      // Then the other account's sign-in goes on to its relying party.
+      let answer = confirmed;
+      for (let hop = 0; hop < 5 && answer.statusCode === 303; hop++) {
+        const location = new URL(String(answer.headers.location), ISSUER);
+        if (location.href.startsWith(REDIRECT_URI)) return location;
+        answer = await browser.get(location.pathname + location.search);
+      }
+      throw new Error(`the sign-in ended at ${answer.statusCode} ${answer.headers.location ?? ''}`);
+    }
+
+    it("tells the first person's relying party, ends their refresh tokens and records the sign-out", async () => {
+      const config = await relyingParty(app(), 'offline-planner');
+      const { tokens, browser } = await signInThrough(service(), config, {
+        scope: 'openid email offline_access',
+        // OpenID Connect Core §11: a refresh token for offline_access needs prompt=consent.
+        prompt: 'consent',
+      });
+      const ada = tokens.claims();
+      if (!ada || !tokens.refresh_token) throw new Error('no ID or refresh token');
+      const signOuts = async () =>
+        (await service().db.select().from(auditEvents).where(eq(auditEvents.event, 'logout'))).filter(
+          (row) => row.accountId === ada.sub,
+        ).length;
+
+      const connectionsBefore = receiver.connections;
+      const callback = await switchAccount(browser);
+      expect(callback.searchParams.get('code')).toBeTruthy();
+      // Nothing was posted inside the person's request: not even a connection was opened.
+      expect(receiver.connections).toBe(connectionsBefore);
+
+      // Queued like every other end of a session, and posted by the worker (not inline, where an
+      // allowed private-network relying party was refused and a failure never retried).
+      expect(await app().logouts.runOnce()).toBe(1);
+      expect(receiver.received).toHaveLength(1);
+      const [token] = receiver.tokens();
+      const { payload } = await verifyLogoutToken(token ?? '', 'offline-planner');
+      expect(payload).toMatchObject({ sub: ada.sub, sid: ada.sid });
+      // The provider keeps an offline_access grant across a sign-out; this service's sign-out does not.
+      await expect(oidc.refreshTokenGrant(config, tokens.refresh_token)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      expect(await signOuts()).toBe(1);
     });
   });
 

@@ -159,6 +159,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     retainMs: keySettings.retainMs,
     log: app.log,
     clientCache: options.clientCache,
+    // The worker below, woken once a sign-in as another account has queued the first one's tokens.
+    logouts: { clock, nudge: () => logouts.nudge() },
   });
   await mountProvider(app, providers);
   // Told of rotations and revocations: by the admin API here once they commit (key-routes.ts), and by

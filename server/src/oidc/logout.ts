@@ -12,6 +12,7 @@ import {
   deleteGrant,
   deleteSession,
   endAccountSessions,
+  endGrant,
   findAccountSessionPayloads,
   findLiveLogoutRequest,
   findSessionPayload,
@@ -19,6 +20,8 @@ import {
   type NewLogoutRequest,
 } from './oidc-repository.ts';
 import { protocolRoute } from './protocol-routes.ts';
+
+type Middleware = Parameters<Provider['use']>[0];
 
 const LOGOUT_REQUEST_TTL_MS = 10 * 60_000;
 
@@ -244,6 +247,41 @@ export async function endAccountSessionsWithLogout(db: Db, clock: Clock, account
     clientSessionsOf((payload.authorizations ?? {}) as Authorizations),
   );
   return queueLogoutTokens(db, clock, accountId, clientSessions);
+}
+
+/**
+ * Another account signing in on a browser that has a session (a relying party's prompt=login or
+ * max_age) ends that session first: the provider sends the browser through its own end-session
+ * confirmation (its resume), which deletes the session and the grants it does not keep across a
+ * sign-out. Once it has, this does what this service's sign-out does besides (finishLogout): every
+ * grant of the session is deleted, an offline_access one too, a logout token is queued for each of
+ * its clients with the session's sid, and the sign-out is recorded. The provider posts no logout
+ * token itself, as it is not given the clients' back-channel URIs (clients.ts): its post would be
+ * made once, inside the person's request, and refuse the private networks BACKCHANNEL_PRIVATE_NETWORKS
+ * allows.
+ */
+export function endSessionLeftForAnotherAccount(provider: Provider, db: Db, queue: LogoutQueue): Middleware {
+  const ended = new WeakSet<object>();
+  provider.on('end_session.success', (ctx) => ended.add(ctx));
+  return async (ctx, next) => {
+    await next();
+    if (!ended.has(ctx)) return;
+    const { session } = (ctx as KoaContextWithOIDC).oidc;
+    const accountId = session?.accountId;
+    if (typeof accountId !== 'string') return;
+    const authorizations = (session?.authorizations ?? {}) as Authorizations;
+    const queued = await retriedTransaction(db, async (tx) => {
+      // The provider resumes the other account's sign-in next, whose interaction names the first
+      // session's grant: the grant and its tokens go, the interaction stays.
+      for (const { grantId } of Object.values(authorizations)) {
+        // Stryker disable next-line ConditionalExpression: the provider writes no entry without a grant; a missing id would delete nothing
+        if (grantId) await endGrant(tx, grantId);
+      }
+      await recordAudit(tx, { event: 'logout', outcome: 'success', accountId, ip: ctx.ip });
+      return queueLogoutTokens(tx, queue.clock, accountId, clientSessionsOf(authorizations));
+    });
+    if (queued > 0) queue.nudge();
+  };
 }
 
 /**

@@ -506,6 +506,26 @@ export async function destroyPayload(db: Db, model: string, id: string): Promise
   return deleted.length > 0;
 }
 
+/**
+ * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
+ * grantId of the session's existing grant too, but is no token of it: deleting it with the tokens broke
+ * an account switch (the provider revokes the old grant, then resumes that very interaction).
+ */
+export const GRANT_TOKEN_MODELS: readonly string[] = [
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+];
+
+/** Takes away a grant and what was issued under it, leaving an interaction that names it. */
+export async function endGrant(db: Db, grantId: string): Promise<void> {
+  await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
+  await destroyPayload(db, 'Grant', grantId);
+}
+
 /** Deletes the payloads of `models` issued under a grant. */
 export async function deleteGrantPayloads(db: Db, grantId: string, models: readonly string[]): Promise<void> {
   await db

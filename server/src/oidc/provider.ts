@@ -15,7 +15,13 @@ import { firstPartyPolicy } from './interaction-policy.ts';
 import { interactionUrl } from './interaction-url.ts';
 import type { KeySchedule } from './key-schedule.ts';
 import { signingAlgorithmsOf } from './keys.ts';
-import { screenEndSessionRequest, showSignedOut, startLogout } from './logout.ts';
+import {
+  endSessionLeftForAnotherAccount,
+  type LogoutQueue,
+  screenEndSessionRequest,
+  showSignedOut,
+  startLogout,
+} from './logout.ts';
 import { answerOutages, errorPageFor, isPersonFacing, noteOutage } from './outage.ts';
 import { refreshTokenTtl } from './refresh-tokens.ts';
 import { logRefusals, noteRefusal, type RefusalLog } from './refusals.ts';
@@ -47,6 +53,8 @@ export interface ProviderDeps {
   clientCache?: ClientCache | undefined;
   /** Where refused protocol requests are written, one line each (refusals.ts). */
   log: RefusalLog;
+  /** Where the logout tokens of a session the provider ends are queued (logout.ts). */
+  logouts: LogoutQueue;
 }
 
 type Grant = InstanceType<Provider['Grant']>;
@@ -239,6 +247,17 @@ export function providerConfiguration({ config, db, keys, clock, clientCache }: 
   };
 }
 
+/**
+ * The provider posts logout tokens itself in one place: its end-session confirmation, which its
+ * resume sends the browser through when another account signs in there. It would post once, inside
+ * the person's request, and refuse the private networks BACKCHANNEL_PRIVATE_NETWORKS allows. Its
+ * clients' post does nothing here: endSessionLeftForAnotherAccount (logout.ts) queues the tokens for
+ * the worker (backchannel/), as every other end of a session does.
+ */
+function postNoLogoutTokens(provider: Provider): void {
+  Reflect.set(provider.Client.prototype, 'backchannelLogout', async () => undefined);
+}
+
 export function createProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(`${deps.config.publicUrl}${OIDC_MOUNT}`, providerConfiguration(deps));
   provider.proxy = deps.config.trustedProxies > 0;
@@ -252,6 +271,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.on('end_session.error', (ctx, error) => noteRefusal(ctx, error));
   provider.on('server_error', (ctx, error) => noteRefusal(ctx, error));
   provider.use(screenEndSessionRequest(provider));
+  postNoLogoutTokens(provider);
+  provider.use(endSessionLeftForAnotherAccount(provider, deps.db, deps.logouts));
   provider.use(honestDiscovery);
   // Its self-submitting pages allow the one client origin they send the browser to (DESIGN §2 Headers).
   provider.use(allowFormActionToClient);

@@ -8,7 +8,9 @@ import {
   consumePayload,
   deleteGrantPayloads,
   destroyPayload,
+  endGrant,
   findLivePayload,
+  GRANT_TOKEN_MODELS,
   updatePayload,
   upsertPayload,
   upsertPayloadRecording,
@@ -27,20 +29,6 @@ import {
 } from './request-reads.ts';
 import { pastAbsoluteEnd, type SessionLifetimes } from './session-lifetime.ts';
 import { signInStillBound, takeSignInRecord } from './sign-in-result.ts';
-
-/**
- * The models issued under a grant, which revoking the grant takes away. An Interaction carries the
- * grantId of the session's existing grant too, but is no token of it: deleting it with the tokens broke
- * an account switch (the provider revokes the old grant, then resumes that very interaction).
- */
-const GRANT_TOKEN_MODELS = [
-  'AccessToken',
-  'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
-  'BackchannelAuthenticationRequest',
-  'PreAuthorizedCode',
-];
 
 /**
  * The models a request may find, change and save again: the browser's session and a grant. Ending
@@ -103,13 +91,7 @@ export function databaseAdapter(db: Db, clock: Clock, options: AdapterOptions): 
    * bound to the session) included.
    */
   async function endCreatedGrants(): Promise<void> {
-    for (const grantId of takeGrantsCreated()) await endGrant(grantId);
-  }
-
-  /** Takes away a grant and what was issued under it. */
-  async function endGrant(grantId: string): Promise<void> {
-    await deleteGrantPayloads(db, grantId, GRANT_TOKEN_MODELS);
-    await destroyPayload(db, 'Grant', grantId);
+    for (const grantId of takeGrantsCreated()) await endGrant(db, grantId);
   }
 
   /** The session this request found is gone, ended by someone else meanwhile. */
@@ -202,7 +184,7 @@ export function databaseAdapter(db: Db, clock: Clock, options: AdapterOptions): 
       const { consumed, grantId } = await consumePayload(db, clock, this.model, id);
       const secondUse = SECOND_USE[this.model];
       if (consumed || !secondUse) return;
-      if (secondUse.revokes && grantId !== null) await endGrant(grantId);
+      if (secondUse.revokes && grantId !== null) await endGrant(db, grantId);
       throw secondUse.refusal();
     }
 

@@ -10,6 +10,8 @@ export class LogoutReceiver {
   status = 200;
   /** Where it sends the poster on with a 3xx `status`, if anywhere. */
   location: string | undefined;
+  /** Connections made to it, also those closed before any request was sent. */
+  connections = 0;
   private readonly server: Server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -31,6 +33,9 @@ export class LogoutReceiver {
   /** Starts listening (once) and answers the endpoint's URL, with `host` in it if given. */
   async listen(host = this.address): Promise<string> {
     if (!this.server.listening) {
+      this.server.on('connection', () => {
+        this.connections += 1;
+      });
       this.server.listen(0, this.address);
       await once(this.server, 'listening');
     }
