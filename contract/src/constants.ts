@@ -29,8 +29,11 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /** Header carrying the anti-forgery token (SPEC §7). */
 export const CSRF_HEADER = 'X-CSRF-TOKEN';
 /**
- * The query parameter of the /error page that says why it was reached, and its one value: the service
- * is temporarily unavailable (a database outage during a sign-in or sign-out).
+ * The query parameter of the /error page that says why it was reached, and its values: the service
+ * is temporarily unavailable (a database outage during a sign-in or sign-out), or the person's network
+ * sent too many requests, with the seconds to wait in WAIT_PARAM.
  */
 export const ERROR_REASON_PARAM = 'reason';
 export const UNAVAILABLE_REASON = 'unavailable';
+export const RATE_LIMITED_REASON = 'rate_limited';
+export const WAIT_PARAM = 'wait';

@@ -69,6 +69,75 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
     expect(refused.statusCode).toBe(429);
   });
 
+  it.each([
+    ['authorization', '/oidc/auth?client_id=keycard-demo&response_type=code'],
+    ['sign-out', '/oidc/session/end'],
+  ])(
+    "sends a person's browser over the limit at the %s endpoint to the error page, which says how long to wait",
+    async (_endpoint, url) => {
+      const ip = freshIp();
+      for (let n = 0; n < LIMIT; n++) expect((await get(app(), url, ip)).statusCode).not.toBe(429);
+      const refused = await get(app(), url, ip);
+      expect(refused.statusCode).toBe(303);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      const location = new URL(String(refused.headers.location), 'http://localhost:3000');
+      // The reference of the request's log line.
+      expect(location.pathname).toBe(`/error/${refused.headers['x-request-id']}`);
+      expect(location.searchParams.get('reason')).toBe('rate_limited');
+      const wait = Number(location.searchParams.get('wait'));
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+    },
+  );
+
+  it("answers a relying party's call over the limit in OAuth's terms, readable from a browser client's origin", async () => {
+    const ip = freshIp();
+    const origin = 'https://planner.example';
+    const token = () =>
+      app().inject({
+        method: 'POST',
+        url: '/oidc/token',
+        remoteAddress: ip,
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'grant_type=authorization_code&code=unknown&client_id=keycard-demo',
+      });
+    for (let n = 0; n < LIMIT; n++) expect((await token()).statusCode).not.toBe(429);
+    const refused = await token();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(
+        /^too many requests from this network; try again in \d+ seconds$/,
+      ),
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(refused.headers['access-control-allow-origin']).toBe(origin);
+    expect(refused.headers['access-control-expose-headers']).toBe('Retry-After');
+    // A call from no browser origin gets no CORS header.
+    const plain = await app().inject({ method: 'POST', url: '/oidc/token', remoteAddress: ip });
+    expect(plain.statusCode).toBe(429);
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("does not count a browser's CORS preflight, which would hide the call's own answer", async () => {
+    const ip = freshIp();
+    const preflight = () =>
+      app().inject({
+        method: 'OPTIONS',
+        url: '/oidc/me',
+        remoteAddress: ip,
+        headers: {
+          origin: 'https://planner.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      });
+    for (let n = 0; n < LIMIT + 2; n++) expect((await preflight()).statusCode).toBe(204);
+    for (let n = 0; n < LIMIT; n++) expect((await get(app(), '/oidc/me', ip)).statusCode).not.toBe(429);
+    expect((await get(app(), '/oidc/me', ip)).statusCode).toBe(429);
+  });
+
   it('never counts the pages and files of the app', async () => {
     const ip = freshIp();
     for (let n = 0; n < LIMIT + 2; n++)

@@ -2,7 +2,9 @@ import type { ErrorCode } from '@keycard/contract';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors/service-error.ts';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
-import { isAdminApiPath } from './paths.ts';
+import { isAdminApiPath, isOidcPath } from './paths.ts';
+import { answerLimitedProtocolRequest } from './protocol-limit.ts';
+import { RequestLimitError } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -87,11 +89,16 @@ function doorOf(request: FastifyRequest): Door {
 }
 
 /**
- * The one error handler (fastify/demo style): every error answers `{ code, message, field? }`;
- * 5xx are logged with their cause and answered without it, so no stack or internal text leaks.
+ * The one error handler (fastify/demo style): every error answers `{ code, message, field? }`, but
+ * the request limit's refusal of a protocol request, answered in the protocol's terms
+ * (protocol-limit.ts); 5xx are logged with their cause and answered without it, so no stack or
+ * internal text leaks.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    if (error instanceof RequestLimitError && isOidcPath(request.url)) {
+      return answerLimitedProtocolRequest(request, reply, error);
+    }
     const { answer, undeclared } = answerFor(error, doorOf(request), request.routeOptions.config?.errors);
     if (answer.statusCode >= 500) {
       const reason = undeclared === undefined ? 'request failed' : `undeclared error code ${undeclared}`;

@@ -15,6 +15,16 @@ export interface RateLimitOptions {
   readonly shared?: SharedCounters;
 }
 
+/** The per-IP limit's refusal, with the seconds until its window lets the client in again. */
+export class RequestLimitError extends ServiceError {
+  constructor(
+    readonly waitSeconds: number,
+    after: string,
+  ) {
+    super('rate_limited', `Too many requests; try again in ${after}.`);
+  }
+}
+
 /** Redis key prefix of the per-IP request counters. */
 export const REQUEST_LIMIT_PREFIX = 'keycard:requests:';
 
@@ -70,7 +80,7 @@ function storeFallingBackFrom(shared: SharedCounters): FastifyRateLimitStoreCtor
  * Per-IP request limit for every route registered after this call: the API, the provider's protocol
  * endpoints and the admin API. The SPA's files, registered before, are not counted: one page load
  * fetches several of them. Over the limit: 429 `rate_limited` with Retry-After, from the one error
- * handler. Identifier lockout (DESIGN §2 Login) stays the guard of a single account; this one limits
+ * handler, in the protocol's terms on the provider's endpoints (protocol-limit.ts). Identifier lockout (DESIGN §2 Login) stays the guard of a single account; this one limits
  * a client spraying many.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
@@ -81,7 +91,11 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     // An IPv6 client by its /64, which it may send from any address of (recovery/client-network.ts).
     keyGenerator: (request) => clientNetwork(request.ip),
     ...(options.shared ? { store: storeFallingBackFrom(options.shared) } : {}),
+    // A browser's CORS preflight is not counted: refused, it would hide the refusal of the call it
+    // precedes (status, Retry-After) from the relying party's script (protocol-limit.ts).
+    allowList: (request) =>
+      request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined,
     errorResponseBuilder: (_request, context) =>
-      new ServiceError('rate_limited', `Too many requests; try again in ${context.after}.`),
+      new RequestLimitError(Math.max(1, Math.ceil(context.ttl / 1000)), context.after),
   });
 }

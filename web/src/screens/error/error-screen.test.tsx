@@ -68,9 +68,25 @@ describe('ErrorScreen (SPEC §2 /error)', () => {
     );
   });
 
+  it("says how long to wait when the person's network sent too many requests, with the reference", () => {
+    renderWithTexts(<ErrorScreen reference="7K2M9QXD" />, '/error/7K2M9QXD?reason=rate_limited&wait=42');
+    expect(screen.getByRole('main').textContent).toBe(
+      `errorTitlesomethingWentWrongtooManyRequests 42 secondserrorReference 7K2M9QXD${WAY_BACK_AND_HELP}`,
+    );
+  });
+
+  it.each(['', '0', '-5', 'soon', '99999', '1e3'])(
+    'waits the limit window of one minute when the wait given is no whole number of seconds: %j',
+    (wait) => {
+      renderWithTexts(<ErrorScreen reference={null} />, `/error?reason=rate_limited&wait=${wait}`);
+      expect(screen.getByText('tooManyRequests 1 minute')).toBeTruthy();
+    },
+  );
+
   it('says nothing of an outage for any other reason', () => {
-    renderWithTexts(<ErrorScreen reference={null} />, '/error?reason=other');
+    renderWithTexts(<ErrorScreen reference={null} />, '/error?reason=other&wait=42');
     expect(screen.queryByText('temporarilyUnavailable')).toBeNull();
+    expect(screen.queryByText('tooManyRequests 42 seconds')).toBeNull();
   });
 
   it('offers the help contact of the site file as phone and e-mail links, under a Help heading', () => {

@@ -1,5 +1,12 @@
 import './error-screen.css';
-import { ERROR_REASON_PARAM, isErrorReference, type TextKey, UNAVAILABLE_REASON } from '@keycard/contract';
+import {
+  ERROR_REASON_PARAM,
+  isErrorReference,
+  RATE_LIMITED_REASON,
+  type TextKey,
+  UNAVAILABLE_REASON,
+  WAIT_PARAM,
+} from '@keycard/contract';
 import { IDENTITY_BASE } from '../../api/api.ts';
 import { applicationTarget, DEFAULT_REDIRECT_PATH, identityUrl } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
@@ -7,6 +14,7 @@ import { hasReturnUrl, readRedirectUrl } from '../../routing/query.ts';
 import { HelpContent } from '../../shell/help-content.tsx';
 import { PageFrame } from '../../shell/page-frame.tsx';
 import { useText } from '../../text/use-text.ts';
+import { waitDuration } from '../../text/wait-duration.ts';
 import { AppLink } from '../../ui/app-link.tsx';
 import { fillNodes } from '../../ui/fill-nodes.tsx';
 
@@ -35,23 +43,42 @@ export function wayBack(search: string, base: string = IDENTITY_BASE): WayBack {
   return { to: identityUrl(base, DEFAULT_REDIRECT_PATH), label: 'goToStartPage', viaService: true };
 }
 
+/** The service's request limit's window, the wait when a refusal names none it could give. */
+const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** Why the service sent the person here, when it said: an outage, or too many requests (with the wait). */
+function reasonOf(search: string): { unavailable: boolean; waitSeconds: number | null } {
+  const query = new URLSearchParams(search);
+  const reason = query.get(ERROR_REASON_PARAM);
+  const wait = query.get(WAIT_PARAM) ?? '';
+  const waitSeconds = /^\d{1,4}$/.test(wait) && Number(wait) > 0 ? Number(wait) : RATE_LIMIT_WINDOW_SECONDS;
+  return {
+    unavailable: reason === UNAVAILABLE_REASON,
+    waitSeconds: reason === RATE_LIMITED_REASON ? waitSeconds : null,
+  };
+}
+
 /**
  * SPEC §2 /error: "We're sorry!" and "Something went wrong.", and for a refused sign-in request the
  * reference of the service's log line, as text a person can select and quote. When the service sent
  * the person here because its database is unavailable (?reason=unavailable), it says so: trying again
- * in a few minutes will help, where "something went wrong" alone would not tell. Then a way back and
- * the help contact of the site file, so the page is no dead end.
+ * in a few minutes will help, where "something went wrong" alone would not tell; as it does when the
+ * person's network sent it too many requests (?reason=rate_limited&wait=seconds), with how long to
+ * wait. Then a way back and the help contact of the site file, so the page is no dead end.
  */
 export function ErrorScreen({ reference }: ErrorScreenProps) {
-  const { t } = useText();
+  const { t, language } = useText();
   const { search } = useLocation();
-  const unavailable = new URLSearchParams(search).get(ERROR_REASON_PARAM) === UNAVAILABLE_REASON;
+  const { unavailable, waitSeconds } = reasonOf(search);
   const back = wayBack(search);
   return (
     <PageFrame>
       <h1>{t('errorTitle')}</h1>
       <p>{t('somethingWentWrong')}</p>
       {unavailable ? <p>{t('temporarilyUnavailable')}</p> : null}
+      {waitSeconds === null ? null : (
+        <p>{t('tooManyRequests', { wait: waitDuration(waitSeconds, language) })}</p>
+      )}
       {isErrorReference(reference) ? (
         <p className="error-reference">
           {fillNodes(t('errorReference'), {
