@@ -305,6 +305,9 @@ describe('every protocol endpoint refuses bad characters with invalid_request', 
     jwks_uri: { methods: ['GET'], valid: { unused: 'x' } },
   } as const;
 
+  /** The endpoints a person's browser is sent to, which answer with a page. */
+  const PERSON_FACING: ReadonlySet<string> = new Set(['authorization_endpoint', 'end_session_endpoint']);
+
   it('knows every endpoint the discovery document names', async () => {
     const discovery = (await app().inject({ url: '/oidc/.well-known/openid-configuration' })).json();
     const named = Object.keys(discovery).filter((key) => key.endsWith('_endpoint') || key === 'jwks_uri');
@@ -335,6 +338,12 @@ describe('every protocol endpoint refuses bad characters with invalid_request', 
                   },
             );
             expectNo5xx(response);
+            if (PERSON_FACING.has(key)) {
+              // A person's browser lands on the error page, with the reference of the log line.
+              expect(response.statusCode, response.body).toBe(303);
+              expect(response.headers.location).toBe(`/error/${response.headers['x-request-id']}`);
+              return;
+            }
             expect(response.statusCode, response.body).toBe(400);
             expect(response.json()).toEqual({
               error: 'invalid_request',

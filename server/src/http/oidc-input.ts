@@ -3,6 +3,10 @@ import * as querystring from 'node:querystring';
 import { BAD_CHARACTER_MESSAGE } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badCharacterPath } from '../errors/bad-characters.ts';
+import { isPersonFacing } from '../oidc/outage.ts';
+import { protocolRoute } from '../oidc/protocol-routes.ts';
+import { OIDC_MOUNT } from '../oidc/provider.ts';
+import { pathOf } from './paths.ts';
 import { withForwardingAsDecided } from './trusted-proxies.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -31,25 +35,44 @@ function queryOf(request: FastifyRequest): querystring.ParsedUrlQuery {
   return start === -1 ? {} : querystring.parse(request.url.slice(start + 1));
 }
 
-/** A protocol error as the provider words them (RFC 6749 §5.2): the parameter named, its value never echoed. */
-function refuse(reply: FastifyReply, path: readonly PropertyKey[]) {
-  return reply
-    .code(400)
-    .header('cache-control', 'no-store')
-    .send({ error: 'invalid_request', error_description: `${String(path[0])} ${BAD_CHARACTER_MESSAGE}` });
+/**
+ * A protocol error as the provider words them (RFC 6749 §5.2): the parameter named, its value never
+ * echoed. On a page a person's browser is sent to (authorization, sign-out) it is the SPA's error
+ * page instead, as the provider shows its own refusals there, with the reference of the log line
+ * that names the parameter for the integrating developer.
+ */
+function refuse(request: FastifyRequest, reply: FastifyReply, path: readonly PropertyKey[]) {
+  const description = `${String(path[0])} ${BAD_CHARACTER_MESSAGE}`;
+  reply.header('cache-control', 'no-store');
+  const endpoint = pathOf(request.url).slice(OIDC_MOUNT.length);
+  if (isPersonFacing(endpoint)) {
+    request.log.warn(
+      {
+        reference: request.id,
+        endpoint: protocolRoute(endpoint) ?? null,
+        reason: 'invalid_request',
+        description,
+        answer: 'error_page',
+      },
+      'protocol request refused',
+    );
+    return reply.code(303).redirect(`/error/${request.id}`);
+  }
+  return reply.code(400).send({ error: 'invalid_request', error_description: description });
 }
 
 /**
  * DESIGN §2 Bad input on the protocol endpoints: a control character or an unpaired surrogate in any
  * query or form parameter of /oidc (authorization, token, end-session, introspection …) is refused
- * with the OAuth `invalid_request`, before the provider or its storage sees it. The provider parses its
+ * with the OAuth `invalid_request` (a person's page: the error page), before the provider or its
+ * storage sees it. The provider parses its
  * forms itself, so the form is read here once and handed on unread (`forProvider`).
  */
 export function guardProtocolInput(scope: FastifyInstance): void {
   scope.addContentTypeParser(FORM, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   scope.addHook('preHandler', async (request, reply) => {
     const path = badCharacterPath(queryOf(request)) ?? badCharacterPath(formOf(request));
-    if (path) return refuse(reply, path);
+    if (path) return refuse(request, reply, path);
   });
 }
 
