@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { type ApiClient, apiClient, freshIp, STRONG } from './recovery-kit.ts';
+import { REQUEST_LIMIT_PREFIX } from '../src/http/rate-limit.ts';
+import { type ApiClient, apiClient, STRONG } from './recovery-kit.ts';
 import { createAccount } from './support/oidc-flow.ts';
 import { freezingProxy } from './support/redis-proxy.ts';
 import { silentRedis } from './support/silent-redis.ts';
@@ -13,6 +16,12 @@ import { useTestService } from './support/test-service.ts';
  */
 
 const ADA = 'ada.outage@example.com';
+
+/** A client address of this test alone: Redis keeps counts between runs, for their minute. */
+function freshIp(): string {
+  const [a = 1, b = 1, c = 1] = randomBytes(3);
+  return `10.${a}.${b}.${c}`;
+}
 
 function csrfToken(app: FastifyInstance, ip: string) {
   return app.inject({ method: 'GET', url: '/api/getcsrftoken', remoteAddress: ip });
@@ -68,19 +77,40 @@ describe('with a Redis that takes connections and never answers', () => {
 const redisUrl = process.env.REDIS_URL;
 if (redisUrl) {
   const proxy = await freezingProxy(redisUrl);
+  const direct = new Redis(redisUrl);
 
   describe('with a Redis that stops answering after it answered', () => {
     const service = useTestService({
       env: { REDIS_URL: proxy.url, RATE_LIMIT_PER_MINUTE: '2' },
       instances: 2,
-      tearDown: () => proxy.close(),
+      tearDown: async () => {
+        direct.disconnect();
+        await proxy.close();
+      },
     });
     const first = () => service().instance(0);
     const second = () => service().instance(1);
+    const countInRedis = async (ip: string) =>
+      Number((await direct.get(`${REQUEST_LIMIT_PREFIX}${ip}`)) ?? 0);
+
+    /** Until a request to `app` is counted in Redis again (its connection made anew after the freeze). */
+    async function sharedAgain(app: FastifyInstance) {
+      await expect
+        .poll(
+          async () => {
+            const probe = freshIp();
+            await csrfToken(app, probe);
+            return countInRedis(probe);
+          },
+          { timeout: 10_000, interval: 100 },
+        )
+        .toBe(1);
+    }
 
     it('answers once the command timeout has passed, counts in each instance, and shares again once back', async () => {
       const before = freshIp();
       expect((await csrfToken(first(), before)).statusCode).toBe(200);
+      expect(await countInRedis(before)).toBe(1);
       proxy.freeze();
       const during = freshIp();
       expect((await csrfToken(first(), during)).statusCode).toBe(200);
@@ -89,6 +119,11 @@ if (redisUrl) {
       // The other instance keeps its own count meanwhile.
       expect((await csrfToken(second(), during)).statusCode).toBe(200);
       proxy.thaw();
+      await sharedAgain(first());
+      await sharedAgain(second());
+      // Each of the 4 requests meanwhile reached Redis at most once: a command sent before the
+      // freeze runs when Redis wakes, but none that timed out is sent again on the new connection.
+      expect(await countInRedis(during)).toBeLessThanOrEqual(4);
       // Back: one count for both instances again.
       const after = freshIp();
       expect((await csrfToken(first(), after)).statusCode).toBe(200);

@@ -73,14 +73,31 @@ describe('registerRateLimit', () => {
     ]);
   });
 
-  it('answers once the command timeout has passed when Redis takes commands and never answers', async () => {
+  it('counts in this process at once while Redis takes the connection and never answers its handshake', async () => {
     const silent = await silentRedis();
     opened.push(silent);
     const { shared, warnings } = sharedCounters(silent.url);
     const app = await limitedApp(1, shared);
-    // Without a timeout these would wait for as long as the connection stays open.
     expect((await probe(app, '10.9.0.6')).statusCode).toBe(200);
     expect((await probe(app, '10.9.0.6')).statusCode).toBe(429);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('reads a count without counting in this process too while Redis is away', async () => {
+    const { shared } = sharedCounters('redis://127.0.0.1:1');
+    const app = await limitedApp(2, shared);
+    const peek = app.createRateLimit();
+    app.get('/api/peek', { config: { rateLimit: false } }, async (request) =>
+      peek(request, { increment: false }),
+    );
+    const peekFrom = async (ip: string) =>
+      (await app.inject({ method: 'GET', url: '/api/peek', remoteAddress: ip })).json();
+    expect((await probe(app, '10.9.0.7')).statusCode).toBe(200);
+    // One request of two counted, and reading counts nothing.
+    expect(await peekFrom('10.9.0.7')).toMatchObject({ remaining: 1, isExceeded: false });
+    expect(await peekFrom('10.9.0.7')).toMatchObject({ remaining: 1, isExceeded: false });
+    expect((await probe(app, '10.9.0.7')).statusCode).toBe(200);
+    expect(await peekFrom('10.9.0.7')).toMatchObject({ remaining: 0 });
+    expect((await probe(app, '10.9.0.7')).statusCode).toBe(429);
   });
 });

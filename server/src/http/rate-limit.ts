@@ -28,6 +28,20 @@ export class RequestLimitError extends ServiceError {
 /** Redis key prefix of the per-IP request counters. */
 export const REQUEST_LIMIT_PREFIX = 'keycard:requests:';
 
+/** A store's `incr` or `read`: the same arguments, the count and window it answers. */
+type StoreCall = (store: CountingStore, counted: Counted) => void;
+
+/** What the library's stores do (its index.js calls `read` for a check that does not count). */
+interface CountingStore extends FastifyRateLimitStore {
+  read(key: string, counted: Counted, timeWindow: number, max: number): void;
+}
+
+/** The plugin's options a store is built with. */
+interface StoreOptions {
+  readonly continueExceeding?: boolean;
+  readonly exponentialBackoff?: boolean;
+}
+
 /**
  * The library's Redis store, which counts in the library's in-process store whenever Redis fails a
  * command (refused, or no answer within its timeout, store/redis.ts): while Redis is away each
@@ -35,45 +49,49 @@ export const REQUEST_LIMIT_PREFIX = 'keycard:requests:';
  */
 function storeFallingBackFrom(shared: SharedCounters): FastifyRateLimitStoreCtor {
   interface Stores {
-    readonly primary: FastifyRateLimitStore;
-    readonly local: FastifyRateLimitStore;
+    readonly primary: CountingStore;
+    readonly local: CountingStore;
   }
-  return class FallbackStore implements FastifyRateLimitStore {
+  return class FallbackStore implements CountingStore {
     readonly #stores: Stores;
 
-    // The plugin passes its options, which these stores take from here instead; a child, its parent's.
-    constructor(_options?: unknown, stores?: Stores) {
+    // The plugin builds it with its options; a child is built with its parent's stores' children.
+    constructor(options?: StoreOptions, stores?: Stores) {
+      const { continueExceeding = false, exponentialBackoff = false } = options ?? {};
       this.#stores = stores ?? {
-        primary: new RedisStore(false, false, shared.redis, REQUEST_LIMIT_PREFIX),
-        local: new LocalStore(false, false),
+        primary: new RedisStore(continueExceeding, exponentialBackoff, shared.redis, REQUEST_LIMIT_PREFIX),
+        local: new LocalStore(continueExceeding, exponentialBackoff),
       };
     }
 
-    incr(key: string, counted: Counted, timeWindow: number, max: number): void {
+    #either(call: StoreCall, counted: Counted): void {
       const { primary, local } = this.#stores;
-      primary.incr(
-        key,
-        (error, result) => {
-          if (!error) {
-            shared.answered();
-            return counted(null, result);
-          }
-          shared.failed(error);
-          local.incr(key, counted, timeWindow, max);
-        },
-        timeWindow,
-        max,
-      );
-    }
-
-    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
-      const { primary, local } = this.#stores;
-      return new FallbackStore(undefined, {
-        primary: primary.child(routeOptions),
-        local: local.child(routeOptions),
+      call(primary, (error, result) => {
+        if (!error) {
+          shared.answered();
+          return counted(null, result);
+        }
+        shared.failed(error);
+        call(local, counted);
       });
     }
-  };
+
+    incr(key: string, counted: Counted, timeWindow: number, max: number): void {
+      this.#either((store, answer) => store.incr(key, answer, timeWindow, max), counted);
+    }
+
+    read(key: string, counted: Counted, timeWindow: number, max: number): void {
+      this.#either((store, answer) => store.read(key, answer, timeWindow, max), counted);
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): CountingStore {
+      const { primary, local } = this.#stores;
+      return new FallbackStore(undefined, {
+        primary: primary.child(routeOptions) as CountingStore,
+        local: local.child(routeOptions) as CountingStore,
+      });
+    }
+  } as FastifyRateLimitStoreCtor;
 }
 
 /**

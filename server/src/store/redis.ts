@@ -30,38 +30,48 @@ export interface SharedCounters {
 
 /**
  * Opens REDIS_URL's connection. A command fails at once while Redis is not connected, and after
- * REDIS_COMMAND_TIMEOUT_MS when Redis takes it and does not answer;
- * the counters then count in this process until Redis is back (rate-limit.ts, recovery-limits.ts),
- * so a sign-in neither waits on Redis nor loses its limits.
+ * REDIS_COMMAND_TIMEOUT_MS when Redis takes it and does not answer; a connection that has answered
+ * nothing for twice that is dropped and made again, so a paused Redis, whose host still keeps the
+ * connection alive, costs each request the wait once rather than for as long as it lasts. The
+ * counters then count in this process until Redis is back (rate-limit.ts, recovery-limits.ts), so a
+ * sign-in neither waits on Redis nor loses its limits.
  */
 export function openSharedCounters(url: string, log: RedisLog, now: () => number = Date.now): SharedCounters {
   const redis = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    // While not connected (refused, reconnecting, its ready check unanswered) a command fails at
-    // once rather than waiting in a queue for the next attempt, up to seconds apart.
+    // While not connected (refused, reconnecting, its handshake unanswered) a command fails at once
+    // rather than waiting in a queue for the next attempt, up to seconds apart.
     enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // A command that timed out was counted in this process: sent again on a new connection, it
+    // would be counted twice.
+    autoResendUnfulfilledCommands: false,
     connectTimeout: 2_000,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    socketTimeout: 2 * REDIS_COMMAND_TIMEOUT_MS,
     lazyConnect: false,
   });
+  // Logged: the failure once a minute while failures go on, and Redis's return once after a failure
+  // was logged, however often it answers and fails in turn.
   let warnedAt: number | undefined;
+  let returnUntold = false;
   const failed = (error: unknown) => {
     const at = now();
     if (warnedAt !== undefined && at - warnedAt < REPEAT_WARNING_MS) return;
     warnedAt = at;
+    returnUntold = true;
     log.warn(
       { reason: error instanceof Error ? error.message : String(error) },
       'Redis is unavailable: rate-limit counters are kept in this process until it is back',
     );
   };
-  // The connection's own failures (refused, reset); a command that times out only rejects.
+  // The connection's own failures (refused, reset, timed out); a command that times out only rejects.
   redis.on('error', failed);
   return {
     redis,
     failed,
     answered() {
-      if (warnedAt === undefined) return;
-      warnedAt = undefined;
+      if (!returnUntold) return;
+      returnUntold = false;
       log.info('Redis is available again: rate-limit counters are shared again');
     },
     async close() {
