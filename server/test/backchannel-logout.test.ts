@@ -226,7 +226,7 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
      * provider ends the first person's session through its self-submitting sign-out form, which the
      * browser posts; then the sign-in goes on. Answers where it returns to the relying party.
      */
-    async function switchAccount(browser: TestBrowser) {
+    async function switchAccount(browser: TestBrowser, { dropLogout = false } = {}) {
       const config = await relyingParty(app(), 'no-listener');
       const authorize = oidc.buildAuthorizationUrl(config, {
         redirect_uri: REDIRECT_URI,
@@ -247,8 +247,20 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
       expect(form.statusCode).toBe(200);
       const action = new URL(/action="([^"]+)"/.exec(form.body)?.[1] ?? '');
       const inputs = Object.fromEntries(
-        [...form.body.matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value]),
+        [...form.body.matchAll(/name="(\w+)" value="([^"]*)"/g)]
+          .map(([, name, value]) => [name, value])
+          .filter(([name]) => !(dropLogout && name === 'logout')),
       );
+      if (dropLogout) {
+        const confirmed = await app().inject({
+          method: 'POST',
+          url: action.pathname,
+          headers: { cookie: browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(inputs).toString(),
+        });
+        expect(confirmed.statusCode).toBe(303);
+        return undefined;
+      }
       const confirmed = await app().inject({
         method: 'POST',
         url: action.pathname,
@@ -282,7 +294,7 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
 
       const connectionsBefore = receiver.connections;
       const callback = await switchAccount(browser);
-      expect(callback.searchParams.get('code')).toBeTruthy();
+      expect(callback?.searchParams.get('code')).toBeTruthy();
       // Nothing was posted inside the person's request: not even a connection was opened.
       expect(receiver.connections).toBe(connectionsBefore);
 
@@ -298,6 +310,16 @@ describe('OpenID Connect Back-Channel Logout 1.0', () => {
         error: 'invalid_grant',
       });
       expect(await signOuts()).toBe(1);
+    });
+
+    it('ends nothing when the confirmation leaves out logout=yes, which only takes one client out', async () => {
+      const config = await relyingParty(app(), 'offline-planner');
+      const { tokens, browser } = await signInThrough(service(), config);
+      await switchAccount(browser, { dropLogout: true });
+      expect(await app().logouts.runOnce()).toBe(0);
+      const ada = tokens.claims();
+      const signOuts = await service().db.select().from(auditEvents).where(eq(auditEvents.event, 'logout'));
+      expect(signOuts.filter((row) => row.accountId === ada?.sub)).toEqual([]);
     });
   });
 

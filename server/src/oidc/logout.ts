@@ -266,7 +266,10 @@ export function endSessionLeftForAnotherAccount(provider: Provider, db: Db, queu
   return async (ctx, next) => {
     await next();
     if (!ended.has(ctx)) return;
-    const { session } = (ctx as KoaContextWithOIDC).oidc;
+    const { session, params } = (ctx as KoaContextWithOIDC).oidc;
+    // Without `logout` the confirmation takes one client out of a session that lives on (a form the
+    // person changed): that is no end of the session.
+    if (!params?.logout) return;
     const accountId = session?.accountId;
     if (typeof accountId !== 'string') return;
     const authorizations = (session?.authorizations ?? {}) as Authorizations;
