@@ -204,6 +204,8 @@ describe('queue refuses what must not be sent', () => {
   const refusedAddresses = [
     'a@example.test, b@example.test',
     'Dana <dana@example.test>',
+    // A group to a mail library: it would deliver to dana@example.test.
+    'team:dana@example.test',
     'dana@example.test\r\nBcc: x@evil.test',
     'no-at-sign',
     'dana@localhost',

@@ -14,9 +14,11 @@ export class MailRequestError extends Error {
 
 /**
  * One plain address: a local part, one @, a dotted domain; no spaces, control characters or the
- * separators ( , ; < > " ) that would make a mail library read several recipients or a display name.
+ * separators ( , ; : < > " ) that would make a mail library read several recipients, a display name
+ * or a group: nodemailer reads `team:alice@example.com` as the group "team" of alice@example.com, and
+ * would deliver there.
  */
-const ADDRESS = /^[^\s@,;<>"()\\\p{Cc}]{1,64}@[^\s@,;<>"()\\\p{Cc}.]+(\.[^\s@,;<>"()\\\p{Cc}.]+)+$/u;
+const ADDRESS = /^[^\s@,;:<>"()\\\p{Cc}]{1,64}@[^\s@,;:<>"()\\\p{Cc}.]+(\.[^\s@,;:<>"()\\\p{Cc}.]+)+$/u;
 
 export function isDeliverableAddress(value: string): boolean {
   return value.length <= 320 && ADDRESS.test(value);
