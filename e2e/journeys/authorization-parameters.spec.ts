@@ -1,10 +1,12 @@
-import { fillText, getCalls } from '@keycard/contract';
+import { fillText, getCalls, VerificationType } from '@keycard/contract';
 import { DEMO_PRODUCT_NAME } from '../pages/demo-page.ts';
 import { ErrorPage } from '../pages/error-page.ts';
 import { ForgotPasswordPage } from '../pages/forgot-password-page.ts';
+import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { SignInPage } from '../pages/sign-in-page.ts';
+import { strongPassword } from '../support/accounts.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { waitForMails } from '../support/mailbox.ts';
+import { mailLink, type SunkMail, waitForMails } from '../support/mailbox.ts';
 import { BASE_URL_ENV } from '../support/paths.ts';
 import { type RelyingParty, relyingParty } from '../support/relying-party.ts';
 
@@ -18,6 +20,8 @@ function origin(): string {
   if (!value) throw new Error(`${BASE_URL_ENV} is not set: run the journeys through playwright.config.ts`);
   return value;
 }
+
+const RESET_LINK_PATH = `/resetPassword/${VerificationType.PasswordReset}/`;
 
 let rp: RelyingParty;
 test.beforeEach(async () => {
@@ -49,7 +53,7 @@ test('login_hint: the page goes straight to the password step, Back changes the 
   expect(await claims).toMatchObject({ email: newAccount.email, name: newAccount.name });
 });
 
-test('ui_locales=de: an English browser gets the sign-in page, the forgot-password page and the mail in German', async ({
+test('ui_locales=de: an English browser gets the sign-in page, the forgot-password and reset pages and their mail in German', async ({
   page,
   resources,
   newAccount,
@@ -70,6 +74,15 @@ test('ui_locales=de: an English browser gets the sign-in page, the forgot-passwo
   await forgot.requestReset(de, newAccount.email);
   const [mail] = await waitForMails(newAccount.email, 1);
   expect(mail?.subject).toContain('zurücksetzen');
+
+  // The reset page of that mail's link speaks the sign-in's language, and so does the notice its
+  // new password sends, though the browser still asks for English.
+  await page.goto(mailLink(mail as SunkMail, RESET_LINK_PATH));
+  const reset = new ResetPasswordPage(page, VerificationType.PasswordReset);
+  await reset.expectForm(de);
+  expect(await reset.choosePassword(de, strongPassword())).toMatchObject({ success: true });
+  const [, changed] = await waitForMails(newAccount.email, 2);
+  expect(changed?.subject).toContain('geändert');
 });
 
 test('a refused request ends on the error page with a reference to quote, selected in one click', async ({

@@ -58,6 +58,31 @@ describe('createApiClient', () => {
     expect(service.headerOf(3, CSRF_HEADER)).toBe('tok-123');
   });
 
+  it('sends the language the pages are read in as Accept-Language, so mail is written in it', async () => {
+    const service = fakeService({
+      '/api/getcsrftoken': () => new Response('tok-123'),
+      '/api/Logout': () => json(logoutAnswer),
+    });
+    let language = 'de';
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch, language: () => language });
+    await client.fetchCsrfToken();
+    language = 'en';
+    await client.post('logout', { logoutId: 'L1' });
+    expect(service.headerOf(0, 'Accept-Language')).toBe('de');
+    expect(service.headerOf(1, 'Accept-Language')).toBe('en');
+  });
+
+  it("takes that language from the document's lang, and sends none while it has none", async () => {
+    const service = fakeService({ '/api/getcsrftoken': () => new Response('tok-123') });
+    const client = createApiClient({ baseUrl: '', fetch: service.fetch });
+    document.documentElement.lang = 'de';
+    await client.fetchCsrfToken();
+    document.documentElement.lang = '';
+    await client.fetchCsrfToken();
+    expect(service.headerOf(0, 'Accept-Language')).toBe('de');
+    expect(service.headerOf(1, 'Accept-Language')).toBeNull();
+  });
+
   it('prefixes the base URL and passes the browser language as requestedLanguageCode', async () => {
     const service = fakeService({ '/base/api/i18n/getresource': () => json(texts) });
     const client = createApiClient({ baseUrl: 'https://id.example/base/', fetch: service.fetch });

@@ -27,7 +27,11 @@ export interface ApiClientOptions {
   /** Identity service origin (and path prefix); '' for the origin that serves the SPA. */
   readonly baseUrl: string;
   readonly fetch?: typeof fetch;
+  /** The language the person reads the pages in; default: the document's (text-provider.tsx sets it). */
+  readonly language?: () => string;
 }
+
+const documentLanguage = () => globalThis.document?.documentElement.lang ?? '';
 
 const loadParsing = () => import('./call-parsing.ts');
 
@@ -52,6 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   // Late-bound, so a test that replaces globalThis.fetch reaches the default client too.
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const languageOf = options.language ?? documentLanguage;
   let csrfToken: string | undefined;
 
   async function send(
@@ -62,6 +67,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   ): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set('Accept', 'application/json');
+    // The mail a call sends is written in the language of the pages the person reads (ui_locales,
+    // the language chosen), not the browser's (DESIGN §2 Mail: the request's language).
+    const language = languageOf();
+    if (language !== '') headers.set('Accept-Language', language);
     if (csrfToken !== undefined) headers.set(CSRF_HEADER, csrfToken);
     let response: Response;
     try {
