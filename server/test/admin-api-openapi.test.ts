@@ -42,6 +42,7 @@ describe('GET /admin/api/openapi.json', () => {
       '/users/{id}/enable',
       '/users/{id}/expire-password',
       '/users/{id}/invite',
+      '/users/{id}/language',
       '/users/{id}/unlock',
     ]);
   });
@@ -50,7 +51,7 @@ describe('GET /admin/api/openapi.json', () => {
     const doc = (await app().inject({ url: '/admin/api/openapi.json' })).json();
     const create: Operation = doc.paths['/users'].post;
     const body = create.requestBody?.content['application/json'].schema;
-    expect(Object.keys(body?.properties ?? {})).toEqual(['email', 'name', 'password']);
+    expect(Object.keys(body?.properties ?? {})).toEqual(['email', 'name', 'password', 'language']);
     expect(body?.required).toEqual(['email', 'name']);
     // The errors each call declares (contract adminCalls): creating answers conflict, never not_found.
     expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '409']);

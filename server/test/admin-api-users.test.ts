@@ -48,6 +48,33 @@ describe('POST /admin/api/users', () => {
     expect(mail?.textBody).toMatch(/\/resetPassword\/6\/[\w-]{43}/);
   });
 
+  it('writes the invitation in the language given, and every later mail to the account too', async () => {
+    const created = await api('POST', '/users', {
+      email: 'greta@example.com',
+      name: 'Greta Garbo',
+      language: 'de',
+    });
+    expect(created.statusCode).toBe(201);
+    const { account } = addUserResult.parse(created.json());
+    const [invitation] = await service().mails('invitation', 'greta@example.com');
+    expect(invitation?.subject).toContain('eingerichtet');
+    expect(userView.parse((await api('GET', `/users/${account.id}`)).json()).language).toBe('de');
+    // An admin's command has no language of its own: the account's decides.
+    expect((await api('POST', `/users/${account.id}/invite`)).statusCode).toBe(200);
+    const [, again] = await service().mails('invitation', 'greta@example.com');
+    expect(again?.subject).toContain('eingerichtet');
+  });
+
+  it('refuses a language the texts are not written in, naming the field', async () => {
+    const refused = await api('POST', '/users', {
+      email: 'fr@example.com',
+      name: 'Fran Cois',
+      language: 'fr',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'language' });
+  });
+
   it('answers 409 for an address that is taken, in any letter case', async () => {
     const first = await api('POST', '/users', {
       email: 'taken@example.com',
@@ -154,6 +181,8 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
       // Its address only typed by an administrator (email-verified.test.ts).
       emailVerified: false,
       external: false,
+      // No language of its own: each mail in the language of the request that sends it.
+      language: null,
     });
     expect(byId.body).not.toMatch(/argon2|hash/i);
     const byEmail = await api('GET', `/users?email=${encodeURIComponent(' Reader@Example.com ')}`);
@@ -195,6 +224,40 @@ describe('GET /admin/api/users/{id} and ?email=', () => {
       expect(unknown.json()).toMatchObject({ code: 'not_found' });
     },
   );
+});
+
+describe('POST /admin/api/users/{id}/language', () => {
+  it("sets the language of the account's mail, reports a repeat as unchanged, and clears it with null", async () => {
+    const account = await createAccount(db(), 'lang@example.com', STRONG, 'Lang Uage');
+    const set = await api('POST', `/users/${account.id}/language`, { language: 'de' });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ account: { id: account.id }, changed: true });
+    expect((await api('POST', `/users/${account.id}/language`, { language: 'de' })).json()).toMatchObject({
+      changed: false,
+    });
+    expect(await adminEvents(db(), 'user:set-language')).toHaveLength(1);
+    // A password an admin expires is told in it.
+    expect((await api('POST', `/users/${account.id}/expire-password`)).statusCode).toBe(200);
+    const [notice] = await service().mails('password_expired', 'lang@example.com');
+    expect(notice?.subject).toMatch(/Passwort/);
+
+    const cleared = await api('POST', `/users/${account.id}/language`, { language: null });
+    expect(cleared.json()).toMatchObject({ changed: true });
+    expect(userView.parse((await api('GET', `/users/${account.id}`)).json()).language).toBeNull();
+  });
+
+  it('answers 404 for no account and 400 for a language the texts are not written in', async () => {
+    const account = await createAccount(db(), 'lang-bad@example.com', STRONG);
+    const unknown = await api('POST', '/users/00000000-0000-4000-8000-000000000000/language', {
+      language: 'de',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const refused = await api('POST', `/users/${account.id}/language`, { language: 'fr' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'invalid_input', field: 'language' });
+    const missing = await api('POST', `/users/${account.id}/language`, {});
+    expect(missing.json()).toMatchObject({ code: 'invalid_input', field: 'language' });
+  });
 });
 
 describe('DELETE /admin/api/users/{id}', () => {

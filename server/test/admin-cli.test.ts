@@ -11,6 +11,7 @@ const NAMES = [
   'user:enable',
   'user:invite',
   'user:change-email',
+  'user:set-language',
   'client:add',
   'client:list',
   'client:show',
@@ -61,10 +62,14 @@ describe('admin CLI: commands, help and usage errors', () => {
   it.each([
     [
       'user:add',
-      'Usage: npm run admin -- user:add --email E --name "First Last" [--password-stdin] [--json]',
+      'Usage: npm run admin -- user:add --email E --name "First Last" [--password-stdin] [--language en|de] [--json]',
     ],
     ['user:invite', 'Usage: npm run admin -- user:invite --email E [--json]'],
     ['user:change-email', 'Usage: npm run admin -- user:change-email --email E --new-email N [--json]'],
+    [
+      'user:set-language',
+      'Usage: npm run admin -- user:set-language --email E --language en|de|request [--json]',
+    ],
     ['user:expire-password', 'Usage: npm run admin -- user:expire-password --email E [--json]'],
     ['user:unlock', 'Usage: npm run admin -- user:unlock --email E [--json]'],
     ['user:disable', 'Usage: npm run admin -- user:disable --email E [--json]'],

@@ -325,3 +325,50 @@ describe('user:disable and user:enable', () => {
     expect(run).toMatchObject({ code: 1, stderr: 'admin: no account with the e-mail nobody@example.com\n' });
   });
 });
+
+describe('user:add --language and user:set-language', () => {
+  it("write the account's mail in the language given, the invitation first, until it is cleared", async () => {
+    const added = await admin([
+      'user:add',
+      '--email',
+      'hans@example.com',
+      '--name',
+      'Hans Meier',
+      '--language',
+      'de',
+    ]);
+    expect(added.code).toBe(0);
+    const [invitation] = await db().select().from(outbox).where(eq(outbox.recipient, 'hans@example.com'));
+    expect(invitation?.subject).toContain('eingerichtet');
+    expect((await findAccountByEmail(db(), 'hans@example.com'))?.locale).toBe('de');
+
+    expect(
+      (await admin(['user:set-language', '--email', 'hans@example.com', '--language', 'en'])).stdout,
+    ).toBe("set the language of hans@example.com's mail\n");
+    expect((await findAccountByEmail(db(), 'hans@example.com'))?.locale).toBe('en');
+    expect(
+      (await admin(['user:set-language', '--email', 'hans@example.com', '--language', 'en'])).stdout,
+    ).toBe("hans@example.com's mail already had that language\n");
+    // `request`: no language of its own, each mail in the language of the request that sends it.
+    expect(
+      (await admin(['user:set-language', '--email', 'hans@example.com', '--language', 'request'])).code,
+    ).toBe(0);
+    expect((await findAccountByEmail(db(), 'hans@example.com'))?.locale).toBeNull();
+  });
+
+  it('refuse a language the texts are not written in, naming the flag (exit 2)', async () => {
+    const run = await admin([
+      'user:add',
+      '--email',
+      'fr@example.com',
+      '--name',
+      'Fran Cois',
+      '--language',
+      'fr',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--language');
+    expect(run.stderr).toContain('must be one of en, de');
+    expect(await findAccountByEmail(db(), 'fr@example.com')).toBeNull();
+  });
+});

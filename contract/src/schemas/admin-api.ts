@@ -14,6 +14,7 @@ import {
   idTokenSigningAlgField,
   jwksField,
   jwksUriField,
+  languageField,
   passwordField,
   productNameField,
   redirectUriField,
@@ -45,7 +46,16 @@ export const createUserBody = z.strictObject({
   name: displayNameField,
   /** Absent: the account has no password until the invitation mailed to it sets one. */
   password: passwordField.optional(),
+  /** The language of the account's mail, the invitation's first; absent: see setLanguageBody. */
+  language: languageField.optional(),
 });
+
+/**
+ * The language every mail to the account is written in, whoever causes it (the person, an admin,
+ * someone mistyping its password); null: each mail in the language of the request that causes it
+ * (the pages the person reads, or English for an admin's).
+ */
+export const setLanguageBody = z.strictObject({ language: languageField.nullable() });
 
 export const changeEmailBody = z.strictObject({ newEmail: emailField });
 
@@ -64,6 +74,8 @@ export const userView = accountSummary.extend({
   emailVerified: z.boolean(),
   /** Linked to an upstream identity provider by federation. */
   external: z.boolean(),
+  /** The language of its mail; null: the language of the request that sends each (setLanguageBody). */
+  language: languageField.nullable(),
   createdAt: z.string(),
 });
 export type UserView = z.output<typeof userView>;
@@ -415,6 +427,15 @@ export const adminCalls = {
       ['not_found', 'conflict'],
     ),
     body: changeEmailBody,
+  },
+  setLanguage: {
+    ...userAction(
+      'language',
+      "Set the language of the account's mail (null: each mail in the language of the request that sends it)",
+      accountChangeResult,
+      ['not_found'],
+    ),
+    body: setLanguageBody,
   },
   expirePassword: userAction(
     'expire-password',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PRODUCT_NAME_LENGTH } from '../rules/authorization-hints.ts';
 import { isPlainText } from '../rules/plain-text.ts';
+import { LANGUAGES } from '../text-keys.ts';
 import { plainText } from './plain-text.ts';
 
 /**
@@ -19,6 +20,9 @@ export const displayNameField = plainText({ error: 'is required' })
   .trim()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters');
+
+/** The language of an account's mail: one the texts are written in. */
+export const languageField = z.enum(LANGUAGES, { error: `must be one of ${LANGUAGES.join(', ')}` });
 
 /** An account's id as the admin API names it in paths and results. */
 export const accountIdField = z.uuid({ error: 'must be an account id (a UUID)' });

@@ -237,6 +237,16 @@ export async function setDisabled(db: Db, accountId: string, disabled: boolean):
   return changed.length > 0;
 }
 
+/** The language of the account's mail (null: the request's); false when the account is gone. */
+export async function setLocale(db: Db, accountId: string, locale: string | null): Promise<boolean> {
+  const changed = await db
+    .update(accounts)
+    .set({ locale, updatedAt: sql`now()` })
+    .where(eq(accounts.id, accountId))
+    .returning({ id: accounts.id });
+  return changed.length > 0;
+}
+
 /** The next correct sign-in must change the password; false when the account is gone. */
 export async function setMustChangePassword(db: Db, accountId: string): Promise<boolean> {
   const changed = await db

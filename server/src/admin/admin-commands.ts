@@ -43,9 +43,15 @@ import {
   disableUser,
   enableUser,
   expirePassword,
+  setLanguage,
   unlockUser,
 } from '../provisioning/user-operations.ts';
-import { accountInput, addUserInput, changeEmailInput } from '../provisioning/user-schemas.ts';
+import {
+  accountInput,
+  addUserInput,
+  changeEmailInput,
+  setLanguageInput,
+} from '../provisioning/user-schemas.ts';
 import { type AdminResponse, refusalOf } from './socket-protocol.ts';
 
 /**
@@ -60,6 +66,7 @@ export const adminRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('user:enable'), input: accountInput }),
   z.strictObject({ command: z.literal('user:invite'), input: accountInput }),
   z.strictObject({ command: z.literal('user:change-email'), input: changeEmailInput }),
+  z.strictObject({ command: z.literal('user:set-language'), input: setLanguageInput }),
   z.strictObject({ command: z.literal('client:add'), input: addClientInput }),
   z.strictObject({ command: z.literal('client:list'), input: listClientsInput }),
   z.strictObject({ command: z.literal('client:show'), input: clientIdInput }),
@@ -110,6 +117,8 @@ function runOperation(deps: ProvisioningDeps, request: AdminRequest): Promise<un
       return inviteAccount(deps, request.input);
     case 'user:change-email':
       return changeEmail(deps, request.input);
+    case 'user:set-language':
+      return setLanguage(deps, request.input);
     case 'client:add':
       return addClient(deps, request.input);
     case 'client:list':

@@ -1,7 +1,10 @@
+import { LANGUAGES } from '@keycard/contract';
 import {
+  type AddUserInput,
   type AddUserResult,
   accountChangeResult,
   addUserResult,
+  type SetLanguageInput,
   unlockResult,
 } from '../provisioning/user-schemas.ts';
 import { type CliCommand, cliCommand } from './cli-command.ts';
@@ -16,6 +19,14 @@ function firstPassword({ invitation }: AddUserResult): string {
   return '; no invitation was sent: its domain signs in through an organisation, so it needs no password';
 }
 
+/** --language: the language of the account's mail. */
+const LANGUAGE_FLAG = {
+  name: 'language',
+  kind: 'value',
+  placeholder: LANGUAGES.join('|'),
+  description: "the language of the account's mail",
+} as const;
+
 const addUserCommand = cliCommand({
   name: 'user:add',
   summary: 'create an account with a first password from standard input, or invite it to set one',
@@ -23,18 +34,29 @@ const addUserCommand = cliCommand({
     'Creates a local account. With --password-stdin the first password is read from standard input\n' +
     '(a pipe, or typed without echo) and must meet the password policy. Without it the account has\n' +
     'no password yet and an invitation is queued (as user:invite does) whose link sets the first one;\n' +
-    'an address whose domain signs in through an organisation gets no invitation.',
+    'an address whose domain signs in through an organisation gets no invitation. With --language\n' +
+    'every mail to the account, the invitation first, is written in it (see user:set-language).',
   flags: [
     EMAIL_FLAG,
     { name: 'name', kind: 'value', required: true, placeholder: '"First Last"', description: 'display name' },
     { name: 'password-stdin', kind: 'switch', description: 'read the first password from standard input' },
+    LANGUAGE_FLAG,
   ],
   secret: { flag: 'password-stdin', field: 'password', label: 'Password' },
-  fieldFlags: { email: '--email', name: '--name', password: '--password-stdin' },
-  toRequest: (flags, password) => ({
-    command: 'user:add',
-    input: { email: flags.value('email') ?? '', name: flags.value('name') ?? '', password },
-  }),
+  fieldFlags: { email: '--email', name: '--name', password: '--password-stdin', language: '--language' },
+  toRequest: (flags, password) => {
+    const language = flags.value('language');
+    return {
+      command: 'user:add',
+      input: {
+        email: flags.value('email') ?? '',
+        name: flags.value('name') ?? '',
+        password,
+        // Checked against the languages by the operation, which names the flag when it is none.
+        ...(language === undefined ? {} : { language: language as AddUserInput['language'] }),
+      },
+    };
+  },
   result: addUserResult,
   format: (result) =>
     `created account ${result.account.email} (id ${result.account.id})${firstPassword(result)}`,
@@ -74,6 +96,38 @@ const unlockCommand = cliCommand({
   },
 });
 
+/** What --language takes to clear the account's own language. */
+const REQUEST_LANGUAGE = 'request';
+
+const setLanguageCommand = cliCommand({
+  name: 'user:set-language',
+  summary: "set the language of the account's mail",
+  details:
+    'Every mail to the account is then written in it, whoever causes it: the person, an admin, or\n' +
+    `someone mistyping its password. --language ${REQUEST_LANGUAGE} clears it: each mail is then written in the\n` +
+    'language of the pages the person reads when it is sent, or in English for an admin command.',
+  flags: [
+    EMAIL_FLAG,
+    { ...LANGUAGE_FLAG, placeholder: `${LANGUAGES.join('|')}|${REQUEST_LANGUAGE}`, required: true },
+  ],
+  fieldFlags: { email: '--email', language: '--language' },
+  toRequest: (flags) => {
+    const language = flags.value('language') ?? '';
+    return {
+      command: 'user:set-language',
+      input: {
+        email: flags.value('email') ?? '',
+        language: language === REQUEST_LANGUAGE ? null : (language as SetLanguageInput['language']),
+      },
+    };
+  },
+  result: accountChangeResult,
+  format: ({ account, changed }) =>
+    changed
+      ? `set the language of ${account.email}'s mail`
+      : `${account.email}'s mail already had that language`,
+});
+
 export const USER_COMMANDS: readonly CliCommand[] = [
   addUserCommand,
   accountCommand(
@@ -100,4 +154,5 @@ export const USER_COMMANDS: readonly CliCommand[] = [
   ),
   inviteCommand,
   changeEmailCommand,
+  setLanguageCommand,
 ];

@@ -1,3 +1,4 @@
+import { languageFor } from '@keycard/contract';
 import { type Account, findAccountByEmail, findAccountById } from '../accounts/account-repository.ts';
 import { NotFoundError } from '../errors/service-error.ts';
 import type { Db } from '../store/database.ts';
@@ -17,6 +18,8 @@ export function viewOf(account: Account): UserView {
     disabled: account.disabledAt !== null,
     emailVerified: account.emailVerifiedAt !== null,
     external: account.externalIdpId !== null,
+    // As its mail reads it (mail-language.ts).
+    language: account.locale === null ? null : languageFor(account.locale),
     createdAt: account.createdAt.toISOString(),
   };
 }

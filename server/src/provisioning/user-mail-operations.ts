@@ -1,3 +1,4 @@
+import type { Language } from '@keycard/contract';
 import { VerificationType } from '@keycard/contract';
 import { type Account, insertAccount } from '../accounts/account-repository.ts';
 import { emailDomain, storedEmailForm } from '../accounts/identifiers.ts';
@@ -54,10 +55,11 @@ export async function addAndInvite(
   deps: ProvisioningDeps,
   email: string,
   name: string,
+  language: Language | null = null,
 ): Promise<AddUserResult> {
   const upstream = await signsInUpstream(deps.db, { email, externalIdpId: null });
   return inMailingTransaction(deps, async (tx, mailing) => {
-    const account = await insertAccount(tx, { email, displayName: name });
+    const account = await insertAccount(tx, { email, displayName: name, locale: language });
     if (!account) throw accountExists(email);
     await auditAdmin(tx, deps, 'user:add', account.id);
     if (!upstream && (await inviteUser(mailing, account.id)).outcome !== 'invited') {

@@ -4,6 +4,7 @@ import {
   insertAccount,
   type LoginFailureRow,
   setDisabled,
+  setLocale,
   setMustChangePassword,
   storePassword,
 } from '../accounts/account-repository.ts';
@@ -32,6 +33,8 @@ import {
   type AddUserResult,
   accountInput,
   addUserInput,
+  type SetLanguageInput,
+  setLanguageInput,
   type UnlockResult,
 } from './user-schemas.ts';
 
@@ -46,8 +49,8 @@ import {
  * or without one and with an invitation whose link sets it (user-mail-operations.ts).
  */
 export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Promise<AddUserResult> {
-  const { email, name, password } = parseInput(addUserInput, input);
-  if (password === undefined) return addAndInvite(deps, email, name);
+  const { email, name, password, language = null } = parseInput(addUserInput, input);
+  if (password === undefined) return addAndInvite(deps, email, name, language);
   // Its sign-in would refuse the password while the domain is bound, and take it, unseen, once unbound.
   if (await signsInUpstream(deps.db, { email, externalIdpId: null })) {
     throw new ConflictError(
@@ -62,7 +65,7 @@ export async function addUser(deps: ProvisioningDeps, input: AddUserInput): Prom
   const hash = await hashPassword(password);
   const now = await clockOf(deps).now();
   return deps.db.transaction(async (tx) => {
-    const account = await insertAccount(tx, { email, displayName: name });
+    const account = await insertAccount(tx, { email, displayName: name, locale: language });
     if (!account) throw accountExists(email);
     await storePassword(tx, account.id, hash, now);
     await auditAdmin(tx, deps, 'user:add', account.id);
@@ -154,6 +157,25 @@ async function changeDisabled(
     if (!(await setDisabled(tx, account.id, disabled))) throw noTarget(ref);
     if (disabled) await endAccountSessionsWithLogout(tx, fixedClock(now), account.id);
     await auditAdmin(tx, deps, disabled ? 'user:disable' : 'user:enable', account.id);
+  });
+  return { account: summarize(account), changed: true };
+}
+
+/**
+ * Sets the language every mail to the account is written in (null: the request's that causes each).
+ * Repeating it changes nothing, so nothing is recorded either.
+ */
+export async function setLanguage(
+  deps: ProvisioningDeps,
+  input: SetLanguageInput,
+): Promise<AccountChangeResult> {
+  const { language, ...ref } = parseInput(setLanguageInput, input);
+  const account = await requireTarget(deps.db, ref);
+  if (account.locale === language) return { account: summarize(account), changed: false };
+  await deps.db.transaction(async (tx) => {
+    // Deleted since it was read: nothing to change and nothing to record.
+    if (!(await setLocale(tx, account.id, language))) throw noTarget(ref);
+    await auditAdmin(tx, deps, 'user:set-language', account.id);
   });
   return { account: summarize(account), changed: true };
 }

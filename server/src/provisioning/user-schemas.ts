@@ -1,4 +1,4 @@
-import { createUserBody } from '@keycard/contract';
+import { createUserBody, setLanguageBody } from '@keycard/contract';
 import { z } from 'zod';
 import { normalizeEmail } from '../accounts/identifiers.ts';
 import { isDeliverableAddress } from '../mail/mail-request.ts';
@@ -56,6 +56,12 @@ function exactlyOneRef(ctx: z.core.ParsePayload<{ email?: string | undefined; id
 
 /** Inputs of the operations that only name an account. */
 export const accountInput = z.strictObject(accountRef).check(exactlyOneRef);
+
+/** user:set-language: the account, and the language of its mail (null: the request's). */
+export const setLanguageInput = z
+  .strictObject({ ...accountRef, ...setLanguageBody.shape })
+  .check(exactlyOneRef);
+export type SetLanguageInput = z.input<typeof setLanguageInput>;
 export type AccountInput = z.input<typeof accountInput>;
 export type AccountRef = z.output<typeof accountInput>;
 

@@ -7,6 +7,7 @@ import {
   disableUser,
   enableUser,
   expirePassword,
+  setLanguage,
   unlockUser,
 } from '../../provisioning/user-operations.ts';
 import { adminCall, type RequestDeps } from './admin-call.ts';
@@ -20,6 +21,9 @@ export function userRoutes(scope: FastifyInstance, depsOf: RequestDeps): void {
   adminCall(scope, adminCalls.inviteUser, depsOf, ({ params }, deps) => inviteAccount(deps, params));
   adminCall(scope, adminCalls.changeEmail, depsOf, ({ params, body }, deps) =>
     changeEmail(deps, { id: params.id, newEmail: body.newEmail }),
+  );
+  adminCall(scope, adminCalls.setLanguage, depsOf, ({ params, body }, deps) =>
+    setLanguage(deps, { id: params.id, language: body.language }),
   );
   adminCall(scope, adminCalls.expirePassword, depsOf, ({ params }, deps) => expirePassword(deps, params));
   adminCall(scope, adminCalls.unlockUser, depsOf, ({ params }, deps) => unlockUser(deps, params));
