@@ -114,6 +114,24 @@ describe('a refused authorization request shown on the error page', () => {
     expect(refusalLines().map((line) => line.reason)).toEqual(['invalid_redirect_uri']);
   });
 
+  it('a control character in a parameter: the page carries the reference of the line naming the parameter', async () => {
+    const query = new URLSearchParams({ client_id: CLIENT_ID, state: 'st\u0007ate', response_type: 'code' });
+    const response = await app().inject({ url: `/oidc/auth?${query}` });
+    expect(response.statusCode).toBe(303);
+    const reference = /^\/error\/(\w+)$/.exec(String(response.headers.location))?.[1];
+    expect(isErrorReference(reference)).toBe(true);
+    expect(refusalLines()).toEqual([
+      expect.objectContaining({
+        reference,
+        reason: 'invalid_request',
+        answer: 'error_page',
+        description: expect.stringMatching(/^state /),
+      }),
+    ]);
+    // The value itself is not written.
+    expect(logged.join('')).not.toContain('st\\u0007ate');
+  });
+
   it('each refusal gets a reference of its own', async () => {
     const configuration = await relyingParty(app());
     const first = await refusedOnErrorPage(configuration, { redirect_uri: 'https://a.example/cb' });

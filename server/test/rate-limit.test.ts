@@ -25,8 +25,14 @@ async function expectRefused(app: FastifyInstance, url: string, ip: string): Pro
   expect(refused.headers['cache-control']).toBe('no-store');
 }
 
+/** Every line the app logs, as pino writes it (one JSON object a line). */
+const logged: string[] = [];
+
 describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
-  const service = useTestService({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  const service = useTestService({
+    env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) },
+    logger: { level: 'info', stream: { write: (line: string) => void logged.push(line) } },
+  });
   const app = () => service().app;
 
   it('answers 429 rate_limited with Retry-After once an address used up its minute', async () => {
@@ -81,8 +87,18 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
       expect(refused.statusCode).toBe(303);
       expect(refused.headers['cache-control']).toBe('no-store');
       const location = new URL(String(refused.headers.location), 'http://localhost:3000');
-      // The reference of the request's log line.
-      expect(location.pathname).toBe(`/error/${refused.headers['x-request-id']}`);
+      // The reference of the request's log line, which says why.
+      const reference = String(refused.headers['x-request-id']);
+      expect(location.pathname).toBe(`/error/${reference}`);
+      const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.reference === reference);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          msg: 'protocol request refused',
+          reason: 'rate_limited',
+          answer: 'error_page',
+          endpoint: new URL(url, 'http://localhost:3000').pathname.slice('/oidc'.length),
+        }),
+      ]);
       expect(location.searchParams.get('reason')).toBe('rate_limited');
       const wait = Number(location.searchParams.get('wait'));
       expect(wait).toBeGreaterThan(0);
@@ -114,10 +130,30 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
     expect(refused.headers['cache-control']).toBe('no-store');
     expect(refused.headers['access-control-allow-origin']).toBe(origin);
     expect(refused.headers['access-control-expose-headers']).toBe('Retry-After');
-    // A call from no browser origin gets no CORS header.
+    expect(refused.headers.vary).toContain('Origin');
+    // A call from no browser origin gets no CORS header, nor does a sandboxed page's "null".
     const plain = await app().inject({ method: 'POST', url: '/oidc/token', remoteAddress: ip });
     expect(plain.statusCode).toBe(429);
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Origin');
+    const sandboxed = await app().inject({
+      method: 'POST',
+      url: '/oidc/token',
+      remoteAddress: ip,
+      headers: { origin: 'null' },
+    });
+    expect(sandboxed.headers['access-control-allow-origin']).toBeUndefined();
+    // The discovery document is every origin's, refused or not; a page of the service is no one's.
+    const discovery = await app().inject({
+      url: '/oidc/.well-known/openid-configuration',
+      remoteAddress: ip,
+      headers: { origin: 'null' },
+    });
+    expect(discovery.statusCode).toBe(429);
+    expect(discovery.headers['access-control-allow-origin']).toBe('null');
+    const page = await app().inject({ url: '/oidc/session/end', remoteAddress: ip, headers: { origin } });
+    expect(page.statusCode).toBe(303);
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it("does not count a browser's CORS preflight, which would hide the call's own answer", async () => {

@@ -6,6 +6,31 @@ import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { pathOf } from './paths.ts';
 import type { RequestLimitError } from './rate-limit.ts';
 
+/** The provider's endpoints every origin may read (its own rule: discovery and the key set). */
+const OPEN_ENDPOINTS: ReadonlySet<string> = new Set([
+  '/jwks',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+]);
+
+/**
+ * The refusal is readable by the browser client that called, as the provider's answer would have
+ * been: on the endpoints it answers across origins (those with a preflight, protocol-routes.ts),
+ * the calling origin is named. Which client called is not known before the provider runs, so the
+ * client endpoints name any web origin ("null", which no registered redirect URI has, excepted); it
+ * tells a page no more than the open endpoints' own refusal tells every origin: that its network is
+ * over the limit.
+ */
+function corsForRefusal(request: FastifyRequest, reply: FastifyReply, path: string): void {
+  const endpoint = protocolRoute(path);
+  if (endpoint === undefined || !protocolMethods(path)?.includes('OPTIONS')) return;
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary === undefined ? 'Origin' : `${String(vary)}, Origin`);
+  const origin = request.headers.origin;
+  if (origin === undefined || (origin === 'null' && !OPEN_ENDPOINTS.has(endpoint))) return;
+  reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', 'Retry-After');
+}
+
 /**
  * The per-IP request limit's refusal of a request to the provider, in the protocol's terms rather
  * than the API's JSON:
@@ -38,14 +63,7 @@ export function answerLimitedProtocolRequest(
     });
     return reply.code(303).redirect(`/error/${request.id}?${query}`);
   }
-  const origin = request.headers.origin;
-  // The endpoints with a preflight are those the provider answers across origins (protocol-routes.ts).
-  if (origin !== undefined && protocolMethods(path)?.includes('OPTIONS')) {
-    reply
-      .header('access-control-allow-origin', origin)
-      .header('access-control-expose-headers', 'Retry-After')
-      .header('vary', 'Origin');
-  }
+  corsForRefusal(request, reply, path);
   return reply
     .code(429)
     .type('application/json; charset=utf-8')

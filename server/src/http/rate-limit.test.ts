@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentRedis } from '../../test/support/silent-redis.ts';
 import { openSharedCounters, type SharedCounters } from '../store/redis.ts';
 import { installErrorHandler } from './error-handler.ts';
-import { registerRateLimit } from './rate-limit.ts';
+import { isProtocolPreflight, registerRateLimit } from './rate-limit.ts';
 
 const opened: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {
@@ -99,5 +99,35 @@ describe('registerRateLimit', () => {
     expect((await probe(app, '10.9.0.7')).statusCode).toBe(200);
     expect(await peekFrom('10.9.0.7')).toMatchObject({ remaining: 0 });
     expect((await probe(app, '10.9.0.7')).statusCode).toBe(429);
+  });
+});
+
+describe('isProtocolPreflight', () => {
+  const preflight = (
+    url: string,
+    headers: Record<string, string> = { 'access-control-request-method': 'POST' },
+  ) =>
+    isProtocolPreflight({ method: 'OPTIONS', url, headers } as unknown as Parameters<
+      typeof isProtocolPreflight
+    >[0]);
+
+  it('is a CORS preflight of a provider endpoint that answers across origins', () => {
+    expect(preflight('/oidc/token')).toBe(true);
+    expect(preflight('/oidc/me?x=1')).toBe(true);
+    expect(preflight('/oidc/.well-known/openid-configuration')).toBe(true);
+  });
+
+  it('is no other OPTIONS request, which is counted like any request', () => {
+    expect(preflight('/oidc/token', {})).toBe(false);
+    expect(preflight('/oidc/auth')).toBe(false);
+    expect(preflight('/api/login')).toBe(false);
+    expect(preflight('/admin/api/users')).toBe(false);
+    expect(
+      isProtocolPreflight({
+        method: 'POST',
+        url: '/oidc/token',
+        headers: { 'access-control-request-method': 'POST' },
+      } as unknown as Parameters<typeof isProtocolPreflight>[0]),
+    ).toBe(false);
   });
 });

@@ -1,10 +1,13 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors/service-error.ts';
+import { protocolMethods } from '../oidc/protocol-routes.ts';
+import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { clientNetwork } from '../recovery/client-network.ts';
 import type { SharedCounters } from '../store/redis.ts';
+import { isOidcPath, pathOf } from './paths.ts';
 
 type Counted = Parameters<FastifyRateLimitStore['incr']>[1];
 
@@ -23,6 +26,18 @@ export class RequestLimitError extends ServiceError {
   ) {
     super('rate_limited', `Too many requests; try again in ${after}.`);
   }
+}
+
+/**
+ * A browser's CORS preflight of a provider endpoint that answers across origins is not counted:
+ * refused, it would hide the refusal of the call it precedes (status, Retry-After) from the relying
+ * party's script (protocol-limit.ts). The provider answers it without reading anything.
+ */
+export function isProtocolPreflight(request: FastifyRequest): boolean {
+  if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined)
+    return false;
+  const path = pathOf(request.url);
+  return isOidcPath(path) && (protocolMethods(path.slice(OIDC_MOUNT.length))?.includes('OPTIONS') ?? false);
 }
 
 /** Redis key prefix of the per-IP request counters. */
@@ -109,10 +124,7 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     // An IPv6 client by its /64, which it may send from any address of (recovery/client-network.ts).
     keyGenerator: (request) => clientNetwork(request.ip),
     ...(options.shared ? { store: storeFallingBackFrom(options.shared) } : {}),
-    // A browser's CORS preflight is not counted: refused, it would hide the refusal of the call it
-    // precedes (status, Retry-After) from the relying party's script (protocol-limit.ts).
-    allowList: (request) =>
-      request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined,
+    allowList: isProtocolPreflight,
     errorResponseBuilder: (_request, context) =>
       new RequestLimitError(Math.max(1, Math.ceil(context.ttl / 1000)), context.after),
   });
