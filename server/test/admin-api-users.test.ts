@@ -9,7 +9,7 @@ import {
   signsInSilently,
   useAdminApi,
 } from './admin-api-kit.ts';
-import { STRONG } from './recovery-kit.ts';
+import { apiClient, STRONG } from './recovery-kit.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
 
 const { service, api } = useAdminApi({ setUp: ({ db }) => registerTestClient(db) });
@@ -235,11 +235,25 @@ describe('POST /admin/api/users/{id}/language', () => {
     expect((await api('POST', `/users/${account.id}/language`, { language: 'de' })).json()).toMatchObject({
       changed: false,
     });
-    expect(await adminEvents(db(), 'user:set-language')).toHaveLength(1);
+    expect(await adminEvents(db(), 'user:set-language')).toEqual([
+      expect.objectContaining({
+        accountId: account.id,
+        detail: { command: 'user:set-language', language: 'de', actor: ADMIN_CLIENT },
+      }),
+    ]);
     // A password an admin expires is told in it.
     expect((await api('POST', `/users/${account.id}/expire-password`)).statusCode).toBe(200);
     const [notice] = await service().mails('password_expired', 'lang@example.com');
     expect(notice?.subject).toMatch(/Passwort/);
+    // And so is a reset the person asks for from a browser that asks for English.
+    const forgot = await (await apiClient(app())).post(
+      '/api/forgotpassword',
+      { email: 'lang@example.com', returnUrl: null, locationSearch: '' },
+      { headers: { 'accept-language': 'en-GB,en;q=0.9' } },
+    );
+    expect(forgot.statusCode).toBe(200);
+    const [reset] = await service().mails('password_reset', 'lang@example.com');
+    expect(reset?.subject).toContain('zurücksetzen');
 
     const cleared = await api('POST', `/users/${account.id}/language`, { language: null });
     expect(cleared.json()).toMatchObject({ changed: true });

@@ -237,12 +237,15 @@ export async function setDisabled(db: Db, accountId: string, disabled: boolean):
   return changed.length > 0;
 }
 
-/** The language of the account's mail (null: the request's); false when the account is gone. */
+/**
+ * The language of the account's mail (null: the request's); false when it had that language already
+ * or the account is gone. The comparison is the update's, so of two at once only one changes it.
+ */
 export async function setLocale(db: Db, accountId: string, locale: string | null): Promise<boolean> {
   const changed = await db
     .update(accounts)
     .set({ locale, updatedAt: sql`now()` })
-    .where(eq(accounts.id, accountId))
+    .where(and(eq(accounts.id, accountId), sql`${accounts.locale} is distinct from ${locale}`))
     .returning({ id: accounts.id });
   return changed.length > 0;
 }

@@ -11,13 +11,15 @@ export function auditAdmin(
   deps: Pick<ProvisioningDeps, 'actor' | 'origin'>,
   command: string,
   accountId: string,
+  /** What the command set, when it is no secret and the command alone does not say it. */
+  set: Record<string, string | null> = {},
 ): Promise<void> {
   return recordAudit(db, {
     event: 'admin',
     outcome: 'success',
     accountId,
     ...originColumns(deps),
-    detail: actorDetail(deps, { command }),
+    detail: actorDetail(deps, { command, ...set }),
   });
 }
 

@@ -1,5 +1,6 @@
 import {
   clearFailures,
+  findAccountById,
   findLoginFailures,
   insertAccount,
   type LoginFailureRow,
@@ -162,8 +163,9 @@ async function changeDisabled(
 }
 
 /**
- * Sets the language every mail to the account is written in (null: the request's that causes each).
- * Repeating it changes nothing, so nothing is recorded either.
+ * Sets the language every mail to the account is written in (null: each in the language of the
+ * request that causes it, mail-language.ts). Repeating it changes nothing, so nothing is recorded
+ * either.
  */
 export async function setLanguage(
   deps: ProvisioningDeps,
@@ -171,13 +173,14 @@ export async function setLanguage(
 ): Promise<AccountChangeResult> {
   const { language, ...ref } = parseInput(setLanguageInput, input);
   const account = await requireTarget(deps.db, ref);
-  if (account.locale === language) return { account: summarize(account), changed: false };
-  await deps.db.transaction(async (tx) => {
-    // Deleted since it was read: nothing to change and nothing to record.
-    if (!(await setLocale(tx, account.id, language))) throw noTarget(ref);
-    await auditAdmin(tx, deps, 'user:set-language', account.id);
+  const changed = await deps.db.transaction(async (tx) => {
+    if (!(await setLocale(tx, account.id, language))) return false;
+    await auditAdmin(tx, deps, 'user:set-language', account.id, { language });
+    return true;
   });
-  return { account: summarize(account), changed: true };
+  // Unchanged because it was deleted since it was read: nothing to report on.
+  if (!changed && !(await findAccountById(deps.db, account.id))) throw noTarget(ref);
+  return { account: summarize(account), changed };
 }
 
 export function disableUser(deps: ProvisioningDeps, input: AccountInput): Promise<AccountChangeResult> {
