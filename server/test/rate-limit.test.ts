@@ -100,8 +100,9 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
         }),
       ]);
       expect(location.searchParams.get('reason')).toBe('rate_limited');
+      // What is left of the minute's window, which began with this test's first request.
       const wait = Number(location.searchParams.get('wait'));
-      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeGreaterThan(50);
       expect(wait).toBeLessThanOrEqual(60);
     },
   );
@@ -126,6 +127,7 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
         /^too many requests from this network; try again in \d+ seconds$/,
       ),
     });
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['cache-control']).toBe('no-store');
     expect(refused.headers['access-control-allow-origin']).toBe(origin);
@@ -154,6 +156,11 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
     const page = await app().inject({ url: '/oidc/session/end', remoteAddress: ip, headers: { origin } });
     expect(page.statusCode).toBe(303);
     expect(page.headers['access-control-allow-origin']).toBeUndefined();
+    // Nor does a path the provider has no endpoint at.
+    const nowhere = await app().inject({ url: '/oidc/nowhere', remoteAddress: ip, headers: { origin } });
+    expect(nowhere.statusCode).toBe(429);
+    expect(nowhere.headers['access-control-allow-origin']).toBeUndefined();
+    expect(nowhere.headers.vary).toBeUndefined();
   });
 
   it("does not count a browser's CORS preflight, which would hide the call's own answer", async () => {

@@ -22,12 +22,11 @@ const OPEN_ENDPOINTS: ReadonlySet<string> = new Set([
  * over the limit.
  */
 function corsForRefusal(request: FastifyRequest, reply: FastifyReply, path: string): void {
-  const endpoint = protocolRoute(path);
-  if (endpoint === undefined || !protocolMethods(path)?.includes('OPTIONS')) return;
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary === undefined ? 'Origin' : `${String(vary)}, Origin`);
+  if (!protocolMethods(path)?.includes('OPTIONS')) return;
+  // The limit answers before any handler, so no other Vary is set yet.
+  reply.header('vary', 'Origin');
   const origin = request.headers.origin;
-  if (origin === undefined || (origin === 'null' && !OPEN_ENDPOINTS.has(endpoint))) return;
+  if (origin === undefined || (origin === 'null' && !OPEN_ENDPOINTS.has(protocolRoute(path) ?? ''))) return;
   reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', 'Retry-After');
 }
 
@@ -64,11 +63,8 @@ export function answerLimitedProtocolRequest(
     return reply.code(303).redirect(`/error/${request.id}?${query}`);
   }
   corsForRefusal(request, reply, path);
-  return reply
-    .code(429)
-    .type('application/json; charset=utf-8')
-    .send({
-      error: 'temporarily_unavailable',
-      error_description: `too many requests from this network; try again in ${refusal.waitSeconds} seconds`,
-    });
+  return reply.code(429).send({
+    error: 'temporarily_unavailable',
+    error_description: `too many requests from this network; try again in ${refusal.waitSeconds} seconds`,
+  });
 }

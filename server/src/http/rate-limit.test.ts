@@ -120,6 +120,7 @@ describe('isProtocolPreflight', () => {
   it('is no other OPTIONS request, which is counted like any request', () => {
     expect(preflight('/oidc/token', {})).toBe(false);
     expect(preflight('/oidc/auth')).toBe(false);
+    expect(preflight('/oidc/nowhere')).toBe(false);
     expect(preflight('/api/login')).toBe(false);
     expect(preflight('/admin/api/users')).toBe(false);
     expect(
