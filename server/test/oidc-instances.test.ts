@@ -109,17 +109,7 @@ describe('several instances on one database (DESIGN §1 Scale-out)', () => {
     const form = await browser.get(resume);
     expect(form.statusCode).toBe(200);
     expect(form.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/);
-    const action = new URL(/action="([^"]+)"/.exec(form.body)?.[1] ?? '');
-    const inputs = Object.fromEntries(
-      [...form.body.matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value]),
-    );
-    const confirmed = await first().inject({
-      method: 'POST',
-      url: action.pathname,
-      headers: { cookie: browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(inputs).toString(),
-    });
-    browser.jar.take(confirmed);
+    const confirmed = await browser.submitForm(form);
     expect(new URL(String(confirmed.headers.location), 'http://localhost:3000').pathname).toBe(
       new URL(resume, 'http://localhost:3000').pathname,
     );

@@ -123,15 +123,20 @@ function recordedHealth() {
   };
 }
 
+/** A limit of 2 a minute in `redis`, counted in this process while it fails. */
+function fallingBack(redis: FakeRedis, health: ReturnType<typeof recordedHealth>) {
+  return new FallbackWindowCounter(
+    new RedisWindowCounter(redis.asRedis(), 'p:', 2, 60_000),
+    new MemoryWindowCounter(2, 60_000, () => 0),
+    health,
+  );
+}
+
 describe('Redis window counter falling back to this process', () => {
   it('counts in Redis while it answers, and says so', async () => {
     const redis = new FakeRedis();
     const health = recordedHealth();
-    const counter = new FallbackWindowCounter(
-      new RedisWindowCounter(redis.asRedis(), 'p:', 2, 60_000),
-      new MemoryWindowCounter(2, 60_000, () => 0),
-      health,
-    );
+    const counter = fallingBack(redis, health);
     expect(await counter.take('ip')).toBe(true);
     await counter.add('ip');
     expect(await counter.exhausted('ip')).toBe(true);
@@ -143,11 +148,7 @@ describe('Redis window counter falling back to this process', () => {
   it('keeps the limit of 2 in this process while Redis fails, and reports each failure', async () => {
     const redis = new FakeRedis();
     const health = recordedHealth();
-    const counter = new FallbackWindowCounter(
-      new RedisWindowCounter(redis.asRedis(), 'p:', 2, 60_000),
-      new MemoryWindowCounter(2, 60_000, () => 0),
-      health,
-    );
+    const counter = fallingBack(redis, health);
     redis.away = new Error('Command timed out');
     expect(await counter.exhausted('ip')).toBe(false);
     expect(await counter.take('ip')).toBe(true);

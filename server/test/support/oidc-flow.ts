@@ -82,6 +82,28 @@ export class TestBrowser {
     return moved;
   }
 
+  /**
+   * Submits a self-submitting form page of the provider (its sign-out confirmation when another
+   * account signs in here) as the page's script does; `leaveOut` names inputs a changed form lacks.
+   */
+  async submitForm(
+    page: LightMyRequestResponse,
+    leaveOut: readonly string[] = [],
+  ): Promise<LightMyRequestResponse> {
+    const action = new URL(/action="([^"]+)"/.exec(page.body)?.[1] ?? '');
+    const inputs = [...page.body.matchAll(/name="(\w+)" value="([^"]*)"/g)]
+      .map(([, name = '', value = '']): [string, string] => [name, value])
+      .filter(([name]) => !leaveOut.includes(name));
+    const submitted = await this.app.inject({
+      method: 'POST',
+      url: action.pathname,
+      headers: { cookie: this.jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(inputs).toString(),
+    });
+    this.jar.take(submitted);
+    return submitted;
+  }
+
   async get(url: string): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
       method: 'GET',
