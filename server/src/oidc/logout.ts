@@ -255,10 +255,10 @@ export async function endAccountSessionsWithLogout(db: Db, clock: Clock, account
  * confirmation (its resume), which deletes the session and the grants it does not keep across a
  * sign-out. Once it has, this does what this service's sign-out does besides (finishLogout): every
  * grant of the session is deleted, an offline_access one too, a logout token is queued for each of
- * its clients with the session's sid, and the sign-out is recorded. The provider posts no logout
- * token itself, as it is not given the clients' back-channel URIs (clients.ts): its post would be
- * made once, inside the person's request, and refuse the private networks BACKCHANNEL_PRIVATE_NETWORKS
- * allows.
+ * its clients with the session's sid, and the sign-out is recorded. The provider's own post of
+ * logout tokens there is turned off (postNoLogoutTokens, provider.ts): it was made once, inside the
+ * person's request, and refused the private networks BACKCHANNEL_PRIVATE_NETWORKS allows. A failure
+ * here, after the provider has deleted the session, answers the outage page and queues nothing.
  */
 export function endSessionLeftForAnotherAccount(provider: Provider, db: Db, queue: LogoutQueue): Middleware {
   const ended = new WeakSet<object>();
