@@ -113,8 +113,9 @@ function storeFallingBackFrom(shared: SharedCounters): FastifyRateLimitStoreCtor
  * Per-IP request limit for every route registered after this call: the API, the provider's protocol
  * endpoints and the admin API. The SPA's files, registered before, are not counted: one page load
  * fetches several of them. Over the limit: 429 `rate_limited` with Retry-After, from the one error
- * handler, in the protocol's terms on the provider's endpoints (protocol-limit.ts). Identifier lockout (DESIGN §2 Login) stays the guard of a single account; this one limits
- * a client spraying many.
+ * handler, in the protocol's terms on the provider's endpoints (protocol-limit.ts). Identifier
+ * lockout (DESIGN §2 Login) stays the guard of a single account; this one limits a client spraying
+ * many.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
   await app.register(rateLimit, {
