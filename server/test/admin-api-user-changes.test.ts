@@ -161,6 +161,19 @@ describe('POST /admin/api/users/{id}/expire-password', () => {
     expect((await api('POST', `/users/${UNKNOWN}/expire-password`)).statusCode).toBe(404);
   });
 
+  it('told twice at the same moment (a client retrying), tells the owner once and reports one change', async () => {
+    const account = await createAccount(db(), 'expiring-twice@example.com', STRONG);
+    const answers = await Promise.all([
+      api('POST', `/users/${account.id}/expire-password`),
+      api('POST', `/users/${account.id}/expire-password`),
+    ]);
+    expect(answers.map((answer) => accountChangeResult.parse(answer.json()).changed).sort()).toEqual([
+      false,
+      true,
+    ]);
+    expect(await service().mails('password_expired', 'expiring-twice@example.com')).toHaveLength(1);
+  });
+
   it('run again on an expired password, still ends a session the account has (one an earlier release left open)', async () => {
     const account = await createAccount(db(), 'left-open@example.com', STRONG);
     const browser = await signedInBrowser(app(), account.email, STRONG);

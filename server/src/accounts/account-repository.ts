@@ -250,14 +250,21 @@ export async function setLocale(db: Db, accountId: string, locale: string | null
   return changed.length > 0;
 }
 
-/** The next correct sign-in must change the password; false when the account is gone. */
-export async function setMustChangePassword(db: Db, accountId: string): Promise<boolean> {
-  const changed = await db
+/**
+ * The next correct sign-in must change the password: `set` by this call, `already` so before it, or
+ * `gone` with the account. The flag is compared in the update, so of two calls at once one sets it
+ * (the other waits for its row and then finds it set).
+ */
+export async function setMustChangePassword(db: Db, accountId: string): Promise<'set' | 'already' | 'gone'> {
+  const set = await db
     .update(accounts)
     .set({ mustChangePassword: true, updatedAt: sql`now()` })
-    .where(eq(accounts.id, accountId))
+    .where(and(eq(accounts.id, accountId), eq(accounts.mustChangePassword, false)))
     .returning({ id: accounts.id });
-  return changed.length > 0;
+  if (set.length > 0) return 'set';
+  // Stryker disable next-line ObjectLiteral: only the row's presence is read
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  return row ? 'already' : 'gone';
 }
 
 /** Deletes the account (its codes, history and pending sign-outs cascade); false when it was gone. */

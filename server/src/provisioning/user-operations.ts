@@ -88,15 +88,15 @@ export async function expirePassword(
 ): Promise<AccountChangeResult> {
   const ref = parseInput(accountInput, input);
   const account = await requireTarget(deps.db, ref);
-  const changed = !account.mustChangePassword;
-  await inMailingTransaction(deps, async (tx, mailing) => {
+  const changed = await inMailingTransaction(deps, async (tx, mailing) => {
+    const flag = await setMustChangePassword(tx, account.id);
     // Deleted since it was read: nothing to expire, nobody to tell.
-    if (!(await setMustChangePassword(tx, account.id))) throw noTarget(ref);
+    if (flag === 'gone') throw noTarget(ref);
     await endAccountSessionsWithLogout(tx, mailing.clock, account.id);
     await auditAdmin(tx, deps, 'user:expire-password', account.id);
     // Tell the owner why the next sign-in asks for a new password, once; an account without one yet
     // (invited) or an address the outbox refuses gets no notice.
-    if (changed && account.passwordHash !== null && isDeliverableAddress(account.email)) {
+    if (flag === 'set' && account.passwordHash !== null && isDeliverableAddress(account.email)) {
       await mailing.mail.queue(tx, {
         kind: 'password_expired',
         accountId: account.id,
@@ -105,6 +105,7 @@ export async function expirePassword(
         values: { userName: account.displayName },
       });
     }
+    return flag === 'set';
   });
   return { account: summarize(account), changed };
 }
