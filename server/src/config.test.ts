@@ -183,6 +183,21 @@ describe('the development mailbox (DEV_MAILBOX)', () => {
     }
   });
 
+  it('is off when a proxy or a PUBLIC_URL on another host says others reach the service', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY: '1' }).devMailbox).toEqual({
+      on: false,
+      reason: 'TRUST_PROXY is set: the service is reached through a proxy',
+    });
+    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://staging.example.com' }).devMailbox).toEqual({
+      on: false,
+      reason: "PUBLIC_URL's host staging.example.com is not a loopback address",
+    });
+    expect(loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'http://keycard.localhost:3000' }).devMailbox.on).toBe(
+      true,
+    );
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY: '1', DEV_MAILBOX: 'true' }).devMailbox.on).toBe(true);
+  });
+
   it('is on or off as DEV_MAILBOX says, outside production', () => {
     expect(loadConfig({ HOST: '0.0.0.0', SMTP_URL: 'smtp://mail:25', DEV_MAILBOX: '1' }).devMailbox).toEqual({
       on: true,

@@ -250,14 +250,21 @@ function codeLifetimesOf(env: Environment): CodeLifetimes {
 
 /**
  * Whether /dev/mail is served, and why (the start-up log says it). Its pages show live reset links,
- * so by default only where nobody else can reach them: mail goes nowhere else (no SMTP_URL) and the
- * service listens on a loopback address. DEV_MAILBOX overrides that outside production.
+ * so by default only where nobody else can reach them: mail goes nowhere else (no SMTP_URL), the
+ * service listens on a loopback address, and nothing says it is reached from elsewhere: a reverse
+ * proxy on the same machine (TRUST_PROXY) or a PUBLIC_URL on another host would pass every reader's
+ * requests on to it. DEV_MAILBOX overrides that outside production.
  */
 function devMailboxOf(env: Environment): { readonly on: boolean; readonly reason: string } {
   if (env.NODE_ENV === 'production') return { on: false, reason: 'NODE_ENV=production' };
   if (env.DEV_MAILBOX !== undefined) return { on: env.DEV_MAILBOX, reason: `DEV_MAILBOX=${env.DEV_MAILBOX}` };
   if (env.SMTP_URL !== undefined) return { on: false, reason: 'SMTP_URL is set' };
   if (!isLoopbackHost(env.HOST)) return { on: false, reason: `HOST ${env.HOST} is not a loopback address` };
+  if (env.TRUST_PROXY > 0)
+    return { on: false, reason: 'TRUST_PROXY is set: the service is reached through a proxy' };
+  const publicHost = env.PUBLIC_URL === undefined ? 'localhost' : new URL(env.PUBLIC_URL).hostname;
+  if (!isLoopbackHost(publicHost))
+    return { on: false, reason: `PUBLIC_URL's host ${publicHost} is not a loopback address` };
   return { on: true, reason: `no SMTP_URL and HOST ${env.HOST} is a loopback address` };
 }
 

@@ -71,8 +71,12 @@ describe('sending never slows an HTTP answer (issue 4: slow or dead SMTP)', () =
 });
 
 describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
+  // PUBLIC_URL is on another host than the service's loopback address, which by itself keeps the
+  // mailbox off (config.ts); these tests turn it on as a developer behind such a name would.
+  const MAILBOX = { PUBLIC_URL, DEV_MAILBOX: 'true' };
+
   it('lists messages newest first with their links clickable and every value escaped', async () => {
-    const app = await appWith({ env: { PUBLIC_URL } });
+    const app = await appWith({ env: MAILBOX });
     expect(app.mail.transport).toBe('dev-mailbox');
     const older = await app.mail.queue(testDb().db, resetRequest('first@example.test', 'older'));
     // Queued a minute before the next one, stated instead of slept for: two rows queued within the
@@ -121,7 +125,7 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
   });
 
   it('answers 404 for an unknown or malformed message id', async () => {
-    const app = await appWith({ env: { PUBLIC_URL } });
+    const app = await appWith({ env: MAILBOX });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id', '..%2F..%2Fetc']) {
       const response = await app.inject({ method: 'GET', url: `/dev/mail/${id}` });
       expect(response.statusCode, id).toBe(404);
@@ -131,8 +135,8 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
 
   it('without SMTP_URL the worker marks mail sent and logs recipient, subject and first link', async () => {
     const log = recordingLog();
-    const mail = createMailService({ config: testConfig({ PUBLIC_URL }), db: testDb().db, log });
-    const app = await appWith({ env: { PUBLIC_URL }, mail });
+    const mail = createMailService({ config: testConfig(MAILBOX), db: testDb().db, log });
+    const app = await appWith({ env: MAILBOX, mail });
     const { id } = await app.mail.queue(testDb().db, resetRequest('dana@example.test', 'logged'));
     expect(await app.mail.runOnce()).toBe(1);
     expect((await outboxRow(testDb().db, id)).sentAt).not.toBeNull();
@@ -156,6 +160,23 @@ describe('development mailbox /dev/mail (DESIGN §2 Modes)', () => {
     const page = await forced.inject({ method: 'GET', url: '/dev/mail.json' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('erin@example.test');
+  });
+
+  it('is not served in development when its PUBLIC_URL is on another host or a proxy is trusted', async () => {
+    for (const env of [{ PUBLIC_URL }, { PUBLIC_URL: 'http://localhost:3000', TRUST_PROXY: 'true' }]) {
+      const app = await appWith({ env });
+      expect(app.mail.transport).toBe('dev-mailbox');
+      await app.mail.queue(testDb().db, {
+        ...resetRequest('gail@example.test'),
+        values: {
+          userName: 'Gail',
+          link: `${env.PUBLIC_URL}/resetPassword/1/gail`,
+        },
+      });
+      const response = await app.inject({ method: 'GET', url: '/dev/mail' });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('gail@example.test');
+    }
   });
 
   it('is not served in development when the service listens beyond this machine', async () => {
