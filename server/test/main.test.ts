@@ -95,10 +95,14 @@ describe('main: start-up, single PGlite owner, graceful shutdown', () => {
 
   it('takes over the stale lock of a crashed process and stops on SIGINT', async () => {
     writeFileSync(lockFile(), '999999999\n');
-    const service = startService({ DATA_DIR: dataDir, PORT: String(await freePort()), TRUST_PROXY: '2' });
-    await service.waitFor(/Read outgoing mail in the dev mailbox/);
+    const port = await freePort();
+    const service = startService({ DATA_DIR: dataDir, PORT: String(port), TRUST_PROXY: '2' });
+    await service.waitFor(/Sign in through the demo relying party/);
     // Whose forwarded headers count is said at start-up, where it is set at all (the first start: not).
     expect(service.output()).toContain('Proxies trusted in front: 2 (TRUST_PROXY)');
+    // Reached through proxies, it serves no dev mailbox: whoever reaches them would read its links.
+    expect(service.output()).not.toMatch(/dev mailbox/i);
+    expect((await fetch(`http://127.0.0.1:${port}/dev/mail`)).status).toBe(404);
     service.child.kill('SIGINT');
     expect(await service.exited()).toBe(0);
     // The second start on the same data: the demo account exists, its password is not shown again.
