@@ -4,9 +4,9 @@ import { BAD_CHARACTER_MESSAGE } from '@keycard/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badCharacterPath } from '../errors/bad-characters.ts';
 import { isPersonFacing } from '../oidc/outage.ts';
-import { protocolRoute } from '../oidc/protocol-routes.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { pathOf } from './paths.ts';
+import { refuseToErrorPage } from './protocol-error-page.ts';
 import { withForwardingAsDecided } from './trusted-proxies.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -43,22 +43,14 @@ function queryOf(request: FastifyRequest): querystring.ParsedUrlQuery {
  */
 function refuse(request: FastifyRequest, reply: FastifyReply, path: readonly PropertyKey[]) {
   const description = `${String(path[0])} ${BAD_CHARACTER_MESSAGE}`;
-  reply.header('cache-control', 'no-store');
   const endpoint = pathOf(request.url).slice(OIDC_MOUNT.length);
   if (isPersonFacing(endpoint)) {
-    request.log.warn(
-      {
-        reference: request.id,
-        endpoint: protocolRoute(endpoint) ?? null,
-        reason: 'invalid_request',
-        description,
-        answer: 'error_page',
-      },
-      'protocol request refused',
-    );
-    return reply.code(303).redirect(`/error/${request.id}`);
+    return refuseToErrorPage(request, reply, endpoint, { reason: 'invalid_request', description });
   }
-  return reply.code(400).send({ error: 'invalid_request', error_description: description });
+  return reply
+    .code(400)
+    .header('cache-control', 'no-store')
+    .send({ error: 'invalid_request', error_description: description });
 }
 
 /**

@@ -4,6 +4,7 @@ import { isPersonFacing } from '../oidc/outage.ts';
 import { protocolMethods, protocolRoute } from '../oidc/protocol-routes.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { pathOf } from './paths.ts';
+import { refuseToErrorPage } from './protocol-error-page.ts';
 import type { RequestLimitError } from './rate-limit.ts';
 
 /** The provider's endpoints every origin may read (its own rule: discovery and the key set). */
@@ -45,23 +46,14 @@ export function answerLimitedProtocolRequest(
   refusal: RequestLimitError,
 ) {
   const path = pathOf(request.url).slice(OIDC_MOUNT.length);
-  reply.header('cache-control', 'no-store');
   if (isPersonFacing(path)) {
-    request.log.warn(
-      {
-        reference: request.id,
-        endpoint: protocolRoute(path) ?? null,
-        reason: 'rate_limited',
-        answer: 'error_page',
-      },
-      'protocol request refused',
-    );
     const query = new URLSearchParams({
       [ERROR_REASON_PARAM]: RATE_LIMITED_REASON,
       [WAIT_PARAM]: String(refusal.waitSeconds),
     });
-    return reply.code(303).redirect(`/error/${request.id}?${query}`);
+    return refuseToErrorPage(request, reply, path, { reason: 'rate_limited' }, query);
   }
+  reply.header('cache-control', 'no-store');
   corsForRefusal(request, reply, path);
   return reply.code(429).send({
     error: 'temporarily_unavailable',

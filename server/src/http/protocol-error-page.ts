@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { protocolRoute } from '../oidc/protocol-routes.ts';
+
+/** Why a page of the provider was refused, as its log line says it for the integrating developer. */
+export interface PageRefusal {
+  readonly reason: string;
+  readonly description?: string;
+}
+
+/**
+ * Sends a person's browser that a page of the provider (authorization, sign-out: `path` below the
+ * mount) refuses to the SPA's error page, never JSON, with the reference of the one log line that
+ * says why, as the provider's own refusals are (oidc/refusals.ts). `query` is what the page itself
+ * tells the person, if anything.
+ */
+export function refuseToErrorPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  refusal: PageRefusal,
+  query?: URLSearchParams,
+) {
+  request.log.warn(
+    { reference: request.id, endpoint: protocolRoute(path) ?? null, ...refusal, answer: 'error_page' },
+    'protocol request refused',
+  );
+  const search = query === undefined ? '' : `?${query}`;
+  return reply.code(303).header('cache-control', 'no-store').redirect(`/error/${request.id}${search}`);
+}
