@@ -238,33 +238,37 @@ export async function setDisabled(db: Db, accountId: string, disabled: boolean):
 }
 
 /**
- * The language of the account's mail (null: the request's); false when it had that language already
- * or the account is gone. The comparison is the update's, so of two at once only one changes it.
+ * What a change that compares in its update did: `set` it (the rows it answered), found it `already`
+ * so, or found the account `gone`. Of two such changes at once one sets it; the other waits for its
+ * row and then finds it set.
  */
-export async function setLocale(db: Db, accountId: string, locale: string | null): Promise<boolean> {
+export type FlagChange = 'set' | 'already' | 'gone';
+
+async function changeOutcome(db: Db, accountId: string, changed: readonly unknown[]): Promise<FlagChange> {
+  if (changed.length > 0) return 'set';
+  // Stryker disable next-line ObjectLiteral: only the row's presence is read
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  return row ? 'already' : 'gone';
+}
+
+/** The language of the account's mail (null: the request's, mail-language.ts). */
+export async function setLocale(db: Db, accountId: string, locale: string | null): Promise<FlagChange> {
   const changed = await db
     .update(accounts)
     .set({ locale, updatedAt: sql`now()` })
     .where(and(eq(accounts.id, accountId), sql`${accounts.locale} is distinct from ${locale}`))
     .returning({ id: accounts.id });
-  return changed.length > 0;
+  return changeOutcome(db, accountId, changed);
 }
 
-/**
- * The next correct sign-in must change the password: `set` by this call, `already` so before it, or
- * `gone` with the account. The flag is compared in the update, so of two calls at once one sets it
- * (the other waits for its row and then finds it set).
- */
-export async function setMustChangePassword(db: Db, accountId: string): Promise<'set' | 'already' | 'gone'> {
-  const set = await db
+/** The next correct sign-in must change the password. */
+export async function setMustChangePassword(db: Db, accountId: string): Promise<FlagChange> {
+  const changed = await db
     .update(accounts)
     .set({ mustChangePassword: true, updatedAt: sql`now()` })
     .where(and(eq(accounts.id, accountId), eq(accounts.mustChangePassword, false)))
     .returning({ id: accounts.id });
-  if (set.length > 0) return 'set';
-  // Stryker disable next-line ObjectLiteral: only the row's presence is read
-  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-  return row ? 'already' : 'gone';
+  return changeOutcome(db, accountId, changed);
 }
 
 /** Deletes the account (its codes, history and pending sign-outs cascade); false when it was gone. */

@@ -1,6 +1,5 @@
 import {
   clearFailures,
-  findAccountById,
   findLoginFailures,
   insertAccount,
   type LoginFailureRow,
@@ -174,14 +173,14 @@ export async function setLanguage(
 ): Promise<AccountChangeResult> {
   const { language, ...ref } = parseInput(setLanguageInput, input);
   const account = await requireTarget(deps.db, ref);
-  const changed = await deps.db.transaction(async (tx) => {
-    if (!(await setLocale(tx, account.id, language))) return false;
-    await auditAdmin(tx, deps, 'user:set-language', account.id, { language });
-    return true;
+  const outcome = await deps.db.transaction(async (tx) => {
+    const set = await setLocale(tx, account.id, language);
+    if (set === 'set') await auditAdmin(tx, deps, 'user:set-language', account.id, { language });
+    return set;
   });
-  // Unchanged because it was deleted since it was read: nothing to report on.
-  if (!changed && !(await findAccountById(deps.db, account.id))) throw noTarget(ref);
-  return { account: summarize(account), changed };
+  // Deleted since it was read: nothing to report on.
+  if (outcome === 'gone') throw noTarget(ref);
+  return { account: summarize(account), changed: outcome === 'set' };
 }
 
 export function disableUser(deps: ProvisioningDeps, input: AccountInput): Promise<AccountChangeResult> {
