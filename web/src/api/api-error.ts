@@ -37,7 +37,7 @@ export function retryAfterSeconds(header: string | null, now: number = Date.now(
 }
 
 /** When the service refuses for too many requests without a Retry-After: its request limit's window. */
-const RATE_LIMIT_WINDOW_SECONDS = 60;
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /**
  * The wait a refusal for too many requests asks for: its Retry-After, or the one-minute window of the

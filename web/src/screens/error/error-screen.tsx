@@ -8,6 +8,7 @@ import {
   WAIT_PARAM,
 } from '@keycard/contract';
 import { IDENTITY_BASE } from '../../api/api.ts';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../../api/api-error.ts';
 import { applicationTarget, DEFAULT_REDIRECT_PATH, identityUrl } from '../../routing/link-targets.ts';
 import { useLocation } from '../../routing/navigation.tsx';
 import { hasReturnUrl, readRedirectUrl } from '../../routing/query.ts';
@@ -42,9 +43,6 @@ export function wayBack(search: string, base: string = IDENTITY_BASE): WayBack {
   if (application) return { to: application, label: 'backToApplication', viaService: false };
   return { to: identityUrl(base, DEFAULT_REDIRECT_PATH), label: 'goToStartPage', viaService: true };
 }
-
-/** The service's request limit's window, the wait when a refusal names none it could give. */
-const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** Why the service sent the person here, when it said: an outage, or too many requests (with the wait). */
 function reasonOf(search: string): { unavailable: boolean; waitSeconds: number | null } {
