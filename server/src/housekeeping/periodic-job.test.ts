@@ -63,6 +63,9 @@ describe('a periodic job', () => {
   });
 
   it('keeps no process alive by its timer', () => {
+    // On the real timers: a spy of the fake setInterval, once restored, outlived vi.useRealTimers()
+    // and left the faked one in place for the next file of this worker (housekeeping-stop.test.ts).
+    vi.useRealTimers();
     const setInterval = vi.spyOn(globalThis, 'setInterval');
     const { job } = countedJob();
     const [timer] = setInterval.mock.results.map((result) => result.value as NodeJS.Timeout);
