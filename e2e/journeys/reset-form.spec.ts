@@ -1,4 +1,5 @@
 import { VerificationType } from '@keycard/contract';
+import { escapeRegExp } from '../pages/done-state.ts';
 import { ResetPasswordPage } from '../pages/reset-password-page.ts';
 import { axeViolations } from '../support/axe.ts';
 import { expect, LOCALE, test } from '../support/fixtures.ts';
@@ -92,6 +93,43 @@ test.describe('reset form explains itself as the person types (issue 16 item 5)'
     const after = await reset.resetButton(texts).boundingBox();
     expect(before).not.toBeNull();
     expect(after).toEqual(before);
+  });
+
+  test('Save stays where it is when a password with advice replaces one without, and back', async ({
+    page,
+    texts,
+  }) => {
+    const reset = await openForm(page, texts);
+    const level = reset.strengthLevel(texts);
+    await reset.fillPasswords(texts, 'Pw-Sx8!kq2Lm#vR4');
+    await expect(level).toHaveText(texts.passwordStrengthVeryStrong);
+    // A password the estimator has advice for (a warning and suggestions), typed while the timers are
+    // held, then the other way round: each time the estimate arriving under a pointer on Save.
+    await page.clock.pauseAt(await pageWallTime(page));
+    const advice = page.getByRole('main').locator('.strength__warning, .strength__suggestions li');
+    for (const [password, levelAfter, advised] of [
+      ['P@ssw0rd1234', texts.passwordStrengthWeak, true],
+      ['Pw-Sx8!kq2Lm#vR5', texts.passwordStrengthVeryStrong, false],
+    ] as const) {
+      await reset.fillPasswords(texts, password);
+      await expect(reset.resetButton(texts)).toBeEnabled();
+      const before = await reset.resetButton(texts).boundingBox();
+      await page.clock.runFor(1_000);
+      await expect(level).toHaveText(levelAfter);
+      if (advised) {
+        // After Reset on the page, and still what the field is described by, for a screen reader.
+        const said = await advice.first().textContent();
+        expect(said).toBeTruthy();
+        await expect(reset.newPasswordField(texts)).toHaveAccessibleDescription(
+          new RegExp(escapeRegExp(said ?? '')),
+        );
+      } else {
+        await expect(advice).toHaveCount(0);
+      }
+      expect(await reset.resetButton(texts).boundingBox(), `Save's place once ${password} is rated`).toEqual(
+        before,
+      );
+    }
   });
 
   test('the valid and invalid icons sit inside the fields, in the fields column', async ({ page, texts }) => {

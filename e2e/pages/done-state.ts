@@ -1,7 +1,7 @@
 import { fillText, type TextResource } from '@keycard/contract';
 import { expect, type Locator, type Page } from '@playwright/test';
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -2,7 +2,7 @@ import { useText } from '../../text/use-text.ts';
 import { PasswordInput } from '../../ui/password-input.tsx';
 import { PolicyList } from './policy-list.tsx';
 import { RequirementIcon } from './requirement-icons.tsx';
-import { StrengthMeter } from './strength-meter.tsx';
+import { StrengthAdvice, StrengthMeter } from './strength-meter.tsx';
 import { RESET_TAB } from './tab-order.ts';
 import { usePasswordStrength } from './use-password-strength.ts';
 import type { ResetForm as ResetFormState } from './use-reset-form.ts';
@@ -11,6 +11,7 @@ const NEW_ID = 'reset-new-password';
 const CONFIRM_ID = 'reset-confirm-password';
 const POLICY_ID = 'reset-password-policy';
 const STRENGTH_ID = 'reset-password-strength';
+const ADVICE_ID = 'reset-password-advice';
 const MATCH_ID = 'reset-passwords-must-match';
 const REASON_ID = 'reset-unavailable-reason';
 const VIOLATION_ID = 'reset-password-refused';
@@ -30,7 +31,7 @@ interface ResetFormProps {
   readonly userName: string | null;
 }
 
-/** SPEC §2/§5: new password, confirmation, the policy list, the strength estimate and Reset. */
+/** SPEC §2/§5: new password, confirmation, the policy list, the strength estimate, Reset and the estimate's advice. */
 export function ResetForm({ form, userName }: ResetFormProps) {
   const { t } = useText();
   const strength = usePasswordStrength(form.newPassword, userName);
@@ -69,7 +70,7 @@ export function ResetForm({ form, userName }: ResetFormProps) {
           onValueChange={form.setNewPassword}
           onBlur={form.leaveNewPassword}
           aria-invalid={showNewState ? !newValid : undefined}
-          aria-describedby={`${refused ? `${VIOLATION_ID} ` : ''}${POLICY_ID} ${STRENGTH_ID}`}
+          aria-describedby={`${refused ? `${VIOLATION_ID} ` : ''}${POLICY_ID} ${STRENGTH_ID} ${ADVICE_ID}`}
           tabIndex={RESET_TAB.newPassword}
           toggleTabIndex={RESET_TAB.newToggle}
           adornment={showNewState ? <FieldState valid={newValid} /> : null}
@@ -127,6 +128,8 @@ export function ResetForm({ form, userName }: ResetFormProps) {
           {t(form.unavailableReason)}
         </p>
       ) : null}
+      {/* After Reset: advice comes and goes with each estimate, and must not move Reset under a pointer. */}
+      <StrengthAdvice id={ADVICE_ID} feedback={strength.feedback} />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
 import { strengthEstimator } from './strength-estimator.ts';
 import { StrengthMeter } from './strength-meter.tsx';
-import { meter, renderMeter } from './strength-test-kit.tsx';
+import { advice, meter, renderMeter } from './strength-test-kit.tsx';
 
 beforeAll(() => {
   // Built once before the tests (seconds on a busy machine), as the reset kit does.
@@ -22,9 +22,9 @@ const RESOURCE_ADVICE = Object.fromEntries(
   ]),
 ) as TextResource;
 
-const warningText = () => meter().querySelector('.strength__warning')?.textContent ?? null;
+const warningText = () => advice().querySelector('.strength__warning')?.textContent ?? null;
 const suggestionTexts = () =>
-  [...meter().querySelectorAll('.strength__suggestions li')].map((item) => item.textContent);
+  [...advice().querySelectorAll('.strength__suggestions li')].map((item) => item.textContent);
 
 describe('the strength estimate as the person types (issue: strength that knows the context)', () => {
   it('keeps the place of a pending estimate (its level line and meter) and shows and says nothing', () => {
@@ -78,5 +78,14 @@ describe('the strength estimate as the person types (issue: strength that knows 
     await user.type(field, 'Violet-Harbour-Lantern-93');
     await waitFor(() => expect(meter().dataset.score).toBe('4'));
     expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthVeryStrong');
+    expect(advice().textContent).toBe('');
+  });
+
+  it('keeps the advice out of the level line: only the level and its meter stand before Reset', async () => {
+    const { user, field } = renderMeter();
+    await user.type(field, 'Welcome@2026');
+    await waitFor(() => expect(meter().dataset.score).toBe('2'));
+    expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthFair');
+    expect(warningText()).toBe('passwordStrengthWarningSimilarToCommon');
   });
 });

@@ -11,9 +11,6 @@ const LEVELS: readonly [TextKey, TextKey, TextKey, TextKey, TextKey] = [
   'passwordStrengthVeryStrong',
 ];
 
-/** What holds the place of an estimate still to come. */
-const PENDING: StrengthFeedback = { score: 0, warning: null, suggestions: [] };
-
 interface StrengthMeterProps {
   /** The new-password field is described by it. */
   readonly id: string;
@@ -24,15 +21,16 @@ interface StrengthMeterProps {
 
 /**
  * The estimate of the password as it is typed: its level in words beside a meter (the words carry
- * it, not the colour), then the estimator's warning and suggestions in the text resource's words.
- * Empty until there is one; while one is `pending`, its level line and meter keep their place,
- * hidden, so what follows (Reset) does not move under a pointer when the estimate arrives.
+ * it, not the colour). Empty until there is one; while one is `pending`, its level line and meter
+ * keep their place, hidden, so what follows (Reset) does not move under a pointer when the estimate
+ * arrives. The advice that comes with an estimate is StrengthAdvice's, placed after Reset: its
+ * length changes with each estimate, which would move Reset under a pointer just as well.
  */
 export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterProps) {
   const { t } = useText();
   if (!feedback && !pending) return <div id={id} className="strength" />;
-  // The stand-in is the lowest level without advice: one level line and the meter.
-  const shown = feedback ?? PENDING;
+  // The stand-in is the lowest level: one level line and the meter.
+  const score = feedback?.score ?? 0;
   return (
     <div
       id={id}
@@ -40,7 +38,7 @@ export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterPr
       data-score={feedback?.score}
     >
       <p className="strength__level">
-        {t('passwordStrengthLabel')} <strong>{t(LEVELS[shown.score])}</strong>
+        {t('passwordStrengthLabel')} <strong>{t(LEVELS[score])}</strong>
       </p>
       <meter
         className="strength__meter"
@@ -49,13 +47,28 @@ export function StrengthMeter({ id, feedback, pending = false }: StrengthMeterPr
         low={2}
         high={3}
         optimum={4}
-        value={shown.score}
+        value={score}
         aria-hidden
       />
-      {shown.warning ? <p className="strength__warning">{t(shown.warning)}</p> : null}
-      {shown.suggestions.length > 0 ? (
+    </div>
+  );
+}
+
+interface StrengthAdviceProps {
+  /** The new-password field is described by it too. */
+  readonly id: string;
+  readonly feedback: StrengthFeedback | null;
+}
+
+/** The estimator's warning and suggestions for the estimate shown, in the text resource's words. */
+export function StrengthAdvice({ id, feedback }: StrengthAdviceProps) {
+  const { t } = useText();
+  return (
+    <div id={id} className="strength__advice">
+      {feedback?.warning ? <p className="strength__warning">{t(feedback.warning)}</p> : null}
+      {feedback && feedback.suggestions.length > 0 ? (
         <ul className="strength__suggestions">
-          {shown.suggestions.map((suggestion) => (
+          {feedback.suggestions.map((suggestion) => (
             <li key={suggestion}>{t(suggestion)}</li>
           ))}
         </ul>

@@ -3,10 +3,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { renderWithTexts, TEST_TEXTS } from '../../test-support/texts.tsx';
-import { StrengthMeter } from './strength-meter.tsx';
+import { StrengthAdvice, StrengthMeter } from './strength-meter.tsx';
 import { usePasswordStrength } from './use-password-strength.ts';
 
-/** The new-password field and its estimate, as the reset form wires them. */
+/** The new-password field, its estimate and the estimate's advice, as the reset form wires them. */
 function Harness({ displayName }: { readonly displayName: string | null }) {
   const [password, setPassword] = useState('');
   const { feedback, pending } = usePasswordStrength(password, displayName);
@@ -14,6 +14,7 @@ function Harness({ displayName }: { readonly displayName: string | null }) {
     <>
       <input aria-label="password" value={password} onChange={(event) => setPassword(event.target.value)} />
       <StrengthMeter id="strength" feedback={feedback} pending={pending} />
+      <StrengthAdvice id="strength-advice" feedback={feedback} />
     </>
   );
 }
@@ -27,3 +28,6 @@ export function renderMeter(displayName: string | null = null, texts: TextResour
 
 /** The meter's element. */
 export const meter = () => document.getElementById('strength') as HTMLElement;
+
+/** The element of the estimate's advice. */
+export const advice = () => document.getElementById('strength-advice') as HTMLElement;
