@@ -175,7 +175,7 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
     expect(await lastFederationAudit(db())).toMatchObject({ detail: { account: 'returning' } });
   });
 
-  it('goes on only with its audit row: when the row cannot be written, the interaction holds no result', async () => {
+  it('goes on only with its audit row: when the row cannot be written, the interaction holds no result and the person sees the error page', async () => {
     const ida = newPerson('ida', 'Ida Upstream');
     const browser = new TestBrowser(app());
     const auth = await startAuthorization(browser);
@@ -189,7 +189,9 @@ describe('federated sign-in (DESIGN §1 Federation)', () => {
     );
     try {
       const back = await browser.get(localPart(callback));
-      expect(back.headers.location).not.toBe(`http://localhost:3000${auth.returnUrl}`);
+      // A navigation: the person sees the error page with the reference of the failure's log line.
+      expect(back.statusCode).toBe(303);
+      expect(back.headers.location).toBe(`/error/${String(back.headers['x-request-id'])}`);
     } finally {
       await db().execute(sql.raw('alter table audit_event drop constraint refused'));
     }

@@ -107,6 +107,24 @@ describe('per-IP request limit (RATE_LIMIT_PER_MINUTE)', () => {
     },
   );
 
+  it.each([
+    ['start', '/api/RedirectToExternalIdentityProvider?externalIdentityProviderGuid=x&returnUrl=/'],
+    ['callback', '/api/ExternalIdentityProviderCallback?state=x&code=y'],
+  ])(
+    "sends a person's browser over the limit at the upstream sign-in's %s to the error page, not JSON",
+    async (_step, url) => {
+      const ip = freshIp();
+      for (let n = 0; n < LIMIT; n++) expect((await get(app(), url, ip)).statusCode).toBe(302);
+      const refused = await get(app(), url, ip);
+      expect(refused.statusCode).toBe(303);
+      const location = new URL(String(refused.headers.location), 'http://localhost:3000');
+      expect(location.pathname).toBe(`/error/${String(refused.headers['x-request-id'])}`);
+      expect(location.searchParams.get('reason')).toBe('rate_limited');
+      expect(Number(location.searchParams.get('wait'))).toBeGreaterThan(50);
+      expect(Number(location.searchParams.get('wait'))).toBeLessThanOrEqual(60);
+    },
+  );
+
   it("answers a relying party's call over the limit in OAuth's terms, readable from a browser client's origin", async () => {
     const ip = freshIp();
     const origin = 'https://planner.example';

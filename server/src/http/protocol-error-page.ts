@@ -24,6 +24,14 @@ export function refuseToErrorPage(
     { reference: request.id, endpoint: protocolRoute(path) ?? null, ...refusal, answer: 'error_page' },
     'protocol request refused',
   );
+  return toErrorPage(request, reply, query);
+}
+
+/**
+ * Sends a person's browser to the SPA's error page under the reference of the request's log line
+ * (written by the caller), with what the page itself says, if anything, in `query`.
+ */
+export function toErrorPage(request: FastifyRequest, reply: FastifyReply, query?: URLSearchParams) {
   const search = query === undefined ? '' : `?${query}`;
   return reply.code(303).header('cache-control', 'no-store').redirect(`/error/${request.id}${search}`);
 }

@@ -16,6 +16,7 @@ import { withoutLoginHint } from '../../oidc/interaction-url.ts';
 import { localReturnPathOrNull, signInPagePath } from '../../redirects/redirect-rules.ts';
 import { CROSS_SITE_EXEMPTIONS } from '../csrf.ts';
 import { finishLogin, liveInteraction } from '../live-interaction.ts';
+import { answerNavigationError } from '../navigation-errors.ts';
 import type { RouteModule } from '../route-module.ts';
 
 /** Where upstream providers send the browser back (DESIGN §5); csrf.ts lets that cross-site GET in. */
@@ -42,7 +43,7 @@ const FLOW_STATE = /^[\w-]{1,128}$/;
 /**
  * SPEC §7 /api/RedirectToExternalIdentityProvider and its callback (DESIGN §1 Federation). Both are
  * browser navigations, so a refusal is a redirect to the error page (with an audit event), never a
- * JSON answer, and never a session.
+ * JSON answer, and never a session; so is a failure on the way (navigation-errors.ts).
  */
 export const federationRoutes: RouteModule = (api, deps) => {
   const { publicUrl } = deps.config;
@@ -112,7 +113,10 @@ export const federationRoutes: RouteModule = (api, deps) => {
     return reply.redirect(target, 302);
   };
 
-  api.get(getCalls.redirectToExternalIdentityProvider.path, async (request, reply) => {
+  // Both are navigations: what fails on the way ends on the error page too (navigation-errors.ts).
+  const navigation = { errorHandler: answerNavigationError };
+
+  api.get(getCalls.redirectToExternalIdentityProvider.path, navigation, async (request, reply) => {
     // A navigation, not a JSON call: a malformed link ends on the error page like any other refusal.
     const parsed = getCalls.redirectToExternalIdentityProvider.query.safeParse(request.query);
     if (!parsed.success) return refused(request, reply, 'redirect', 'bad_request', null);
@@ -145,7 +149,7 @@ export const federationRoutes: RouteModule = (api, deps) => {
     return reply.redirect(started.url.href, 302);
   });
 
-  api.get(UPSTREAM_CALLBACK_PATH, async (request, reply) => {
+  api.get(UPSTREAM_CALLBACK_PATH, navigation, async (request, reply) => {
     // The flow this answer's state names. Single use: whatever happens next, it cannot be replayed
     // from this browser. An answer naming no flow of this browser's spends none of them.
     const { state } = request.query as { state?: unknown };

@@ -1,0 +1,33 @@
+import { ERROR_REASON_PARAM, RATE_LIMITED_REASON, UNAVAILABLE_REASON, WAIT_PARAM } from '@keycard/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toHttpError } from './error-handler.ts';
+import { toErrorPage } from './protocol-error-page.ts';
+import { RequestLimitError } from './rate-limit.ts';
+
+/** What the error page tells the person of an error, if anything (the reference is always there). */
+function pageQuery(error: unknown, code: string): URLSearchParams | undefined {
+  if (error instanceof RequestLimitError) {
+    return new URLSearchParams({
+      [ERROR_REASON_PARAM]: RATE_LIMITED_REASON,
+      [WAIT_PARAM]: String(error.waitSeconds),
+    });
+  }
+  if (code === 'service_unavailable')
+    return new URLSearchParams({ [ERROR_REASON_PARAM]: UNAVAILABLE_REASON });
+  return undefined;
+}
+
+/**
+ * The error handler of the API's routes a person's browser navigates to (the upstream sign-in's start
+ * and its callback), which answer with a redirect, never JSON: whatever fails on the way (the request
+ * limit, a check of the request, the database, a defect) sends the browser to the SPA's error page
+ * under the reference of the log line that says why. A failure of the service is logged as an error
+ * with its cause, as the API's own handler logs it; a refusal of the request as information.
+ */
+export function answerNavigationError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const answer = toHttpError(error);
+  const fields = { reference: request.id, code: answer.code, answer: 'error_page' };
+  if (answer.statusCode >= 500) request.log.error({ ...fields, err: error }, 'request failed');
+  else request.log.info(fields, 'navigation refused');
+  return toErrorPage(request, reply, pageQuery(error, answer.code));
+}
