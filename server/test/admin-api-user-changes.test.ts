@@ -5,8 +5,11 @@ import {
   unlockResult,
   verifyNewEmailResponse,
 } from '@keycard/contract';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById, setMustChangePassword } from '../src/accounts/account-repository.ts';
+import { accounts } from '../src/store/tables/accounts.ts';
+import { upstreamProviders } from '../src/store/tables/federation.ts';
 import {
   ADMIN_CLIENT,
   adminEvents,
@@ -86,6 +89,37 @@ describe('POST /admin/api/users/{id}/change-email', () => {
     expect(refused.json()).toMatchObject({ code: 'conflict' });
     expect(await service().mails('email_change_notice', 'frozen-mover@example.com')).toHaveLength(0);
     expect(await service().mails('email_change_confirm', 'thawed-mover@example.com')).toHaveLength(0);
+    expect(await adminEvents(db(), 'user:change-email')).not.toContainEqual(
+      expect.objectContaining({ accountId: account.id }),
+    );
+  });
+
+  it("answers 409 for an account its organisation's provider signs in, whose address the provider keeps", async () => {
+    const account = await createAccount(db(), 'linked-mover@corp.example', STRONG);
+    const [provider] = await db()
+      .insert(upstreamProviders)
+      .values({
+        name: 'Corp',
+        issuer: 'https://idp.corp.example',
+        clientId: 'keycard',
+        clientSecret: 'secret',
+        scopes: ['openid', 'email'],
+      })
+      .returning();
+    await db()
+      .update(accounts)
+      .set({ externalIdpId: provider?.id, externalSubject: 'corp-subject' })
+      .where(eq(accounts.id, account.id));
+    const refused = await api('POST', `/users/${account.id}/change-email`, {
+      newEmail: 'linked-mover@other.example',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining("signs in through its organisation's identity provider"),
+    });
+    expect(await service().mails('email_change_notice', 'linked-mover@corp.example')).toHaveLength(0);
+    expect(await service().mails('email_change_confirm', 'linked-mover@other.example')).toHaveLength(0);
     expect(await adminEvents(db(), 'user:change-email')).not.toContainEqual(
       expect.objectContaining({ accountId: account.id }),
     );

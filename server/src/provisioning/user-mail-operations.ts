@@ -113,6 +113,13 @@ export async function changeEmail(
   if (account.disabledAt !== null) {
     throw new ConflictError(`${account.email} is disabled; enable it before changing its address`);
   }
+  // Its organisation's provider vouches for its address at each sign-in and puts it back
+  // (federation/upstream-address.ts): a change here would be confirmed and then undone unseen.
+  if (account.externalIdpId !== null) {
+    throw new ConflictError(
+      `${account.email} signs in through its organisation's identity provider, which keeps its address; change it there`,
+    );
+  }
   try {
     return await inMailingTransaction(deps, async (tx, mailing) => {
       const requested = await requestEmailChange(mailing, account.id, newEmail);
