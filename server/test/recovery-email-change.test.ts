@@ -360,6 +360,37 @@ describe('confirming the new address: what is recorded and when it is refused', 
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(wanted);
   });
 
+  it('a first open that stalls until its link was used and the address changed again puts nothing back', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
+    const first = nextAddress('first');
+    const second = nextAddress('second');
+    const firstCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: first,
+    });
+    // This open read the link while it was unused; before its transaction begins (a busy pool, say),
+    // another open uses the link and the address is changed once more.
+    let stalled = true;
+    const db = new Proxy(testDb().db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction' || !stalled) return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof target.transaction>) => {
+          stalled = false;
+          expect((await confirm(deps, firstCode)).outcome).toBe('confirmed');
+          const secondCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+            newEmail: second,
+          });
+          expect((await confirm(deps, secondCode)).outcome).toBe('confirmed');
+          return target.transaction(...args);
+        };
+      },
+    });
+    expect(await confirm({ ...deps, db }, firstCode)).toEqual({ outcome: 'failed' });
+    expect(stalled).toBe(false);
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(second);
+    expect(deps.mail.of('email_changed')).toHaveLength(2);
+  });
+
   it('fails for a used link once the address has changed again', async () => {
     const deps = recoveryDeps(testDb().db);
     const account = await createAccount(testDb().db, nextAddress('old'), STRONG);

@@ -30,16 +30,21 @@ const EMAIL_TYPES = [VerificationType.EmailChanged, VerificationType.ContactEmai
 const FAILED: ConfirmNewEmailOutcome = { outcome: 'failed' };
 
 /** What the first open of a link did: see applyChange. */
-type Change = 'changed' | 'taken' | 'refused';
+type Change = 'changed' | 'taken' | 'refused' | 'used';
 
-/** Ends applyChange's transaction without keeping any of it. */
-class ChangeRefused extends Error {}
+/** Ends applyChange's transaction without keeping any of it, for the reason `change`. */
+class ChangeUndone extends Error {
+  constructor(readonly change: 'refused' | 'used') {
+    super(change);
+  }
+}
 
 /**
  * The first use: swaps the address when it is still free (else nothing changes and the code stays
  * unspent), spends every other code mailed before, tells the old address, records the change.
  * 'taken' when the address was taken; 'refused' when, since the caller read them, the account was
- * disabled or the code expired or was superseded (nothing changes then either).
+ * disabled or the code expired or was superseded; 'used' when another open used the code since
+ * (nothing changes then either: the address may have moved on since that open).
  */
 async function applyChange(
   deps: RecoveryDeps,
@@ -57,10 +62,12 @@ async function applyChange(
       if (!(await holdEnabledAccount(tx, account.id))) return 'refused';
       if (!(await replaceEmail(tx, account.id, newEmail))) return 'taken';
       const use = await claimFirstUse(tx, stored.id, now);
-      // A parallel open of the same link claimed it first and tells the old address itself.
-      if (use === 'used') return 'changed';
-      // The swap above must not stay: the code died meanwhile.
-      if (use !== 'claimed') throw new ChangeRefused();
+      // Another open of the same link claimed it first and told the old address itself; the swap
+      // above must not stay, or an open that read the link before that one used it would put back an
+      // address the account has left since (a later change, confirmed).
+      if (use === 'used') throw new ChangeUndone('used');
+      // Nor when the code died meanwhile.
+      if (use !== 'claimed') throw new ChangeUndone('refused');
       await supersedeCodes(tx, account.id, CODES_OF_AN_ADDRESS, now);
       await deps.mail.queue(tx, {
         kind: 'email_changed',
@@ -78,9 +85,15 @@ async function applyChange(
       return 'changed';
     });
   } catch (error) {
-    if (error instanceof ChangeRefused) return 'refused';
+    if (error instanceof ChangeUndone) return error.change;
     throw error;
   }
+}
+
+/** Whether the account, read now, has the address `email`. */
+async function hasAddress(deps: RecoveryDeps, accountId: string, email: string): Promise<boolean> {
+  const account = await findAccountById(deps.db, accountId);
+  return account !== null && normalizeEmail(account.email) === normalizeEmail(email);
 }
 
 /**
@@ -88,7 +101,7 @@ async function applyChange(
  * address at the same moment loses the race to the unique index, which is a taken address too.
  */
 async function changeNow(...args: Parameters<typeof applyChange>): Promise<boolean> {
-  const [deps, input, , account] = args;
+  const [deps, input, , account, newEmail] = args;
   let change: Change;
   try {
     change = await applyChange(...args);
@@ -100,6 +113,8 @@ async function changeNow(...args: Parameters<typeof applyChange>): Promise<boole
     deps.mail.nudge();
     return true;
   }
+  // As a later open of a used link: confirmed while the account has the address it names.
+  if (change === 'used') return hasAddress(deps, account.id, newEmail);
   // Counted as confirmNewEmail's reads count a link they find dead or of a disabled account.
   if (change === 'refused') await countWrongCode(deps.limits, input.ip);
   if (change === 'taken') {
