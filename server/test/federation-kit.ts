@@ -21,6 +21,9 @@ export const PEOPLE = {
   dave: person('dave', `dave@${BOUND_DOMAIN}`, true, 'Dave Disabled'),
   erin: person('erin', `erin@${BOUND_DOMAIN}`, true, 'Erin Elsewhere'),
   eve: person('eve', 'eve@elsewhere.example', true, 'Eve Unbound'),
+  // Spellings of the bound domain that a URL's host parser reads as it, and an address never does.
+  fay: person('fay', `fay@${BOUND_DOMAIN.replace('.', '\u3002')}`, true, 'Fay Ideographic Stop'),
+  gus: person('gus', `gus@${BOUND_DOMAIN.replace('.', '%2e')}`, true, 'Gus Escaped Dot'),
 } as const;
 
 function person(name: string, email: string, emailVerified: boolean, displayName: string): UpstreamPerson {

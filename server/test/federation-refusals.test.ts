@@ -377,10 +377,12 @@ describe('ExternalIdentityProviderCallback refusals: error page, audit, no sessi
     }
   });
 
-  it('refuses an address the provider has not verified, and one of a domain not bound to it', async () => {
+  it('refuses an address the provider has not verified, and one of a domain not bound to it, however near its spelling', async () => {
     for (const [who, reason] of [
       [PEOPLE.bob, 'email_unverified'],
       [PEOPLE.eve, 'domain_not_bound'],
+      [PEOPLE.fay, 'domain_not_bound'],
+      [PEOPLE.gus, 'domain_not_bound'],
     ] as const) {
       const flow = await startedFlow(PEOPLE.ada);
       const sessions = await sessionCount(db());

@@ -28,6 +28,12 @@ describe('the lookup form of an e-mail domain', () => {
       'exa_mple.com',
       'ex ample.com',
       'user@example.com',
+      // What a URL's host parser would read as example.com; an e-mail address's domain never is
+      // (identifiers.ts), so neither is a binding's key.
+      'example\u3002com',
+      'example\uff0ecom',
+      'example%2ecom',
+      'example.com/x',
     ]) {
       expect(normalizeDomain(value), value).toBe('');
     }

@@ -17,7 +17,7 @@ const ASCII_DOMAIN = /^[a-z0-9.-]+$/;
  * "example.com/x" at its slash, decode "%61" and rewrite a numeric address, so different addresses
  * would share a key.
  */
-function asciiDomain(domain: string): string {
+export function asciiDomain(domain: string): string {
   if (/^\p{ASCII}*$/u.test(domain) || !INTERNATIONAL_DOMAIN.test(domain)) return domain;
   const ascii = domainToASCII(domain);
   return ASCII_DOMAIN.test(ascii) ? ascii : domain;
