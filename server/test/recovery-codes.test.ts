@@ -669,8 +669,8 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
     const deps = recoveryDeps(testDb().db);
     const { id } = await account();
     const ip = freshIp();
-    // DESIGN §2 Codes: 20 wrong codes per IP in 15 minutes; 17 guesses leave room for three more.
-    for (let n = 0; n < 17; n++) await unlockAccount(deps, { code: `guess-${n}`, ip });
+    // DESIGN §2 Codes: 20 wrong codes per IP in 15 minutes; 16 guesses leave room for four more.
+    for (let n = 0; n < 16; n++) await unlockAccount(deps, { code: `guess-${n}`, ip });
     const unlock = await issueResetCode(deps, id, VerificationType.LockedAfterTooManyFailedAttempts);
     const superseded = withMeanwhile(deps, async () =>
       supersedeCodes(
@@ -680,7 +680,16 @@ describe('what a password reset records and sends (DESIGN §2 Reset password)', 
         await deps.clock.now(),
       ),
     );
-    expect(await unlockAccount(superseded, { code: unlock, ip })).toEqual({ outcome: 'expired' }); // 18
+    expect(await unlockAccount(superseded, { code: unlock, ip })).toEqual({ outcome: 'expired' }); // 17
+    const replaced = await issueResetCode(deps, id, VerificationType.EmailChanged, {
+      newEmail: `replaced-${serial}@example.com`,
+    });
+    const replacing = withMeanwhile(deps, async () =>
+      supersedeCodes(testDb().db, id, [VerificationType.EmailChanged], await deps.clock.now()),
+    );
+    expect(await confirmNewEmail(replacing, { code: replaced, ip, language: 'en' })).toEqual({
+      outcome: 'failed',
+    }); // 18
     const change = await issueResetCode(deps, id, VerificationType.EmailChanged, {
       newEmail: `counted-${serial}@example.com`,
     });

@@ -1,6 +1,6 @@
 import { VerificationType } from '@keycard/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findAccountByEmail, findAccountById } from '../src/accounts/account-repository.ts';
 import { identifierHash } from '../src/accounts/identifiers.ts';
 import { isLocked, recordFailure } from '../src/accounts/lockout.ts';
@@ -22,6 +22,7 @@ import {
   PUBLIC_URL,
   recoveryDeps,
   STRONG,
+  withMeanwhile,
 } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
 import { createAccount } from './support/oidc-flow.ts';
@@ -295,19 +296,22 @@ describe('confirming the new address: what is recorded and when it is refused', 
     expect(await emailChangeEvents(account.id)).toHaveLength(2);
   });
 
-  it('records a refusal with the client address when the address was taken, and wakes no mail worker', async () => {
+  it('records a refusal with the client address when the address was taken, wakes no mail worker and counts no wrong code', async () => {
     const deps = recoveryDeps(testDb().db);
     const account = await createAccount(testDb().db, nextAddress('old'), STRONG);
     const wanted = nextAddress('new');
     const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, { newEmail: wanted });
     await createAccount(testDb().db, wanted, STRONG, 'Someone Else');
     const ip = freshIp();
+    const counted = vi.spyOn(deps.limits.wrongCodesPerIp, 'add');
     expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
     expect(await emailChangeEvents(account.id)).toEqual([
       { outcome: 'refused', ip, detail: { reason: 'address_taken' } },
     ]);
     expect(deps.mail.nudges).toBe(0);
     expect(deps.mail.queued).toHaveLength(0);
+    // The link is right, and stays usable: no guess to count.
+    expect(counted).not.toHaveBeenCalled();
   });
 
   it('treats an account created with the address during the swap as a taken address, and leaves the link usable', async () => {
@@ -368,27 +372,21 @@ describe('confirming the new address: what is recorded and when it is refused', 
     const firstCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
       newEmail: first,
     });
-    // This open read the link while it was unused; before its transaction begins (a busy pool, say),
-    // another open uses the link and the address is changed once more.
-    let stalled = true;
-    const db = new Proxy(testDb().db, {
-      get(target, property, receiver) {
-        if (property !== 'transaction' || !stalled) return Reflect.get(target, property, receiver);
-        return async (...args: Parameters<typeof target.transaction>) => {
-          stalled = false;
-          expect((await confirm(deps, firstCode)).outcome).toBe('confirmed');
-          const secondCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
-            newEmail: second,
-          });
-          expect((await confirm(deps, secondCode)).outcome).toBe('confirmed');
-          return target.transaction(...args);
-        };
-      },
+    // This open read the link while it was unused; before its transaction (a busy pool, say), another
+    // open uses the link and the address is changed once more.
+    const stalled = withMeanwhile(deps, async () => {
+      expect((await confirm(deps, firstCode)).outcome).toBe('confirmed');
+      const secondCode = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+        newEmail: second,
+      });
+      expect((await confirm(deps, secondCode)).outcome).toBe('confirmed');
     });
-    expect(await confirm({ ...deps, db }, firstCode)).toEqual({ outcome: 'failed' });
-    expect(stalled).toBe(false);
+    const counted = vi.spyOn(deps.limits.wrongCodesPerIp, 'add');
+    expect(await confirm(stalled, firstCode)).toEqual({ outcome: 'failed' });
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(second);
     expect(deps.mail.of('email_changed')).toHaveLength(2);
+    // A link the person was mailed and used is no guess.
+    expect(counted).not.toHaveBeenCalled();
   });
 
   it('fails for a used link once the address has changed again', async () => {
