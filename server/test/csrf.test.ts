@@ -54,6 +54,22 @@ describe('CSRF (DESIGN §2)', () => {
     expect(effects.length).toBe(before);
   });
 
+  it.each(['/%61pi/test-effect', '/%41PI/test-effect', '/api/test%2Deffect'])(
+    'refuses a POST without token to %s, a spelling of an API path the router may decode, with no effect',
+    async (url) => {
+      const before = effects.length;
+      const response = await app().inject({ method: 'POST', url, payload: { any: 1 } });
+      expect([403, 404]).toContain(response.statusCode);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(effects.length).toBe(before);
+    },
+  );
+
+  it('answers a percent-escaped spelling of an API path with no-store, as the path itself', async () => {
+    const response = await app().inject({ method: 'GET', url: '/%61pi/getcsrftoken' });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
   it('refuses a wrong token, a token of another session and a tampered cookie', async () => {
     const mine = await fetchCsrf(app());
     const theirs = await fetchCsrf(app());

@@ -33,7 +33,14 @@ import { registerHealth } from './health.ts';
 import { acceptJsonOnly } from './json-only.ts';
 import { requestSerializers } from './log-serializers.ts';
 import { mountProvider } from './oidc-mount.ts';
-import { isAdminApiPath, isApiPath, isHealthPath, isOidcPath, pathOf } from './paths.ts';
+import {
+  isAdminApiPath,
+  isApiPath,
+  isHealthPath,
+  isOidcPath,
+  pathOf,
+  withUnreservedDecoded,
+} from './paths.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { createReadiness } from './readiness.ts';
 import { RequestLog, sendRequestIds } from './request-log.ts';
@@ -119,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // TRUST_PROXY: the client is who the proxies in front say, as far as they are believed, no further.
     trustProxy: proxyTrust(config.trustedProxies),
+    // Every hook reads the path the router matches (paths.ts), however its letters were escaped.
+    rewriteUrl: (request) => withUnreservedDecoded(request.url ?? '/'),
   });
   app.decorate('metrics', metrics);
   measureRequests(app, metrics.http);

@@ -29,3 +29,22 @@ export function isAdminApiPath(url: string): boolean {
 export function isHealthPath(url: string): boolean {
   return under(url, '/health');
 }
+
+/** A percent-escape of an unreserved character (RFC 3986 §2.3: letter, digit, "-", ".", "_", "~"). */
+const ESCAPED_UNRESERVED = /%(4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee])/g;
+
+/**
+ * The request's URL with its path's escaped unreserved characters decoded (RFC 3986 §6.2.2.2: the
+ * same URI either way), the query left as it came. The router decodes them before it matches, so
+ * `/%61pi/forgotpassword` reaches /api/forgotpassword's route; every hook that tells paths apart by
+ * their text (the API's CSRF check and no-store, the doors of the error answers) must read the path
+ * the router matched, not another spelling of it.
+ */
+export function withUnreservedDecoded(url: string): string {
+  const path = pathOf(url);
+  if (!path.includes('%')) return url;
+  const decoded = path.replace(ESCAPED_UNRESERVED, (_escape, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+  return `${decoded}${url.slice(path.length)}`;
+}
