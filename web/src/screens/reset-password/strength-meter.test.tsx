@@ -46,7 +46,8 @@ describe('the strength estimate as the person types (issue: strength that knows 
     const { user, field } = renderMeter();
     await user.type(field, 'Welcome@2026');
     await waitFor(() => expect(meter().dataset.score).toBe('2'));
-    expect(meter().textContent).toContain('passwordStrengthLabel passwordStrengthFair');
+    // The level line alone: the advice has a place of its own, after Reset (reset-form.tsx).
+    expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthFair');
     expect(warningText()).toBe('passwordStrengthWarningSimilarToCommon');
     expect(meter().querySelector('meter')?.value).toBe(2);
   });
@@ -79,13 +80,5 @@ describe('the strength estimate as the person types (issue: strength that knows 
     await waitFor(() => expect(meter().dataset.score).toBe('4'));
     expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthVeryStrong');
     expect(advice().textContent).toBe('');
-  });
-
-  it('keeps the advice out of the level line: only the level and its meter stand before Reset', async () => {
-    const { user, field } = renderMeter();
-    await user.type(field, 'Welcome@2026');
-    await waitFor(() => expect(meter().dataset.score).toBe('2'));
-    expect(meter().textContent).toBe('passwordStrengthLabel passwordStrengthFair');
-    expect(warningText()).toBe('passwordStrengthWarningSimilarToCommon');
   });
 });
