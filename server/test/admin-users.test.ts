@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { failureCount, findAccountByEmail } from '../src/accounts/account-repository.ts';
@@ -38,6 +39,7 @@ function login(email: string, password: string) {
       verifyHash: verifyArgon2,
       signIns: UNMEASURED.signIns,
       onLocked: async () => {},
+      sleep: (ms) => sleep(ms),
     },
     {
       email,

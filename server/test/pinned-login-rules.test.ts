@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setDisabled, storePassword } from '../src/accounts/account-repository.ts';
 import { attemptLogin, createLoginDeps, type LoginDeps } from '../src/accounts/login.ts';
 import { hashPassword, verifyArgon2 } from '../src/accounts/password-hash.ts';
@@ -11,6 +11,7 @@ import { accounts, auditEvents, upstreamDomains, upstreamProviders } from '../sr
 import { codeOf, freshIp, recordingMail, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
+import { manualTimer, settle } from './support/manual-timer.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 /**
@@ -26,8 +27,11 @@ const DAY = 24 * 60 * MINUTE;
 const ARGON2ID_HASH = /^\$argon2id\$v=19\$m=12288,t=3,p=1\$/;
 let serial = 0;
 
-/** The service's sign-in on the test database, its clock stepped by hand, every argon2 verify seen. */
-function signIn(env: NodeJS.ProcessEnv = {}) {
+/**
+ * The service's sign-in on the test database, its clock stepped by hand, every argon2 verify seen;
+ * `sleep`, the answer floor's timer, the real one unless given.
+ */
+function signIn(env: NodeJS.ProcessEnv = {}, sleep?: LoginDeps['sleep']) {
   const config = testConfig(env);
   const db = testDb().db;
   const clock = manualClock();
@@ -39,6 +43,7 @@ function signIn(env: NodeJS.ProcessEnv = {}) {
       db,
       clock,
       onLocked: queueUnlockMail({ ...recovery, clockIn: () => clock }),
+      sleep,
     }),
     // The real argon2 verify, counted: the rule is that every attempt runs exactly one.
     verifyHash: (storedHash, password) => {
@@ -101,6 +106,44 @@ describe('the dummy hash (DESIGN §2 Login: timing does not tell accounts apart)
     // The same dummy an unknown identifier costs.
     expect(locked.verified).toEqual((await attempt('nobody-locked@example.com', STRONG)).verified);
   });
+});
+
+describe('the attempt that takes the lock (DESIGN §2: the lock neither reveals accounts)', () => {
+  async function lockEvents(): Promise<number> {
+    return (await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'lock'))).length;
+  }
+
+  it.each(['an account', 'an unknown address'])(
+    'answers it for %s no sooner than 250 ms after its count, having queued what the lock needs',
+    async (who) => {
+      const timer = manualTimer();
+      const { attempt, mail } = signIn({}, timer.sleep);
+      serial += 1;
+      const email = who === 'an account' ? (await account()).email : `pinned-nobody-${serial}@example.com`;
+      for (let n = 0; n < 4; n++) expect((await attempt(email, 'Wrong-Password-42')).outcome).toBe('failed');
+      // An attempt that takes no lock waits for nothing.
+      expect(timer.asked).toEqual([]);
+      const locks = await lockEvents();
+      let answered = false;
+      const fifth = attempt(email, 'Wrong-Password-42').finally(() => {
+        answered = true;
+      });
+      await vi.waitFor(async () => expect(await lockEvents()).toBe(locks + 1));
+      // The account's unlock mail is the lock's last piece of work; an unknown address has none.
+      const mailed = who === 'an account' ? 1 : 0;
+      await vi.waitFor(() => expect(mail.of('unlock', email)).toHaveLength(mailed));
+      expect(timer.asked).toEqual([250]);
+      expect(answered).toBe(false);
+      timer.advance(249);
+      await settle();
+      expect(answered).toBe(false);
+      timer.advance(1);
+      expect((await fifth).outcome).toBe('locked');
+      // Refused while locked: the dummy hash alone, as for everyone, and no floor.
+      expect((await attempt(email, STRONG)).outcome).toBe('locked');
+      expect(timer.asked).toEqual([250]);
+    },
+  );
 });
 
 describe('lockout (DESIGN §2 Login: LOCKOUT_THRESHOLD 5, LOCKOUT_MINUTES 60; 0 = until unlocked)', () => {

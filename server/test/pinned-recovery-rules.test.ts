@@ -23,6 +23,7 @@ import {
 import { freshIp, recordingMail, STRONG } from './recovery-kit.ts';
 import { testConfig } from './support/app.ts';
 import { useTestDatabase } from './support/database.ts';
+import { manualTimer, settle } from './support/manual-timer.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 /**
@@ -35,28 +36,6 @@ const testDb = useTestDatabase();
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 let serial = 0;
-
-/** A timer that only moves when told to, for the forgot-password minimum answer time. */
-function manualTimer() {
-  let elapsed = 0;
-  const waiting: { until: number; resolve: () => void }[] = [];
-  const asked: number[] = [];
-  return {
-    /** Every duration waited for, in order. */
-    asked,
-    sleep(ms: number): Promise<void> {
-      asked.push(ms);
-      return new Promise((resolve) => {
-        if (ms <= 0) resolve();
-        else waiting.push({ until: elapsed + ms, resolve });
-      });
-    },
-    advance(ms: number) {
-      elapsed += ms;
-      for (const wait of waiting.filter((w) => w.until <= elapsed)) wait.resolve();
-    },
-  };
-}
 
 /**
  * The service's recovery dependencies (default configuration, or `env` on top) with every clock
@@ -87,11 +66,6 @@ async function account(password: string | null = STRONG) {
 
 function forgot(deps: RecoveryDeps, email: string, ip: string) {
   return requestPasswordReset(deps, { email, ip, language: 'en' });
-}
-
-/** Lets every promise that can settle now settle. */
-async function settle(): Promise<void> {
-  for (let n = 0; n < 5; n++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('forgot-password minimum answer time (DESIGN §2: same timing for every input)', () => {

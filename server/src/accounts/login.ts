@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Language, VerificationType } from '@keycard/contract';
 import { auditRow, recordAudit } from '../audit/audit-log.ts';
 import { issueCode } from '../codes/codes.ts';
@@ -14,7 +15,7 @@ import {
   type SignInRecord,
 } from './account-repository.ts';
 import type { LockoutPolicy } from './lockout.ts';
-import { claimLoginFacts } from './login-facts.ts';
+import { claimLoginFacts, type LoginFacts } from './login-facts.ts';
 import {
   type HashVerifier,
   hashPassword,
@@ -51,7 +52,18 @@ export interface LoginDeps {
    * could run before the commit, find nothing and leave the mail to its next poll.
    */
   nudgeMail?: () => void;
+  /** Waits `ms` (the answer floor of an attempt that locks); a timer of its own in tests. */
+  sleep: (ms: number) => Promise<void>;
 }
+
+/**
+ * The least time an attempt that takes the lock answers in, from its count: it queues the account's
+ * unlock mail (a transaction of several statements) where an unknown address has none, so without the
+ * floor its answer would come later for an account than for nobody (DESIGN §2: the lock neither
+ * reveals accounts, and timing does not tell them apart). It covers the hash and the mail with room on
+ * a loaded host, as the forgot-password answer's floor does; a lock is taken once a lock period.
+ */
+export const LOCKING_ATTEMPT_MIN_MS = 250;
 
 export interface LoginAttempt {
   email: string;
@@ -96,14 +108,25 @@ export async function attemptLogin(
   attempt: LoginAttempt,
   recordSuccess: SuccessRecorder = (_account, record) => clearFailuresRecording(deps.db, record),
 ): Promise<LoginResult> {
+  const facts = await claimLoginFacts(deps.db, deps.clock, attempt.email, deps.rules.lockout);
+  // Started with the count, whichever way the attempt turns out (LOCKING_ATTEMPT_MIN_MS).
+  const floor = facts.claim.admitted && facts.claim.locks ? deps.sleep(LOCKING_ATTEMPT_MIN_MS) : undefined;
+  try {
+    return await judgeAttempt(deps, attempt, facts, recordSuccess);
+  } finally {
+    await floor;
+  }
+}
+
+/** The attempt whose place in the count `facts` holds: its password checked, its outcome recorded. */
+async function judgeAttempt(
+  deps: LoginDeps,
+  attempt: LoginAttempt,
+  facts: LoginFacts,
+  recordSuccess: SuccessRecorder,
+): Promise<LoginResult> {
   const { db, clock, rules } = deps;
-  const {
-    now,
-    identifierHash: id,
-    account,
-    upstreamProviderId: upstreamId,
-    claim,
-  } = await claimLoginFacts(db, clock, attempt.email, rules.lockout);
+  const { now, identifierHash: id, account, upstreamProviderId: upstreamId, claim } = facts;
   // An address that signs in upstream (linked, or of a bound domain) has no usable local password:
   // its organisation decides who may sign in, so a password kept from before cannot outlive an
   // offboarding there (DESIGN §1 Federation). The dummy hash keeps the timing the same.
@@ -206,14 +229,17 @@ export function createLoginDeps(
   {
     verifyHash = verifyArgon2,
     meters = UNMEASURED,
+    sleep: wait = (ms) => sleep(ms),
     ...parts
   }: Pick<LoginDeps, 'db' | 'clock' | 'onLocked' | 'nudgeMail'> & {
     verifyHash?: HashVerifier | undefined;
     meters?: { readonly signIns: SignInMeter; readonly hashes: HashMeter };
+    sleep?: LoginDeps['sleep'];
   },
 ): LoginDeps {
   return {
     ...parts,
+    sleep: wait,
     rules: loginRulesOf(config),
     verifyHash: measuredVerifier(verifyHash, meters.hashes),
     signIns: meters.signIns,
