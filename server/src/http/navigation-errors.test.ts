@@ -55,6 +55,7 @@ describe('a failed navigation goes to the error page, never JSON', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: level === 'error' ? 50 : 30,
+        msg: level === 'error' ? 'request failed' : 'navigation refused',
         reference: 'REF12345',
         code,
         answer: 'error_page',
