@@ -113,6 +113,17 @@ describe('the attempt that takes the lock (DESIGN §2: the lock neither reveals 
     return (await testDb().db.select().from(auditEvents).where(eq(auditEvents.event, 'lock'))).length;
   }
 
+  it("waits on the service's own timer unless another is given", async () => {
+    const deps = createLoginDeps(testConfig(), {
+      db: testDb().db,
+      clock: manualClock(),
+      onLocked: async () => {},
+    });
+    const started = performance.now();
+    await deps.sleep(20);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(19);
+  });
+
   it.each(['an account', 'an unknown address'])(
     'answers it for %s no sooner than 250 ms after its count, having queued what the lock needs',
     async (who) => {
