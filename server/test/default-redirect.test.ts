@@ -68,14 +68,16 @@ describe('GET /api/DefaultRedirect with DEFAULT_REDIRECT_URL set', () => {
     }
   });
 
-  it('refuses a cross-site page that would use it as a bounce, like every API path', async () => {
+  it('refuses a cross-site page that would use it as a bounce, like every API path: to the error page', async () => {
     const response = await app().inject({
       method: 'GET',
       url: PATH,
       headers: { 'sec-fetch-site': 'cross-site' },
     });
-    expect(response.statusCode).toBe(403);
-    expect(response.headers.location).toBeUndefined();
+    // A navigation, so the refusal is the error page under its log line's reference, not JSON, and
+    // never the way on.
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/error/${String(response.headers['x-request-id'])}`);
   });
 });
 
