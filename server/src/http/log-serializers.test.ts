@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggableUrl } from './log-serializers.ts';
+import { loggableUrl, requestSerializers } from './log-serializers.ts';
 
 describe('loggableUrl', () => {
   it.each([
@@ -33,5 +34,16 @@ describe('loggableUrl', () => {
     ['/oidc/session/end?id_token_hint=eyJ.x.y&state=z', '/oidc/session/end'],
   ])('logs %s as %s (no codes, no query)', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);
+  });
+});
+
+describe('the request line', () => {
+  it('redacts a code in a path whose letters came escaped, as the router read them', () => {
+    const request = { method: 'GET', originalUrl: '/%72esetPassword/1/Zm9vYmFy', ip: '10.0.0.1' };
+    expect(requestSerializers.req(request as FastifyRequest)).toEqual({
+      method: 'GET',
+      url: '/resetPassword/[redacted]',
+      remoteAddress: '10.0.0.1',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { pathOf } from './paths.ts';
+import { pathOf, withUnreservedDecoded } from './paths.ts';
 
 /**
  * Paths whose segments after the prefix are live identifiers, each case-insensitive:
@@ -33,7 +33,12 @@ export function loggableUrl(url: string): string {
 export const requestSerializers = {
   req(request: FastifyRequest) {
     // The URL as it came: the request line is written when the answer is complete, after the
-    // provider's mount (oidc-mount.ts) has cut /oidc from the raw URL it hands on.
-    return { method: request.method, url: loggableUrl(request.originalUrl), remoteAddress: request.ip };
+    // provider's mount (oidc-mount.ts) has cut /oidc from the raw URL it hands on. Its escaped
+    // letters decoded as for the router (paths.ts), so a code in `/%72esetPassword/<code>` is redacted too.
+    return {
+      method: request.method,
+      url: loggableUrl(withUnreservedDecoded(request.originalUrl)),
+      remoteAddress: request.ip,
+    };
   },
 };

@@ -43,8 +43,15 @@ const ESCAPED_UNRESERVED = /%(4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]|3[0-9]
 export function withUnreservedDecoded(url: string): string {
   const path = pathOf(url);
   if (!path.includes('%')) return url;
-  const decoded = path.replace(ESCAPED_UNRESERVED, (_escape, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
+  // Until nothing is left to decode: a decoded digit can complete an escape with the "%" before it
+  // (`/%%361pi` is `/%61pi` after one pass), which the router would then decode once more. Each pass
+  // that changes anything makes the path shorter, so this ends.
+  let decoded = path;
+  for (let before = ''; decoded !== before; ) {
+    before = decoded;
+    decoded = decoded.replace(ESCAPED_UNRESERVED, (_escape, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+  }
   return `${decoded}${url.slice(path.length)}`;
 }
