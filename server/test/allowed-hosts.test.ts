@@ -16,7 +16,14 @@ async function appWith(env: NodeJS.ProcessEnv): Promise<FastifyInstance> {
   return app;
 }
 
-const URLS = ['/api/getcsrftoken', '/oidc/.well-known/openid-configuration', '/', '/unlock/some-code'];
+const URLS = [
+  '/api/getcsrftoken',
+  '/oidc/.well-known/openid-configuration',
+  '/',
+  '/unlock/some-code',
+  // A navigation, whose other refusals go to the error page (navigation-errors.ts).
+  '/api/DefaultRedirect',
+];
 
 async function expectMisdirected(app: FastifyInstance, host: string, url: string): Promise<void> {
   const response = await app.inject({ method: 'GET', url, headers: { host } });

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@keycard/contract';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors/service-error.ts';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../store/unavailable.ts';
 import { isAdminApiPath, isOidcPath } from './paths.ts';
@@ -95,19 +95,22 @@ function doorOf(request: FastifyRequest): Door {
  * internal text leaks.
  */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof RequestLimitError && isOidcPath(request.url)) {
-      return answerLimitedProtocolRequest(request, reply, error);
-    }
-    const { answer, undeclared } = answerFor(error, doorOf(request), request.routeOptions.config?.errors);
-    if (answer.statusCode >= 500) {
-      const reason = undeclared === undefined ? 'request failed' : `undeclared error code ${undeclared}`;
-      request.log.error({ err: error }, reason);
-      if (answer.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    } else if (!(error instanceof ServiceError)) {
-      request.log.info({ code: answer.code, reason: asFastifyError(error).message }, 'request refused');
-    }
-    reply.headers(answer.headers);
-    return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.toBody());
-  });
+  app.setErrorHandler(answerError);
+}
+
+/** The one error handler's answer to `error` (installErrorHandler). */
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof RequestLimitError && isOidcPath(request.url)) {
+    return answerLimitedProtocolRequest(request, reply, error);
+  }
+  const { answer, undeclared } = answerFor(error, doorOf(request), request.routeOptions.config?.errors);
+  if (answer.statusCode >= 500) {
+    const reason = undeclared === undefined ? 'request failed' : `undeclared error code ${undeclared}`;
+    request.log.error({ err: error }, reason);
+    if (answer.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  } else if (!(error instanceof ServiceError)) {
+    request.log.info({ code: answer.code, reason: asFastifyError(error).message }, 'request refused');
+  }
+  reply.headers(answer.headers);
+  return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.toBody());
 }

@@ -65,3 +65,15 @@ describe('a failed navigation goes to the error page, never JSON', () => {
     expect(lines[0]?.err !== undefined).toBe(level === 'error');
   });
 });
+
+describe('a navigation under a name the service is not configured under', () => {
+  it('is answered 421, as on every path, not sent on to the error page under that name', async () => {
+    const { answer, lines } = await failing(
+      new ServiceError('misdirected_request', 'This service does not answer for that host name.'),
+    );
+    expect(answer.statusCode).toBe(421);
+    expect(answer.headers.location).toBeUndefined();
+    expect(answer.json()).toMatchObject({ code: 'misdirected_request' });
+    expect(lines).toEqual([]);
+  });
+});

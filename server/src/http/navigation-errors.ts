@@ -1,6 +1,6 @@
 import { ERROR_REASON_PARAM, RATE_LIMITED_REASON, UNAVAILABLE_REASON, WAIT_PARAM } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toHttpError } from './error-handler.ts';
+import { answerError, toHttpError } from './error-handler.ts';
 import { toErrorPage } from './protocol-error-page.ts';
 import { RequestLimitError } from './rate-limit.ts';
 
@@ -26,6 +26,9 @@ function pageQuery(error: unknown, code: string): URLSearchParams | undefined {
  */
 export function answerNavigationError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const answer = toHttpError(error);
+  // A name the service is not configured under (allowed-hosts.ts): 421 before any route, as on every
+  // path; a redirect would send the browser on under that name.
+  if (answer.code === 'misdirected_request') return answerError(error, request, reply);
   const fields = { reference: request.id, code: answer.code, answer: 'error_page' };
   if (answer.statusCode >= 500) request.log.error({ ...fields, err: error }, 'request failed');
   else request.log.info(fields, 'navigation refused');
