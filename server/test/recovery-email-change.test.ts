@@ -12,7 +12,7 @@ import { inviteUser } from '../src/recovery/invite-user.ts';
 import { requestEmailChange } from '../src/recovery/request-email-change.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { auditEvents } from '../src/store/tables/index.ts';
+import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
 import {
   codeOf,
   DEFAULT_REDIRECT,
@@ -387,6 +387,34 @@ describe('confirming the new address: what is recorded and when it is refused', 
     expect(deps.mail.of('email_changed')).toHaveLength(2);
     // A link the person was mailed and used is no guess.
     expect(counted).not.toHaveBeenCalled();
+  });
+
+  it('fails, changing nothing, when the account was linked to its organisation’s provider since the link was mailed', async () => {
+    const deps = recoveryDeps(testDb().db);
+    const old = nextAddress('old');
+    const account = await createAccount(testDb().db, old, STRONG);
+    const code = await issueResetCode(deps, account.id, VerificationType.EmailChanged, {
+      newEmail: nextAddress('new'),
+    });
+    // The person's first sign-in through the provider of the address's domain links the account.
+    const [provider] = await testDb()
+      .db.insert(upstreamProviders)
+      .values({
+        name: 'Corp',
+        issuer: 'https://idp.corp.example',
+        clientId: 'k',
+        clientSecret: 's',
+        scopes: ['openid'],
+      })
+      .returning();
+    await testDb()
+      .db.update(accounts)
+      .set({ externalIdpId: provider?.id, externalSubject: 'corp-subject' })
+      .where(eq(accounts.id, account.id));
+    expect(await confirm(deps, code)).toEqual({ outcome: 'failed' });
+    expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
+    expect(await emailChangeEvents(account.id)).toEqual([]);
+    expect(deps.mail.queued).toHaveLength(0);
   });
 
   it('fails for a used link once the address has changed again', async () => {

@@ -156,18 +156,23 @@ export async function storePassword(
   return true;
 }
 
+/** What holdEnabledAccount found of an enabled account: its link to an upstream provider, if any. */
+export interface HeldAccount {
+  readonly externalIdpId: string | null;
+}
+
 /**
- * Whether the account is there and enabled, holding its row until the caller's transaction ends: a
- * disable either went first and is seen here, or waits until the caller's change is committed.
+ * The account if it is there and enabled (else null), holding its row until the caller's transaction
+ * ends: a disable, or a first sign-in through its organisation's provider that links it, either went
+ * first and is seen here, or waits until the caller's change is committed.
  */
-export async function holdEnabledAccount(db: Db, accountId: string): Promise<boolean> {
-  const held = await db
-    // Stryker disable next-line ObjectLiteral: only the row's presence is read
-    .select({ id: accounts.id })
+export async function holdEnabledAccount(db: Db, accountId: string): Promise<HeldAccount | null> {
+  const [held] = await db
+    .select({ externalIdpId: accounts.externalIdpId })
     .from(accounts)
     .where(and(eq(accounts.id, accountId), isNull(accounts.disabledAt)))
     .for('update');
-  return held.length === 1;
+  return held ?? null;
 }
 
 /**

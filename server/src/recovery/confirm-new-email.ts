@@ -43,7 +43,7 @@ class ChangeUndone extends Error {
  * The first use: swaps the address when it is still free (else nothing changes and the code stays
  * unspent), spends every other code mailed before, tells the old address, records the change.
  * 'taken' when the address was taken; 'refused' when, since the caller read them, the account was
- * disabled or the code expired or was superseded; 'used' when another open used the code since
+ * disabled or linked to an upstream provider, or the code expired or was superseded; 'used' when another open used the code since
  * (nothing changes then either: the address may have moved on since that open).
  */
 async function applyChange(
@@ -59,7 +59,12 @@ async function applyChange(
   try {
     return await retriedTransaction(deps.db, async (tx) => {
       // Under the account's row, a disable since the caller's read is seen, or waits for this change.
-      if (!(await holdEnabledAccount(tx, account.id))) return 'refused';
+      const held = await holdEnabledAccount(tx, account.id);
+      if (held === null) return 'refused';
+      // Linked to its organisation's provider since the link was mailed (a first sign-in there): the
+      // provider vouches for its address at each sign-in and would put the old one back unseen
+      // (federation/upstream-address.ts), as user:change-email says when it refuses such an account.
+      if (held.externalIdpId !== null) return 'refused';
       if (!(await replaceEmail(tx, account.id, newEmail))) return 'taken';
       const use = await claimFirstUse(tx, stored.id, now);
       // Another open of the same link claimed it first and told the old address itself; the swap

@@ -57,7 +57,7 @@ export async function unlockAccount(deps: RecoveryDeps, input: UnlockInput): Pro
   // Decided again under the account's row: a disable, a newer mail, a change of address (which
   // supersedes the code) or a parallel open since the reads above wins. Run again after a deadlock.
   const outcome = await retriedTransaction(deps.db, async (tx) => {
-    if (!(await holdEnabledAccount(tx, account.id))) return 'invalid';
+    if ((await holdEnabledAccount(tx, account.id)) === null) return 'invalid';
     const use = await claimFirstUse(tx, stored.id, now);
     if (use === 'used') return (await isLocked(tx, identifier, now)) ? 'locked_again' : 'unlocked';
     if (use !== 'claimed') return 'expired';
