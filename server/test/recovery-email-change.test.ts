@@ -411,10 +411,16 @@ describe('confirming the new address: what is recorded and when it is refused', 
       .db.update(accounts)
       .set({ externalIdpId: provider?.id, externalSubject: 'corp-subject' })
       .where(eq(accounts.id, account.id));
-    expect(await confirm(deps, code)).toEqual({ outcome: 'failed' });
+    const counted = vi.spyOn(deps.limits.wrongCodesPerIp, 'add');
+    const ip = freshIp();
+    expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
     expect((await findAccountById(testDb().db, account.id))?.email).toBe(old);
-    expect(await emailChangeEvents(account.id)).toEqual([]);
+    expect(await emailChangeEvents(account.id)).toEqual([
+      { outcome: 'refused', ip, detail: { reason: 'signs_in_upstream' } },
+    ]);
     expect(deps.mail.queued).toHaveLength(0);
+    // A link the person was mailed: no guess.
+    expect(counted).not.toHaveBeenCalled();
   });
 
   it('fails for a used link once the address has changed again', async () => {

@@ -30,7 +30,7 @@ const EMAIL_TYPES = [VerificationType.EmailChanged, VerificationType.ContactEmai
 const FAILED: ConfirmNewEmailOutcome = { outcome: 'failed' };
 
 /** What the first open of a link did: see applyChange. */
-type Change = 'changed' | 'taken' | 'refused' | 'used';
+type Change = 'changed' | 'taken' | 'refused' | 'used' | 'linked';
 
 /** Ends applyChange's transaction without keeping any of it, for the reason `change`. */
 class ChangeUndone extends Error {
@@ -42,8 +42,9 @@ class ChangeUndone extends Error {
 /**
  * The first use: swaps the address when it is still free (else nothing changes and the code stays
  * unspent), spends every other code mailed before, tells the old address, records the change.
- * 'taken' when the address was taken; 'refused' when, since the caller read them, the account was
- * disabled or linked to an upstream provider, or the code expired or was superseded; 'used' when another open used the code since
+ * 'taken' when the address was taken; 'linked' when the account was linked to an upstream provider
+ * since the link was mailed; 'refused' when, since the caller read them, the account was disabled or
+ * the code expired or was superseded; 'used' when another open used the code since
  * (nothing changes then either: the address may have moved on since that open).
  */
 async function applyChange(
@@ -64,7 +65,7 @@ async function applyChange(
       // Linked to its organisation's provider since the link was mailed (a first sign-in there): the
       // provider vouches for its address at each sign-in and would put the old one back unseen
       // (federation/upstream-address.ts), as user:change-email says when it refuses such an account.
-      if (held.externalIdpId !== null) return 'refused';
+      if (held.externalIdpId !== null) return 'linked';
       if (!(await replaceEmail(tx, account.id, newEmail))) return 'taken';
       const use = await claimFirstUse(tx, stored.id, now);
       // Another open of the same link claimed it first and told the old address itself; the swap
@@ -123,13 +124,15 @@ async function changeNow(...args: Parameters<typeof applyChange>): Promise<boole
   if (change === 'used') return hasAddress(deps, account.id, newEmail);
   // Counted as confirmNewEmail's reads count a link they find dead or of a disabled account.
   if (change === 'refused') await countWrongCode(deps.limits, input.ip);
-  if (change === 'taken') {
+  // A link the person was mailed, refused for what became of the account: no guess to count, and
+  // on record for the administrator who asked for the change.
+  if (change === 'taken' || change === 'linked') {
     await recordAudit(deps.db, {
       event: 'email_change',
       outcome: 'refused',
       accountId: account.id,
       ip: input.ip,
-      detail: { reason: 'address_taken' },
+      detail: { reason: change === 'taken' ? 'address_taken' : 'signs_in_upstream' },
     });
   }
   return false;
