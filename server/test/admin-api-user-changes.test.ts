@@ -5,11 +5,8 @@ import {
   unlockResult,
   verifyNewEmailResponse,
 } from '@keycard/contract';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { findAccountById, setMustChangePassword } from '../src/accounts/account-repository.ts';
-import { accounts } from '../src/store/tables/accounts.ts';
-import { upstreamProviders } from '../src/store/tables/federation.ts';
 import {
   ADMIN_CLIENT,
   adminEvents,
@@ -21,6 +18,7 @@ import {
   useAdminApi,
 } from './admin-api-kit.ts';
 import { apiClient, codeOf, linkIn, STRONG } from './recovery-kit.ts';
+import { linkToUpstreamProvider } from './support/linked-account.ts';
 import { createAccount, registerTestClient } from './support/oidc-flow.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -96,20 +94,7 @@ describe('POST /admin/api/users/{id}/change-email', () => {
 
   it("answers 409 for an account its organisation's provider signs in, whose address the provider keeps", async () => {
     const account = await createAccount(db(), 'linked-mover@corp.example', STRONG);
-    const [provider] = await db()
-      .insert(upstreamProviders)
-      .values({
-        name: 'Corp',
-        issuer: 'https://idp.corp.example',
-        clientId: 'keycard',
-        clientSecret: 'secret',
-        scopes: ['openid', 'email'],
-      })
-      .returning();
-    await db()
-      .update(accounts)
-      .set({ externalIdpId: provider?.id, externalSubject: 'corp-subject' })
-      .where(eq(accounts.id, account.id));
+    await linkToUpstreamProvider(db(), account.id);
     const refused = await api('POST', `/users/${account.id}/change-email`, {
       newEmail: 'linked-mover@other.example',
     });

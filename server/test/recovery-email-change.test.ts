@@ -12,7 +12,7 @@ import { inviteUser } from '../src/recovery/invite-user.ts';
 import { requestEmailChange } from '../src/recovery/request-email-change.ts';
 import { resetPassword } from '../src/recovery/reset-password.ts';
 import { unlockAccount } from '../src/recovery/unlock-account.ts';
-import { accounts, auditEvents, upstreamProviders } from '../src/store/tables/index.ts';
+import { auditEvents } from '../src/store/tables/index.ts';
 import {
   codeOf,
   DEFAULT_REDIRECT,
@@ -25,6 +25,7 @@ import {
   withMeanwhile,
 } from './recovery-kit.ts';
 import { useTestDatabase } from './support/database.ts';
+import { linkToUpstreamProvider } from './support/linked-account.ts';
 import { createAccount } from './support/oidc-flow.ts';
 
 const testDb = useTestDatabase();
@@ -397,20 +398,7 @@ describe('confirming the new address: what is recorded and when it is refused', 
       newEmail: nextAddress('new'),
     });
     // The person's first sign-in through the provider of the address's domain links the account.
-    const [provider] = await testDb()
-      .db.insert(upstreamProviders)
-      .values({
-        name: 'Corp',
-        issuer: 'https://idp.corp.example',
-        clientId: 'k',
-        clientSecret: 's',
-        scopes: ['openid'],
-      })
-      .returning();
-    await testDb()
-      .db.update(accounts)
-      .set({ externalIdpId: provider?.id, externalSubject: 'corp-subject' })
-      .where(eq(accounts.id, account.id));
+    await linkToUpstreamProvider(testDb().db, account.id);
     const counted = vi.spyOn(deps.limits.wrongCodesPerIp, 'add');
     const ip = freshIp();
     expect(await confirmNewEmail(deps, { code, ip, language: 'en' })).toEqual({ outcome: 'failed' });
