@@ -1,25 +1,19 @@
-import { ERROR_REASON_PARAM, RATE_LIMITED_REASON, UNAVAILABLE_REASON, WAIT_PARAM } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unavailablePageQuery } from '../oidc/outage.ts';
 import { answerError, toHttpError } from './error-handler.ts';
-import { toErrorPage } from './protocol-error-page.ts';
+import { rateLimitedPageQuery, toErrorPage } from './protocol-error-page.ts';
 import { RequestLimitError } from './rate-limit.ts';
 
 /** What the error page tells the person of an error, if anything (the reference is always there). */
 function pageQuery(error: unknown, code: string): URLSearchParams | undefined {
-  if (error instanceof RequestLimitError) {
-    return new URLSearchParams({
-      [ERROR_REASON_PARAM]: RATE_LIMITED_REASON,
-      [WAIT_PARAM]: String(error.waitSeconds),
-    });
-  }
-  if (code === 'service_unavailable')
-    return new URLSearchParams({ [ERROR_REASON_PARAM]: UNAVAILABLE_REASON });
+  if (error instanceof RequestLimitError) return rateLimitedPageQuery(error.waitSeconds);
+  if (code === 'service_unavailable') return unavailablePageQuery();
   return undefined;
 }
 
 /**
  * The error handler of the API's routes a person's browser navigates to (the upstream sign-in's start
- * and its callback), which answer with a redirect, never JSON: whatever fails on the way (the request
+ * and its callback, the error page's way back to an application), which answer with a redirect, never JSON: whatever fails on the way (the request
  * limit, a check of the request, the database, a defect) sends the browser to the SPA's error page
  * under the reference of the log line that says why. A failure of the service is logged as an error
  * with its cause, as the API's own handler logs it; a refusal of the request as information.

@@ -1,3 +1,4 @@
+import { ERROR_REASON_PARAM, RATE_LIMITED_REASON, WAIT_PARAM } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { protocolRoute } from '../oidc/protocol-routes.ts';
 
@@ -34,4 +35,12 @@ export function refuseToErrorPage(
 export function toErrorPage(request: FastifyRequest, reply: FastifyReply, query?: URLSearchParams) {
   const search = query === undefined ? '' : `?${query}`;
   return reply.code(303).header('cache-control', 'no-store').redirect(`/error/${request.id}${search}`);
+}
+
+/** What the SPA's error page is told of a refusal by the request limit: too many, wait `waitSeconds`. */
+export function rateLimitedPageQuery(waitSeconds: number): URLSearchParams {
+  return new URLSearchParams({
+    [ERROR_REASON_PARAM]: RATE_LIMITED_REASON,
+    [WAIT_PARAM]: String(waitSeconds),
+  });
 }

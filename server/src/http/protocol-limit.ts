@@ -1,10 +1,9 @@
-import { ERROR_REASON_PARAM, RATE_LIMITED_REASON, WAIT_PARAM } from '@keycard/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isPersonFacing } from '../oidc/outage.ts';
 import { protocolMethods, protocolRoute } from '../oidc/protocol-routes.ts';
 import { OIDC_MOUNT } from '../oidc/provider.ts';
 import { pathOf } from './paths.ts';
-import { refuseToErrorPage } from './protocol-error-page.ts';
+import { rateLimitedPageQuery, refuseToErrorPage } from './protocol-error-page.ts';
 import type { RequestLimitError } from './rate-limit.ts';
 
 /** The provider's endpoints every origin may read (its own rule: discovery and the key set). */
@@ -47,11 +46,13 @@ export function answerLimitedProtocolRequest(
 ) {
   const path = pathOf(request.url).slice(OIDC_MOUNT.length);
   if (isPersonFacing(path)) {
-    const query = new URLSearchParams({
-      [ERROR_REASON_PARAM]: RATE_LIMITED_REASON,
-      [WAIT_PARAM]: String(refusal.waitSeconds),
-    });
-    return refuseToErrorPage(request, reply, path, { reason: 'rate_limited' }, query);
+    return refuseToErrorPage(
+      request,
+      reply,
+      path,
+      { reason: 'rate_limited' },
+      rateLimitedPageQuery(refusal.waitSeconds),
+    );
   }
   reply.header('cache-control', 'no-store');
   corsForRefusal(request, reply, path);

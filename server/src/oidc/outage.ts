@@ -35,9 +35,14 @@ export function isPersonFacing(path: string): boolean {
   return PERSON_FACING.has(protocolRoute(path) ?? '');
 }
 
+/** What the SPA's error page is told of an outage: the service is temporarily unavailable. */
+export function unavailablePageQuery(): URLSearchParams {
+  return new URLSearchParams({ [ERROR_REASON_PARAM]: UNAVAILABLE_REASON });
+}
+
 /** The SPA's error page for an outage, with the reference of the request's log line when it has one. */
 export function unavailablePage(reference?: string): string {
-  const query = new URLSearchParams({ [ERROR_REASON_PARAM]: UNAVAILABLE_REASON });
+  const query = unavailablePageQuery();
   return `/error${reference === undefined ? '' : `/${reference}`}?${query}`;
 }
 
